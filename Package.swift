@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "monkeyshop",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "monkeyshop", targets: ["monkeyshop"]),
+    .library(name: "MonkeyShopCore", targets: ["MonkeyShopCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CNCurses",
+      providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+    ),
+    .target(
+      name: "MonkeyShopCore",
+      dependencies: [.product(name: "Yams", package: "Yams")]
+    ),
+    .target(
+      name: "MonkeyShopTerminal",
+      dependencies: ["CNCurses", "MonkeyShopCore"]
+    ),
+    .executableTarget(
+      name: "monkeyshop",
+      dependencies: [
+        "MonkeyShopCore",
+        "MonkeyShopTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "MonkeyShopCoreTests",
+      dependencies: ["MonkeyShopCore"],
+      resources: [.copy("Golden")]
+    ),
+    .testTarget(
+      name: "MonkeyShopEndToEndTests",
+      dependencies: ["MonkeyShopCore"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

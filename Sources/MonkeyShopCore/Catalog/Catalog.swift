@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the shop sells: the products of `products.plist` and the storefront it opens in.
+public struct Catalog: Sendable, Equatable {
+  public let products: [Product]
+  public let defaultStorefront: Storefront
+
+  public init(products: [Product], defaultStorefront: Storefront = .usa) {
+    self.products = products
+    self.defaultStorefront = defaultStorefront
+  }
+
+  public func product(_ identifier: String) -> Product? {
+    products.first { $0.productIdentifier == identifier }
+  }
+
+  /// Every product must have a price in the storefront the shop opens in or switches to.
+  public func checkPrices(in storefront: Storefront, path: String) throws(CatalogError) {
+    for product in products where product.availableInStore && product.price(in: storefront) == nil {
+      throw CatalogError(
+        path: path, product: product.productIdentifier, key: "prices",
+        problem: "no price for storefront \(storefront.code)",
+        expected: "a price string under \(storefront.code)")
+    }
+  }
+}
+
+/// A catalog that cannot be sold from, with the file, product and key at fault.
+public struct CatalogError: Error, Equatable, CustomStringConvertible {
+  public let path: String
+  public let product: String?
+  public let key: String?
+  public let problem: String
+  public let expected: String?
+
+  public init(path: String, product: String? = nil, key: String? = nil, problem: String, expected: String? = nil) {
+    self.path = path
+    self.product = product
+    self.key = key
+    self.problem = problem
+    self.expected = expected
+  }
+
+  public var description: String {
+    var place = path
+    if let product { place += ": product '\(product)'" }
+    if let key { place += ", key '\(key)'" }
+    var text = "\(place): \(problem)"
+    if let expected { text += " (expected \(expected))" }
+    return text
+  }
+}

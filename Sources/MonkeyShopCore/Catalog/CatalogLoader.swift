@@ -1,0 +1,233 @@
+import Foundation
+
+/// Reads and validates `products.plist` (XML or binary property list).
+public enum CatalogLoader {
+  public static func load(path: String) throws(CatalogError) -> Catalog {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      let problem =
+        FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+      throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
+    }
+    return try parse(data, path: path)
+  }
+
+  public static func parse(_ data: Data, path: String) throws(CatalogError) -> Catalog {
+    let root: Any
+    do {
+      root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    } catch {
+      throw CatalogError(
+        path: path, problem: "not a property list", expected: "an XML or binary plist")
+    }
+    guard let dictionary = root as? [String: Any] else {
+      throw CatalogError(
+        path: path, problem: "the root is \(typeName(root))", expected: "a dictionary")
+    }
+    var reader = Reader(path: path)
+    return try reader.catalog(dictionary)
+  }
+
+  /// Walks the property list, naming the product and key of anything wrong.
+  private struct Reader {
+    let path: String
+    var product: String?
+
+    func fail(_ key: String?, _ problem: String, expected: String? = nil) -> CatalogError {
+      CatalogError(path: path, product: product, key: key, problem: problem, expected: expected)
+    }
+
+    mutating func catalog(_ root: [String: Any]) throws(CatalogError) -> Catalog {
+      for key in root.keys where !["products", "defaultStorefront"].contains(key) {
+        throw fail(key, "unknown key", expected: "products or defaultStorefront")
+      }
+      var storefront = Storefront.usa
+      if let value = root["defaultStorefront"] {
+        guard let code = value as? String else {
+          throw fail("defaultStorefront", "is \(typeName(value))", expected: "a storefront code string")
+        }
+        guard let known = Storefront.named(code) else {
+          throw fail(
+            "defaultStorefront", "unknown storefront '\(code)'",
+            expected: "one of \(Storefront.knownCodes)")
+        }
+        storefront = known
+      }
+      guard let value = root["products"] else {
+        throw fail("products", "missing", expected: "an array of product dictionaries")
+      }
+      guard let entries = value as? [Any] else {
+        throw fail("products", "is \(typeName(value))", expected: "an array of product dictionaries")
+      }
+      guard !entries.isEmpty else {
+        throw fail("products", "is empty", expected: "at least one product")
+      }
+      var products: [Product] = []
+      var seen: Set<String> = []
+      for (index, entry) in entries.enumerated() {
+        product = nil
+        guard let dictionary = entry as? [String: Any] else {
+          throw fail("products[\(index)]", "is \(typeName(entry))", expected: "a product dictionary")
+        }
+        let item = try self.product(dictionary, index: index)
+        guard seen.insert(item.productIdentifier).inserted else {
+          throw fail("productIdentifier", "duplicate identifier", expected: "each identifier once")
+        }
+        products.append(item)
+      }
+      product = nil
+      let catalog = Catalog(products: products, defaultStorefront: storefront)
+      try catalog.checkPrices(in: storefront, path: path)
+      return catalog
+    }
+
+    mutating func product(_ entry: [String: Any], index: Int) throws(CatalogError) -> Product {
+      let known = ["productIdentifier", "type", "credits", "localizations", "prices", "availableInStore"]
+      product = "products[\(index)]"
+      let identifier = try string(entry, "productIdentifier")
+      product = identifier
+      guard Self.isReverseDNS(identifier) else {
+        throw fail("productIdentifier", "'\(identifier)' is not reverse-DNS", expected: "e.g. com.example.monkeycredits.5")
+      }
+      for key in entry.keys where !known.contains(key) {
+        throw fail(key, "unknown key", expected: known.joined(separator: ", "))
+      }
+      let type = try string(entry, "type")
+      guard type == "consumable" else {
+        throw fail("type", "'\(type)' is not sold here", expected: "consumable")
+      }
+      guard let creditsValue = entry["credits"] else {
+        throw fail("credits", "missing", expected: "an integer ≥ 1")
+      }
+      guard let credits = Self.integer(creditsValue) else {
+        throw fail("credits", "is \(typeName(creditsValue))", expected: "an integer ≥ 1")
+      }
+      guard credits >= 1 else {
+        throw fail("credits", "is \(credits)", expected: "an integer ≥ 1")
+      }
+      return Product(
+        productIdentifier: identifier, credits: credits,
+        localizations: try localizations(entry["localizations"]),
+        prices: try prices(entry["prices"]),
+        availableInStore: try bool(entry, "availableInStore", default: true))
+    }
+
+    func localizations(_ value: Any?) throws(CatalogError) -> [String: Product.Localization] {
+      guard let value else {
+        throw fail("localizations", "missing", expected: "a dictionary with at least 'en'")
+      }
+      guard let dictionary = value as? [String: Any] else {
+        throw fail("localizations", "is \(typeName(value))", expected: "a dictionary of locale → {title, description}")
+      }
+      guard dictionary["en"] != nil else {
+        throw fail("localizations", "has no 'en'", expected: "at least an English title and description")
+      }
+      var result: [String: Product.Localization] = [:]
+      for (locale, entry) in dictionary {
+        guard let fields = entry as? [String: Any] else {
+          throw fail("localizations.\(locale)", "is \(typeName(entry))", expected: "a dictionary with title and description")
+        }
+        let title = try string(fields, "title", at: "localizations.\(locale).")
+        let description = try string(fields, "description", at: "localizations.\(locale).")
+        result[locale] = Product.Localization(title: title, description: description)
+      }
+      return result
+    }
+
+    func prices(_ value: Any?) throws(CatalogError) -> [String: Decimal] {
+      guard let value else {
+        throw fail("prices", "missing", expected: "a dictionary of storefront → decimal string")
+      }
+      guard let dictionary = value as? [String: Any] else {
+        throw fail("prices", "is \(typeName(value))", expected: "a dictionary of storefront → decimal string")
+      }
+      var result: [String: Decimal] = [:]
+      for (code, entry) in dictionary {
+        let key = "prices.\(code)"
+        guard Storefront.named(code) != nil, code == code.uppercased() else {
+          throw fail(key, "unknown storefront '\(code)'", expected: "one of \(Storefront.knownCodes)")
+        }
+        guard let text = entry as? String else {
+          throw fail(key, "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
+        }
+        guard let price = Self.decimal(text) else {
+          throw fail(key, "'\(text)' is not a decimal number", expected: "a decimal string such as \"0.99\"")
+        }
+        guard price >= 0 else {
+          throw fail(key, "'\(text)' is negative", expected: "a price of 0 or more")
+        }
+        result[code] = price
+      }
+      return result
+    }
+
+    func string(_ entry: [String: Any], _ key: String, at prefix: String = "") throws(CatalogError) -> String {
+      guard let value = entry[key] else {
+        throw fail(prefix + key, "missing", expected: "a string")
+      }
+      guard let text = value as? String else {
+        throw fail(prefix + key, "is \(typeName(value))", expected: "a string")
+      }
+      guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw fail(prefix + key, "is empty", expected: "a non-empty string")
+      }
+      return text
+    }
+
+    func bool(_ entry: [String: Any], _ key: String, default fallback: Bool) throws(CatalogError) -> Bool {
+      guard let value = entry[key] else { return fallback }
+      guard CatalogLoader.isBoolean(value), let flag = value as? Bool else {
+        throw fail(key, "is \(typeName(value))", expected: "<true/> or <false/>")
+      }
+      return flag
+    }
+
+    static func isReverseDNS(_ identifier: String) -> Bool {
+      let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
+      let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+      return parts.count >= 2
+        && parts.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(allowed.contains) && $0.allSatisfy(\.isASCII) }
+    }
+
+    static func integer(_ value: Any) -> Int? {
+      guard !CatalogLoader.isBoolean(value), let number = value as? NSNumber else { return nil }
+      let double = number.doubleValue
+      guard double == double.rounded(), abs(double) < 1e15 else { return nil }
+      return number.intValue
+    }
+
+    /// Prices are decimal strings, never binary floating point.
+    static func decimal(_ text: String) -> Decimal? {
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard trimmed.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil else {
+        return nil
+      }
+      return Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+    }
+  }
+
+  /// Property lists bring booleans back as NSNumber; tell them apart from integers.
+  static func isBoolean(_ value: Any) -> Bool {
+    if type(of: value) == Bool.self { return true }
+    #if canImport(Darwin)
+      if let number = value as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
+    #endif
+    return false
+  }
+}
+
+/// How a property-list value reads in an error message.
+func typeName(_ value: Any) -> String {
+  if CatalogLoader.isBoolean(value) { return "a boolean" }
+  switch value {
+  case is String: return "a string"
+  case is NSNumber: return "a number"
+  case is [Any]: return "an array"
+  case is [String: Any]: return "a dictionary"
+  case is Data: return "data"
+  case is Date: return "a date"
+  default: return "\(type(of: value))"
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// An App Store storefront: the country a user's account belongs to, which sets the currency and
+/// how prices are written.
+public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// ISO 3166-1 alpha-3 code, as `Storefront.countryCode` and `SKStorefront.countryCode` give it.
+  public let code: String
+  public let currencyCode: String
+  /// The locale prices are formatted in.
+  public let localeIdentifier: String
+  /// Set where the App Store writes a symbol other than the locale's default (Japan shows `￥`).
+  let currencySymbol: String?
+
+  public var description: String { code }
+
+  /// The storefronts this shop can simulate.
+  public static let all: [Storefront] = [
+    Storefront(code: "USA", currencyCode: "USD", localeIdentifier: "en_US", currencySymbol: nil),
+    Storefront(code: "JPN", currencyCode: "JPY", localeIdentifier: "ja_JP", currencySymbol: "￥"),
+    Storefront(code: "GBR", currencyCode: "GBP", localeIdentifier: "en_GB", currencySymbol: nil),
+    Storefront(code: "DEU", currencyCode: "EUR", localeIdentifier: "de_DE", currencySymbol: nil),
+    Storefront(code: "FRA", currencyCode: "EUR", localeIdentifier: "fr_FR", currencySymbol: nil),
+    Storefront(code: "CAN", currencyCode: "CAD", localeIdentifier: "en_CA", currencySymbol: nil),
+    Storefront(code: "AUS", currencyCode: "AUD", localeIdentifier: "en_AU", currencySymbol: nil),
+    Storefront(code: "ITA", currencyCode: "EUR", localeIdentifier: "it_IT", currencySymbol: nil),
+    Storefront(code: "ESP", currencyCode: "EUR", localeIdentifier: "es_ES", currencySymbol: nil),
+    Storefront(code: "KOR", currencyCode: "KRW", localeIdentifier: "ko_KR", currencySymbol: nil),
+    Storefront(code: "BRA", currencyCode: "BRL", localeIdentifier: "pt_BR", currencySymbol: nil),
+    Storefront(code: "MEX", currencyCode: "MXN", localeIdentifier: "es_MX", currencySymbol: nil),
+    Storefront(code: "IND", currencyCode: "INR", localeIdentifier: "en_IN", currencySymbol: nil),
+  ]
+
+  public static let usa = named("USA")!
+
+  public static func named(_ code: String) -> Storefront? {
+    all.first { $0.code == code.uppercased() }
+  }
+
+  public static var knownCodes: String { all.map(\.code).joined(separator: ", ") }
+
+  /// `$0.99`, `￥160`, `£0.99`, `0,99 €`: the price as this storefront's App Store writes it.
+  public func format(_ price: Decimal) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .currency
+    formatter.locale = Locale(identifier: localeIdentifier)
+    formatter.currencyCode = currencyCode
+    if let currencySymbol { formatter.currencySymbol = currencySymbol }
+    let text = formatter.string(from: price as NSDecimalNumber) ?? "\(price) \(currencyCode)"
+    // Terminals draw a no-break space like any other; a plain space keeps copy and paste simple.
+    return text.replacingOccurrences(of: "\u{00A0}", with: " ")
+      .replacingOccurrences(of: "\u{202F}", with: " ")
+  }
+}

@@ -1,0 +1,95 @@
+/// The app's credit manager: the only writer of the wallet. It credits a purchased transaction
+/// exactly once, whoever delivers it and however often, and refuses to spend what is not there.
+public struct CreditManager {
+  public let storage: any ShopStorage
+  public let catalog: Catalog
+
+  public init(storage: any ShopStorage, catalog: Catalog) {
+    self.storage = storage
+    self.catalog = catalog
+  }
+
+  public enum Delivery: Equatable, Sendable {
+    /// Credits added now.
+    case credited(credits: Int, balance: Int)
+    /// Delivered before (a redelivery at launch, or another monkeyshop got there first): only
+    /// finishing remains.
+    case alreadyDelivered(balance: Int)
+
+    public var balance: Int {
+      switch self {
+      case .credited(_, let balance), .alreadyDelivered(let balance): balance
+      }
+    }
+  }
+
+  /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
+  public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
+    guard let product = catalog.product(transaction.productIdentifier) else {
+      throw CreditError.unknownProduct(transaction.productIdentifier)
+    }
+    let (credits, overflow) = product.credits.multipliedReportingOverflow(by: transaction.quantity)
+    guard !overflow else { throw CreditError.balanceOverflow }
+    return try storage.update { store, wallet in
+      if wallet.deliveredTransactionIDs.contains(transaction.id)
+        || store.transaction(transaction.id)?.finished == true
+      {
+        return .alreadyDelivered(balance: wallet.balance)
+      }
+      let (balance, overflow) = wallet.balance.addingReportingOverflow(credits)
+      guard !overflow else { throw CreditError.balanceOverflow }
+      wallet.balance = balance
+      wallet.deliveredTransactionIDs.removeAll { id in
+        store.transaction(id).map(\.finished) ?? true
+      }
+      wallet.deliveredTransactionIDs.append(transaction.id)
+      return .credited(credits: credits, balance: balance)
+    }
+  }
+
+  /// Feeds the monkey: subtracts credits, or refuses when the balance is too low.
+  @discardableResult
+  public func spend(_ credits: Int) throws -> Int {
+    guard credits >= 1 else { throw CreditError.invalidAmount(credits) }
+    return try storage.update { _, wallet in
+      guard wallet.balance >= credits else {
+        throw CreditError.insufficientBalance(balance: wallet.balance, requested: credits)
+      }
+      wallet.balance -= credits
+      return wallet.balance
+    }
+  }
+
+  /// Sets the balance to zero. Transactions already delivered stay recognised, so an unfinished
+  /// one is not credited again after the reset.
+  public func reset() throws {
+    try storage.update { _, wallet in wallet.balance = 0 }
+  }
+}
+
+public enum CreditError: Error, Equatable, CustomStringConvertible {
+  case insufficientBalance(balance: Int, requested: Int)
+  case invalidAmount(Int)
+  case unknownProduct(String)
+  case balanceOverflow
+
+  public var errorID: ErrorID {
+    switch self {
+    case .insufficientBalance, .invalidAmount, .balanceOverflow: .insufficientBalance
+    case .unknownProduct: .productNotAvailable
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .insufficientBalance(let balance, let requested):
+      "not enough monkey credits: \(requested) requested, \(balance) in the wallet — \(errorID)"
+    case .invalidAmount(let amount):
+      "cannot spend \(amount) credits: spend 1 or more — \(errorID)"
+    case .unknownProduct(let identifier):
+      "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished — \(errorID)"
+    case .balanceOverflow:
+      "the balance would exceed \(Int.max) monkey credits — \(errorID)"
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where the store state and the wallet live: the data folder on disk, or memory for walkthroughs.
+public protocol ShopStorage: AnyObject {
+  /// A consistent read without the lock: each file is replaced whole, never written in place.
+  func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet)
+  /// One read-modify-write of both files under the exclusive lock; only what changed is written,
+  /// the wallet before the store.
+  func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result
+}
+
+extension ShopStorage {
+  public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
+  public func readStore() throws(DataFileError) -> StoreState { try read().store }
+}
+
+/// A wallet or store file that cannot be used. Nothing is written over it.
+public struct DataFileError: Error, Equatable, CustomStringConvertible {
+  public let path: String
+  public let problem: String
+
+  public init(path: String, problem: String) {
+    self.path = path
+    self.problem = problem
+  }
+
+  public var description: String { "\(path): \(problem) — \(ErrorID.unreadableDataFile)" }
+}
+
+/// Storage in memory, for walkthroughs and tests: the same rules as the data folder, no disk.
+public final class MemoryStorage: ShopStorage {
+  public private(set) var store: StoreState
+  public private(set) var wallet: Wallet
+  /// How many times each file was written, so tests can see what a change touched.
+  public private(set) var writes = (store: 0, wallet: 0)
+
+  public init(store: StoreState = StoreState(), wallet: Wallet = Wallet()) {
+    self.store = store
+    self.wallet = wallet
+  }
+
+  public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
+
+  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    var newStore = store
+    var newWallet = wallet
+    let result = try body(&newStore, &newWallet)
+    if newWallet != wallet {
+      wallet = newWallet
+      writes.wallet += 1
+    }
+    if newStore != store {
+      store = newStore
+      writes.store += 1
+    }
+    return result
+  }
+}

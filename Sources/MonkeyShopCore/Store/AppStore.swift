@@ -1,0 +1,247 @@
+import Foundation
+
+/// The simulated App Store: what Apple's side does with product requests and payments. Every
+/// operation takes the time from the caller, so the same steps give the same results.
+public struct AppStore: Sendable {
+  public static let quantityLimit = 1...10
+
+  public var state: StoreState
+  public let catalog: Catalog
+
+  public init(state: StoreState, catalog: Catalog) {
+    self.state = state
+    self.catalog = catalog
+  }
+
+  public var conditions: Conditions { state.conditions }
+
+  /// `SKPaymentQueue.canMakePayments()`: false while purchases are restricted.
+  public var canMakePayments: Bool { state.conditions.purchasesAllowed }
+
+  public var storefront: Storefront {
+    state.conditions.storefront.flatMap(Storefront.named) ?? catalog.defaultStorefront
+  }
+
+  // MARK: Product requests
+
+  public struct ProductsResponse: Equatable, Sendable {
+    public let products: [Product]
+    public let invalidProductIdentifiers: [String]
+    public let storefront: Storefront
+  }
+
+  /// The answer to `SKProductsRequest` for these identifiers, as the store's conditions are now.
+  public func productsResponse(for identifiers: [String]) -> Result<ProductsResponse, ProductRequestError> {
+    guard state.conditions.networkUp else { return .failure(.networkDown) }
+    var products: [Product] = []
+    var invalid: [String] = []
+    for identifier in identifiers {
+      if let product = catalog.product(identifier), product.availableInStore,
+        product.price(in: storefront) != nil
+      {
+        products.append(product)
+      } else {
+        invalid.append(identifier)
+      }
+    }
+    return .success(ProductsResponse(products: products, invalidProductIdentifiers: invalid, storefront: storefront))
+  }
+
+  // MARK: Payments
+
+  /// `SKPaymentQueue.add(_:)`. A payment confirmed on the payment sheet starts purchasing; a
+  /// cancelled one fails at once with `paymentCancelled`.
+  public mutating func add(
+    productIdentifier: String, quantity: Int, confirmed: Bool = true, at now: Date
+  ) throws(PaymentError) -> StoreTransaction {
+    guard Self.quantityLimit.contains(quantity) else { throw .invalidQuantity(quantity) }
+    state.lastTransactionNumber += 1
+    var transaction = StoreTransaction(
+      id: "\(state.lastTransactionNumber)", productIdentifier: productIdentifier,
+      quantity: quantity, state: .purchasing, purchaseDate: now)
+    let product = catalog.product(productIdentifier)
+    if !canMakePayments {
+      transaction.fail(.notAllowed)
+    } else if product == nil || product?.availableInStore == false
+      || product?.price(in: storefront) == nil
+    {
+      transaction.fail(.productNotAvailable)
+    } else if !confirmed {
+      transaction.fail(.cancelled)
+    } else {
+      transaction.answerDate = now.addingTimeInterval(state.conditions.latency.purchase)
+      transaction.forcedError = state.conditions.failNext ?? state.conditions.failAll
+      state.conditions.failNext = nil
+    }
+    state.transactions.append(transaction)
+    return transaction
+  }
+
+  /// Lets the App Store answer every purchase whose time has come. Returns the transactions that
+  /// changed, in the order the observer sees them.
+  public mutating func advance(to now: Date) -> [StoreTransaction] {
+    var updated: [StoreTransaction] = []
+    let due = state.transactions.indices
+      .filter { state.transactions[$0].state == .purchasing && state.transactions[$0].answerDate.map { $0 <= now } == true }
+      .sorted { state.transactions[$0].answerDate! < state.transactions[$1].answerDate! }
+    for index in due {
+      answer(&state.transactions[index])
+      updated.append(state.transactions[index])
+    }
+    return updated
+  }
+
+  private func answer(_ transaction: inout StoreTransaction) {
+    let conditions = state.conditions
+    transaction.answerDate = nil
+    if !conditions.networkUp {
+      transaction.fail(.networkLost)
+    } else if let code = transaction.forcedError {
+      transaction.fail(.forced(code))
+    } else if conditions.interruptedPurchases {
+      transaction.fail(.interrupted)
+      transaction.hasPurchaseIssue = true
+    } else if conditions.askToBuy {
+      transaction.state = .deferred
+    } else {
+      transaction.state = .purchased
+    }
+  }
+
+  // MARK: Conditions
+
+  /// Changes a condition. Losing the network fails every purchase in flight at once.
+  public mutating func set(_ name: String, to value: String, at now: Date) throws(ConditionError) -> [StoreTransaction] {
+    var conditions = state.conditions
+    try conditions.set(name, to: value)
+    if let code = conditions.storefront, let storefront = Storefront.named(code) {
+      do {
+        try catalog.checkPrices(in: storefront, path: "catalog")
+      } catch {
+        throw ConditionError.badValue(
+          name, value, expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
+      }
+    }
+    state.conditions = conditions
+    guard !conditions.networkUp else { return [] }
+    var updated: [StoreTransaction] = []
+    for index in state.transactions.indices where state.transactions[index].state == .purchasing {
+      state.transactions[index].fail(.networkLost)
+      updated.append(state.transactions[index])
+    }
+    return updated
+  }
+
+  // MARK: Ask to Buy and interrupted purchases
+
+  /// A parent approves an Ask to Buy request: the deferred transaction is purchased.
+  public mutating func approve(_ id: String) throws(TransactionError) -> StoreTransaction {
+    let index = try indexOf(id, for: "approve", where: { $0.state == .deferred }, expected: "deferred")
+    state.transactions[index].state = .purchased
+    return state.transactions[index]
+  }
+
+  /// A parent declines an Ask to Buy request: the deferred transaction fails.
+  public mutating func decline(_ id: String) throws(TransactionError) -> StoreTransaction {
+    let index = try indexOf(id, for: "decline", where: { $0.state == .deferred }, expected: "deferred")
+    state.transactions[index].fail(.askToBuyDeclined)
+    return state.transactions[index]
+  }
+
+  /// The user resolves the issue that interrupted a purchase: the App Store completes it as a new
+  /// purchased transaction that the app did not start in this session.
+  public mutating func resolve(_ id: String, at now: Date) throws(TransactionError) -> StoreTransaction {
+    let index = try indexOf(id, for: "resolve", where: \.hasPurchaseIssue, expected: "interrupted")
+    state.transactions[index].hasPurchaseIssue = false
+    let interrupted = state.transactions[index]
+    state.lastTransactionNumber += 1
+    let purchase = StoreTransaction(
+      id: "\(state.lastTransactionNumber)", productIdentifier: interrupted.productIdentifier,
+      quantity: interrupted.quantity, state: .purchased, purchaseDate: now,
+      originalTransactionID: interrupted.id)
+    state.transactions.append(purchase)
+    return purchase
+  }
+
+  // MARK: Finishing
+
+  /// `finishTransaction(_:)`: the transaction leaves the queue and is not delivered again.
+  @discardableResult
+  public mutating func finish(_ id: String) throws(TransactionError) -> StoreTransaction {
+    let index = try indexOf(
+      id, for: "finish", where: { $0.state == .purchased || $0.state == .failed },
+      expected: "purchased or failed")
+    state.transactions[index].finished = true
+    pruneFinished()
+    return state.transactions.first { $0.id == id }!
+  }
+
+  private mutating func pruneFinished() {
+    let finished = state.transactions.filter(\.finished).count
+    guard finished > StoreState.finishedHistoryLimit else { return }
+    var toDrop = finished - StoreState.finishedHistoryLimit
+    state.transactions.removeAll { transaction in
+      guard toDrop > 0, transaction.finished, !transaction.hasPurchaseIssue else { return false }
+      toDrop -= 1
+      return true
+    }
+  }
+
+  /// Finds a transaction by id, or `last` for the newest one the operation applies to.
+  private func indexOf(
+    _ id: String, for operation: String, where applies: (StoreTransaction) -> Bool, expected: String
+  ) throws(TransactionError) -> Int {
+    if id == "last" {
+      guard let index = state.transactions.lastIndex(where: applies) else {
+        throw .noneToAct(operation: operation, expected: expected)
+      }
+      return index
+    }
+    guard let index = state.transactions.firstIndex(where: { $0.id == id }) else {
+      throw .unknown(id)
+    }
+    guard applies(state.transactions[index]) else {
+      throw .wrongState(id: id, operation: operation, state: state.transactions[index].state, expected: expected)
+    }
+    return index
+  }
+}
+
+public enum ProductRequestError: Error, Equatable, Sendable {
+  case networkDown
+
+  public var code: SKErrorCode { .unknown }
+  public var errorID: ErrorID { .productRequestFailed }
+  public var summary: String { "\(code.message) — \(code) — \(errorID)" }
+}
+
+public enum PaymentError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `Product.PurchaseError.invalidQuantity`: Apple allows 1 to 10 per payment.
+  case invalidQuantity(Int)
+
+  public var errorID: ErrorID { .invalidQuantity }
+  public var description: String {
+    switch self {
+    case .invalidQuantity(let quantity):
+      "invalid quantity \(quantity): a payment buys 1 to 10 (Product.PurchaseError.invalidQuantity) — \(errorID)"
+    }
+  }
+}
+
+public enum TransactionError: Error, Equatable, Sendable, CustomStringConvertible {
+  case unknown(String)
+  case wrongState(id: String, operation: String, state: TransactionState, expected: String)
+  case noneToAct(operation: String, expected: String)
+
+  public var errorID: ErrorID { .unknownTransaction }
+  public var description: String {
+    switch self {
+    case .unknown(let id):
+      "no transaction '\(id)' in the store (see `monkeyshop store transactions`) — \(errorID)"
+    case .wrongState(let id, let operation, let state, let expected):
+      "cannot \(operation) transaction \(id): it is \(state), expected \(expected) — \(errorID)"
+    case .noneToAct(let operation, let expected):
+      "no \(expected) transaction to \(operation) — \(errorID)"
+    }
+  }
+}

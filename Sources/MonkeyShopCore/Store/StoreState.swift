@@ -1,0 +1,29 @@
+import Foundation
+
+/// Apple's side of the simulation, kept in `store.json` beside the wallet: the conditions and every
+/// transaction the App Store knows, so unfinished ones survive a relaunch.
+public struct StoreState: Codable, Equatable, Sendable {
+  public static let schemaVersion = 1
+  /// Finished transactions kept for the transaction manager; older ones are dropped, as
+  /// StoreKit drops finished consumables, so the file does not grow without bound.
+  public static let finishedHistoryLimit = 100
+
+  public var schemaVersion = StoreState.schemaVersion
+  public var conditions = Conditions()
+  public var transactions: [StoreTransaction] = []
+  public var lastTransactionNumber = 0
+
+  public init() {}
+
+  public func transaction(_ id: String) -> StoreTransaction? {
+    transactions.first { $0.id == id }
+  }
+
+  /// The transactions the app's observer receives at launch: paid or failed, not finished.
+  public var unfinished: [StoreTransaction] { transactions.filter(\.awaitsFinish) }
+
+  /// When the App Store next answers a purchase in flight.
+  public var nextAnswerDate: Date? {
+    transactions.compactMap { $0.state == .purchasing ? $0.answerDate : nil }.min()
+  }
+}

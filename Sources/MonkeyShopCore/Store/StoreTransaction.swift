@@ -1,0 +1,88 @@
+import Foundation
+
+/// SKPaymentTransactionState, with Apple's raw values.
+public enum TransactionState: Int, Codable, CaseIterable, Sendable, CustomStringConvertible {
+  case purchasing = 0
+  case purchased = 1
+  case failed = 2
+  /// Never used: consumables are not restored.
+  case restored = 3
+  case deferred = 4
+
+  public var description: String {
+    switch self {
+    case .purchasing: "purchasing"
+    case .purchased: "purchased"
+    case .failed: "failed"
+    case .restored: "restored"
+    case .deferred: "deferred"
+    }
+  }
+
+  public init?(name: String) {
+    guard let state = Self.allCases.first(where: { $0.description == name }) else { return nil }
+    self = state
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let name = try decoder.singleValueContainer().decode(String.self)
+    guard let state = TransactionState(name: name) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "unknown transaction state '\(name)'"))
+    }
+    self = state
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}
+
+/// A payment the App Store is processing or has processed: one SKPaymentTransaction.
+public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
+  public let id: String
+  public let productIdentifier: String
+  public let quantity: Int
+  public var state: TransactionState
+  /// Set by `finishTransaction`; until then the transaction stays in the queue and is redelivered.
+  public var finished: Bool
+  public var failure: StoreFailure?
+  public let purchaseDate: Date
+  /// While purchasing: when the App Store answers.
+  public var answerDate: Date?
+  /// Chosen when the payment was added: the error this purchase is made to fail with.
+  public var forcedError: SKErrorCode?
+  /// An interrupted purchase waiting for the user to resolve the issue.
+  public var hasPurchaseIssue: Bool
+  /// For the purchase that resolving an interruption delivers: the interrupted transaction.
+  public var originalTransactionID: String?
+
+  public init(
+    id: String, productIdentifier: String, quantity: Int, state: TransactionState,
+    purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
+    answerDate: Date? = nil, forcedError: SKErrorCode? = nil, hasPurchaseIssue: Bool = false,
+    originalTransactionID: String? = nil
+  ) {
+    self.id = id
+    self.productIdentifier = productIdentifier
+    self.quantity = quantity
+    self.state = state
+    self.purchaseDate = purchaseDate
+    self.finished = finished
+    self.failure = failure
+    self.answerDate = answerDate
+    self.forcedError = forcedError
+    self.hasPurchaseIssue = hasPurchaseIssue
+    self.originalTransactionID = originalTransactionID
+  }
+
+  /// Purchased or failed and not yet finished: the observer gets it again at every launch.
+  public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed) }
+
+  mutating func fail(_ failure: StoreFailure) {
+    state = .failed
+    self.failure = failure
+    answerDate = nil
+  }
+}
