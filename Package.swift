@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "monkeyshop", targets: ["monkeyshop"]),
     .library(name: "MonkeyShopCore", targets: ["MonkeyShopCore"]),
+    .library(name: "MonkeyShopTerminal", targets: ["MonkeyShopTerminal"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,0 +1,75 @@
+/// What the storefront draws on: a grid of cells. The terminal implements it with ncurses; tests
+/// and walkthroughs use `TextGrid`, so they see exactly the cells a person would.
+public protocol Canvas {
+  var size: ScreenSize { get }
+  /// Writes text from a cell, clipped at the right edge. Wide characters take two cells.
+  mutating func put(_ text: String, x: Int, y: Int, style: Style)
+}
+
+extension Canvas {
+  public mutating func put(_ text: String, x: Int, y: Int) { put(text, x: x, y: y, style: .plain) }
+
+  /// Paints a rectangle with spaces in a style (panel backgrounds, the focus bar).
+  public mutating func fill(_ rect: Rect, style: Style = .plain) {
+    let blank = String(repeating: " ", count: max(0, rect.width))
+    for row in rect.y..<(rect.y + rect.height) { put(blank, x: rect.x, y: row, style: style) }
+  }
+}
+
+public struct ScreenSize: Hashable, Sendable, CustomStringConvertible {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  public static let minimum = ScreenSize(width: 80, height: 24)
+
+  public var isLargeEnough: Bool { width >= Self.minimum.width && height >= Self.minimum.height }
+  public var description: String { "\(width)×\(height)" }
+}
+
+public struct Rect: Hashable, Sendable {
+  public var x, y, width, height: Int
+
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+}
+
+/// Colours by meaning; the terminal maps them to colour pairs, or drops them in monochrome.
+public enum Tint: Int, CaseIterable, Sendable {
+  case accent = 1
+  case success
+  case warning
+  case danger
+  case muted
+  case price
+}
+
+public struct Style: Hashable, Sendable {
+  public var tint: Tint?
+  public var bold = false
+  public var reverse = false
+  public var dim = false
+  public var underline = false
+
+  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
+    self.tint = tint
+    self.bold = bold
+    self.reverse = reverse
+    self.dim = dim
+    self.underline = underline
+  }
+
+  public static let plain = Style()
+  public static let bold = Style(bold: true)
+  /// Focus must show without colour: reverse video.
+  public static let focus = Style(bold: true, reverse: true)
+  public static let muted = Style(tint: .muted, dim: true)
+}
