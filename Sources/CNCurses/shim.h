@@ -13,6 +13,10 @@
 #include <curses.h>
 #endif
 #include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
 
 // Function-like macros do not import into Swift; these wrap the ones the storefront uses.
 static inline int ms_color_pair(int n) { return (int)COLOR_PAIR(n); }
@@ -22,5 +26,40 @@ static inline int ms_attr_dim(void) { return (int)A_DIM; }
 static inline int ms_attr_underline(void) { return (int)A_UNDERLINE; }
 static inline int ms_key_resize(void) { return KEY_RESIZE; }
 static inline int ms_err(void) { return ERR; }
+
+// Sets a window's attributes and colour pair in one call (wattr_set is a macro in ncurses).
+static inline int ms_set_style(WINDOW *win, int attrs, int pair) {
+  return wattr_set(win, (attr_t)attrs, (NCURSES_PAIRS_T)pair, NULL);
+}
+
+// stdin/stdout and stdscr are mutable C globals that Swift 6 rejects; they stay on this side.
+static inline SCREEN *ms_newterm(const char *term) { return newterm(term, stdout, stdin); }
+static inline WINDOW *ms_stdscr(void) { return stdscr; }
+static inline void ms_flush_stdout(void) { fflush(stdout); }
+
+// A terminfo string capability, or NULL when the terminal lacks it ((char *)-1 means "not a string").
+static inline const char *ms_tigetstr(const char *name) {
+  char *value = tigetstr(name);
+  return (value == NULL || value == (char *)-1) ? NULL : value;
+}
+
+// The tty's size in cells; TIOCGWINSZ is a function-like macro on macOS. Returns 0 on success.
+static inline int ms_window_size(int fd, int *rows, int *cols) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+  *rows = size.ws_row;
+  *cols = size.ws_col;
+  return 0;
+}
+
+// struct sigaction's handler field is a union named differently on Linux and macOS.
+static inline int ms_set_signal_handler(int sig, void (*handler)(int), int flags, struct sigaction *old) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = handler;
+  action.sa_flags = flags;
+  sigemptyset(&action.sa_mask);
+  return sigaction(sig, &action, old);
+}
 
 #endif

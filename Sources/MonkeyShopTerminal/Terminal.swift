@@ -1,1 +1,154 @@
+import CNCurses
 import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The real terminal's lifecycle: raw keyboard, alternate screen, colours, and putting the shell's
+/// terminal back on every way out (stop, exit, SIGTERM/SIGHUP/SIGINT through the event loop, a crash).
+/// ncurses is process-global, so only one `Terminal` can be started at a time.
+public final class Terminal {
+  public enum Failure: Error, CustomStringConvertible {
+    case notInteractive
+    case alreadyStarted
+    case cannotOpen(term: String)
+
+    public var description: String {
+      switch self {
+      case .notInteractive: "standard input and output must be a terminal"
+      case .alreadyStarted: "the terminal is already in use"
+      case .cannotOpen(let term): "cannot open the terminal (TERM=\(term.isEmpty ? "unset" : term))"
+      }
+    }
+  }
+
+  /// True when both standard input and standard output are terminals; without one the storefront
+  /// cannot run and the CLI should point to the headless commands.
+  public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+  /// Restores the shell's terminal with async-signal-safe calls only, for the moment right before
+  /// the app deliberately kills itself (a simulated crash). ncurses must not be used afterwards.
+  public static func restoreForCrash() { CrashGuard.restore() }
+
+  // Whether some Terminal holds ncurses; touched on the main thread only, and by the atexit hook.
+  nonisolated(unsafe) private static var isAnyStarted = false
+  nonisolated(unsafe) private static var exitHookRegistered = false
+
+  private let forceMonochrome: Bool
+  private var screen: OpaquePointer?
+  private var window: UnsafeMutablePointer<WINDOW>?
+  private var palette = Palette(isMonochrome: true)
+
+  /// - Parameter forceMonochrome: no colours even when the terminal has them (`NO_COLOR` is also honoured).
+  public init(forceMonochrome: Bool = false) {
+    self.forceMonochrome = forceMonochrome
+  }
+
+  deinit { stop() }
+
+  public var isStarted: Bool { window != nil }
+  public var isMonochrome: Bool { palette.isMonochrome }
+
+  /// The screen's size in cells (zero before `start()`).
+  public var size: ScreenSize {
+    guard let window else { return ScreenSize(width: 0, height: 0) }
+    return ScreenSize(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
+  }
+
+  public func start() throws {
+    guard !isStarted else { return }
+    guard !Self.isAnyStarted else { throw Failure.alreadyStarted }
+    guard Self.isInteractive else { throw Failure.notInteractive }
+    // Without the user's locale ncurses draws multibyte text as bytes: Japanese comes out garbled.
+    setlocale(LC_ALL, "")
+    _ = CrashGuard.saveTerminalModes()
+    // Our handlers go in before newterm so ncurses does not install its own for these signals.
+    guard SignalPipe.open() else { throw Failure.cannotOpen(term: Self.termName) }
+    // An exported LINES/COLUMNS would otherwise override the tty's real size, also after a resize.
+    use_env(false)
+    guard let screen = ms_newterm(nil), let window = ms_stdscr() else {
+      SignalPipe.close()
+      throw Failure.cannotOpen(term: Self.termName)
+    }
+    self.screen = screen
+    self.window = window
+    Self.isAnyStarted = true
+    raw()  // Ctrl-C arrives as key 3, not SIGINT
+    noecho()
+    nonl()
+    keypad(window, true)
+    nodelay(window, true)  // the event loop waits in poll(2); reads never block
+    _ = set_escdelay(25)  // a lone Esc acts at once instead of after a second
+    _ = curs_set(0)
+    typeahead(-1)  // always finish a frame, even with keys pending
+    palette = Palette.setUp(forceMonochrome: forceMonochrome || Self.noColorRequested)
+    CrashGuard.arm()
+    Self.registerExitHook()
+  }
+
+  /// Leaves the alternate screen and gives the shell its terminal back. Safe to call more than once.
+  public func stop() {
+    guard let screen else { return }
+    CrashGuard.disarm()
+    endwin()
+    delscreen(screen)
+    ms_flush_stdout()
+    self.screen = nil
+    window = nil
+    Self.isAnyStarted = false
+    SignalPipe.close()
+  }
+
+  /// Draws one frame: a blank screen, whatever `body` puts on it, then one update of the terminal.
+  public func draw(_ body: (inout NCursesCanvas) -> Void) {
+    guard let window else { return }
+    werase(window)
+    var canvas = NCursesCanvas(window: window, size: size, palette: palette)
+    body(&canvas)
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.
+  func followResize() {
+    guard let window else { return }
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    guard ms_window_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
+    if rows != getmaxy(window) || columns != getmaxx(window) { resizeterm(rows, columns) }
+  }
+
+  /// The next key or resize already typed, without waiting; nil when there is none.
+  func readInput() -> TerminalInput? {
+    guard let window else { return nil }
+    while true {
+      var code: wint_t = 0
+      let status = wget_wch(window, &code)
+      if status == ERR { return nil }
+      if let input = KeyDecoder.decode(status: status, code: UInt32(code)) { return input }
+    }
+  }
+
+  private static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "" }
+
+  /// https://no-color.org: set and not empty.
+  private static var noColorRequested: Bool {
+    guard let value = getenv("NO_COLOR") else { return false }
+    return value.pointee != 0
+  }
+
+  /// `exit()` from anywhere (a fatal CLI error, a test harness) must not leave the shell raw.
+  private static func registerExitHook() {
+    guard !exitHookRegistered else { return }
+    exitHookRegistered = true
+    atexit {
+      guard Terminal.isAnyStarted else { return }
+      CrashGuard.disarm()
+      endwin()
+      ms_flush_stdout()
+    }
+  }
+}

@@ -5,6 +5,11 @@ public struct Product: Hashable, Sendable {
   public struct Localization: Hashable, Sendable {
     public let title: String
     public let description: String
+
+    public init(title: String, description: String) {
+      self.title = title
+      self.description = description
+    }
   }
 
   /// Reverse-DNS identifier, as App Store Connect knows it.

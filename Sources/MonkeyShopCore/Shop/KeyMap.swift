@@ -1,0 +1,174 @@
+/// What a key does, in each part of the screen.
+public enum ShopAction: String, Sendable, CaseIterable {
+  case selectPrevious, selectNext, quantityUp, quantityDown
+  case buySelected, buyFive, buyTen
+  case toggleRestrictions, toggleNetwork, toggleAskToBuy, toggleInterrupted
+  case openConditions, spend, openTransactions, toggleVocabulary, requestProducts, openHelp
+  case quit, quitNow
+  case confirmPayment, cancelPayment
+  case approve, decline, resolve
+  case nextValue, previousValue
+  case close
+  case confirmQuit, keepRunning
+}
+
+/// The part of the screen that has the keys.
+public enum KeyContext: String, Sendable, CaseIterable {
+  case main, paymentSheet, transactions, conditions, help, confirmQuit
+
+  public var title: String {
+    switch self {
+    case .main: "Storefront"
+    case .paymentSheet: "Payment sheet"
+    case .transactions: "Transaction manager"
+    case .conditions: "Conditions panel"
+    case .help: "Help"
+    case .confirmQuit: "Quit?"
+    }
+  }
+}
+
+/// One row of the key map: the keys, the action, the words for help and the hint bar, and when it
+/// can act. Help, the hint bar and key handling all read this one table.
+public struct KeyBinding: Sendable {
+  public let keys: [Key]
+  public let action: ShopAction
+  public let context: KeyContext
+  /// Short label for the hint bar.
+  public let hint: String
+  /// A sentence for the help overlay.
+  public let help: String
+  /// Nil when the action can act now; otherwise why not, told to the user who presses it.
+  public let whyNot: @Sendable (ShopModel) -> String?
+  /// Shown in the hint bar (navigation keys are left to help).
+  public let inHintBar: Bool
+
+  init(
+    _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: String, help: String,
+    inHintBar: Bool = true, whyNot: @escaping @Sendable (ShopModel) -> String? = { _ in nil }
+  ) {
+    self.keys = keys
+    self.action = action
+    self.context = context
+    self.hint = hint
+    self.help = help
+    self.inHintBar = inHintBar
+    self.whyNot = whyNot
+  }
+
+  /// `↑/k`, `Enter/b`.
+  public var keyLabel: String { keys.map(\.description).joined(separator: "/") }
+}
+
+public enum KeyMap {
+  public static let bindings: [KeyBinding] = [
+    // Storefront
+    KeyBinding(
+      [.character("5")], .buyFive, .main, hint: "buy-5", help: "buy the 5-credit product (opens the payment sheet)",
+      whyNot: { $0.whyNotBuyable($0.product(granting: 5)) }),
+    KeyBinding(
+      [.character("0")], .buyTen, .main, hint: "buy-10", help: "buy the 10-credit product (opens the payment sheet)",
+      whyNot: { $0.whyNotBuyable($0.product(granting: 10)) }),
+    KeyBinding(
+      [.enter, .character("b")], .buySelected, .main, hint: "buy", help: "buy the selected product",
+      whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
+    KeyBinding(
+      [.up, .character("k")], .selectPrevious, .main, hint: "select", help: "select the previous product",
+      inHintBar: false, whyNot: { $0.selection > 0 ? nil : "the first product is selected" }),
+    KeyBinding(
+      [.down, .character("j")], .selectNext, .main, hint: "select", help: "select the next product",
+      inHintBar: false,
+      whyNot: { $0.selection + 1 < $0.catalog.products.count ? nil : "the last product is selected" }),
+    KeyBinding(
+      [.character("+"), .character("=")], .quantityUp, .main, hint: "qty+", help: "buy one more unit (up to 10)",
+      inHintBar: false, whyNot: { $0.quantity < 10 ? nil : "a payment buys at most 10" }),
+    KeyBinding(
+      [.character("-"), .character("−")], .quantityDown, .main, hint: "qty−", help: "buy one unit fewer",
+      inHintBar: false, whyNot: { $0.quantity > 1 ? nil : "a payment buys at least 1" }),
+    KeyBinding(
+      [.character("r")], .toggleRestrictions, .main, hint: "restrict",
+      help: "toggle restrictions (canMakePayments)"),
+    KeyBinding([.character("n")], .toggleNetwork, .main, hint: "network", help: "toggle the network"),
+    KeyBinding([.character("a")], .toggleAskToBuy, .main, hint: "ask", help: "toggle Ask to Buy"),
+    KeyBinding(
+      [.character("i")], .toggleInterrupted, .main, hint: "interrupt", help: "toggle interrupted purchases"),
+    KeyBinding(
+      [.character("c")], .openConditions, .main, hint: "conditions",
+      help: "conditions panel: forced error, latency, storefront, crash point"),
+    KeyBinding(
+      [.character("s")], .spend, .main, hint: "spend", help: "spend a credit (feed the monkey)",
+      whyNot: { $0.balance > 0 ? nil : "no monkey credits to spend" }),
+    KeyBinding([.tab], .openTransactions, .main, hint: "transactions", help: "transaction manager"),
+    KeyBinding(
+      [.character("l")], .toggleVocabulary, .main, hint: "SK1/SK2",
+      help: "log in StoreKit 1 or StoreKit 2 names"),
+    KeyBinding(
+      [.character("R")], .requestProducts, .main, hint: "reload", help: "request products again",
+      whyNot: { $0.canMakePayments ? nil : "purchases are restricted: no product request is made" }),
+    KeyBinding([.character("?")], .openHelp, .main, hint: "help", help: "help: every key"),
+    KeyBinding(
+      [.character("q")], .quit, .main, hint: "quit", help: "quit (asks first while a purchase is in flight)"),
+    KeyBinding([.ctrlC], .quitNow, .main, hint: "quit now", help: "quit at once", inHintBar: false),
+
+    // Payment sheet
+    KeyBinding([.enter, .character("y")], .confirmPayment, .paymentSheet, hint: "buy", help: "confirm the purchase"),
+    KeyBinding([.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel"),
+    KeyBinding(
+      [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: "qty+",
+      help: "one more unit (up to 10)", whyNot: { $0.sheetQuantity < 10 ? nil : "a payment buys at most 10" }),
+    KeyBinding(
+      [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: "qty−",
+      help: "one unit fewer", whyNot: { $0.sheetQuantity > 1 ? nil : "a payment buys at least 1" }),
+    KeyBinding([.ctrlC], .quitNow, .paymentSheet, hint: "quit now", help: "quit at once", inHintBar: false),
+
+    // Transaction manager
+    KeyBinding(
+      [.up, .character("k")], .selectPrevious, .transactions, hint: "select", help: "previous transaction",
+      inHintBar: false),
+    KeyBinding(
+      [.down, .character("j")], .selectNext, .transactions, hint: "select", help: "next transaction",
+      inHintBar: false),
+    KeyBinding(
+      [.character("a")], .approve, .transactions, hint: "approve", help: "approve an Ask to Buy request",
+      whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be approved" }),
+    KeyBinding(
+      [.character("d")], .decline, .transactions, hint: "decline", help: "decline an Ask to Buy request",
+      whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be declined" }),
+    KeyBinding(
+      [.character("v")], .resolve, .transactions, hint: "resolve", help: "resolve an interrupted purchase",
+      whyNot: {
+        $0.selectedTransaction?.hasPurchaseIssue == true ? nil : "only an interrupted purchase can be resolved"
+      }),
+    KeyBinding([.escape, .tab, .character("q")], .close, .transactions, hint: "close", help: "back to the shop"),
+    KeyBinding([.ctrlC], .quitNow, .transactions, hint: "quit now", help: "quit at once", inHintBar: false),
+
+    // Conditions panel
+    KeyBinding(
+      [.up, .character("k")], .selectPrevious, .conditions, hint: "select", help: "previous condition",
+      inHintBar: false),
+    KeyBinding(
+      [.down, .character("j")], .selectNext, .conditions, hint: "select", help: "next condition", inHintBar: false),
+    KeyBinding(
+      [.right, .enter, .character(" ")], .nextValue, .conditions, hint: "change", help: "next value"),
+    KeyBinding([.left], .previousValue, .conditions, hint: "back", help: "previous value"),
+    KeyBinding([.escape, .character("c"), .character("q")], .close, .conditions, hint: "close", help: "back to the shop"),
+    KeyBinding([.ctrlC], .quitNow, .conditions, hint: "quit now", help: "quit at once", inHintBar: false),
+
+    // Help
+    KeyBinding([.escape, .character("?"), .character("q")], .close, .help, hint: "close", help: "close help"),
+    KeyBinding([.ctrlC], .quitNow, .help, hint: "quit now", help: "quit at once", inHintBar: false),
+
+    // Quit confirmation
+    KeyBinding([.character("y"), .enter], .confirmQuit, .confirmQuit, hint: "quit", help: "quit now"),
+    KeyBinding([.character("n"), .escape], .keepRunning, .confirmQuit, hint: "stay", help: "keep shopping"),
+    KeyBinding([.ctrlC], .quitNow, .confirmQuit, hint: "quit now", help: "quit at once", inHintBar: false),
+  ]
+
+  public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
+    bindings.first { $0.context == context && $0.keys.contains(key) }
+  }
+
+  public static func bindings(in context: KeyContext) -> [KeyBinding] {
+    bindings.filter { $0.context == context }
+  }
+}

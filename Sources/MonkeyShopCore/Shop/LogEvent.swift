@@ -1,0 +1,133 @@
+import Foundation
+
+/// Which StoreKit the event log speaks: the original API or StoreKit 2.
+public enum Vocabulary: String, Sendable, CaseIterable {
+  case storeKit1 = "StoreKit 1"
+  case storeKit2 = "StoreKit 2"
+
+  public var other: Vocabulary { self == .storeKit1 ? .storeKit2 : .storeKit1 }
+}
+
+/// One line of the StoreKit event log: an API call the app made or a callback it received.
+public enum LogEvent: Equatable, Sendable {
+  case observerAdded
+  case canMakePayments(Bool)
+  case productsRequested([String])
+  case productsReceived(valid: [String], invalid: [String])
+  case productsRequestFailed(ProductRequestError)
+  case paymentAdded(productIdentifier: String, quantity: Int)
+  case updated(StoreTransaction, redelivered: Bool)
+  case delivered(transactionID: String, credits: Int, balance: Int)
+  case alreadyDelivered(transactionID: String)
+  case finished(transactionID: String)
+  case approved(transactionID: String)
+  case declined(transactionID: String)
+  case resolved(transactionID: String, newTransactionID: String)
+  case spent(credits: Int, balance: Int)
+  case conditionChanged(name: String, value: String)
+  case crashed(CrashPoint)
+  case error(ErrorID, String)
+  case note(String)
+
+  /// The name `expect: { event: … }` matches: the transaction state, or what happened.
+  public var name: String {
+    switch self {
+    case .observerAdded: "observerAdded"
+    case .canMakePayments: "canMakePayments"
+    case .productsRequested: "productsRequested"
+    case .productsReceived: "productsReceived"
+    case .productsRequestFailed: "productsRequestFailed"
+    case .paymentAdded: "paymentAdded"
+    case .updated(let transaction, _): transaction.state.description
+    case .delivered: "delivered"
+    case .alreadyDelivered: "alreadyDelivered"
+    case .finished: "finished"
+    case .approved: "approved"
+    case .declined: "declined"
+    case .resolved: "resolved"
+    case .spent: "spent"
+    case .conditionChanged: "conditionChanged"
+    case .crashed: "crashed"
+    case .error: "error"
+    case .note: "note"
+    }
+  }
+
+  /// The log line in the chosen vocabulary.
+  public func text(_ vocabulary: Vocabulary) -> String {
+    let sk1 = vocabulary == .storeKit1
+    switch self {
+    case .observerAdded:
+      return sk1 ? "SKPaymentQueue.default().add(observer)" : "for await update in Transaction.updates"
+    case .canMakePayments(let allowed):
+      return (sk1 ? "SKPaymentQueue.canMakePayments()" : "AppStore.canMakePayments") + " → \(allowed)"
+    case .productsRequested(let identifiers):
+      return sk1
+        ? "SKProductsRequest(\(identifiers.count) ids).start()" : "Product.products(for: \(identifiers.count) ids)"
+    case .productsReceived(let valid, let invalid):
+      let invalidText = invalid.isEmpty ? "" : ", invalidProductIdentifiers: \(invalid.joined(separator: ", "))"
+      return sk1
+        ? "productsRequest(_:didReceive:) \(valid.count) products\(invalidText)"
+        : "→ [Product] \(valid.count) products\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
+    case .productsRequestFailed(let error):
+      return (sk1 ? "request(_:didFailWithError:) " : "Product.products(for:) threw ") + error.summary
+    case .paymentAdded(let identifier, let quantity):
+      return sk1
+        ? "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
+        : "product.purchase(options: [.quantity(\(quantity))]) \(identifier)"
+    case .updated(let transaction, let redelivered):
+      return updatedText(transaction, redelivered: redelivered, sk1: sk1)
+    case .delivered(let id, let credits, let balance):
+      return "deliver #\(id): +\(credits) credits → balance \(balance)"
+    case .alreadyDelivered(let id):
+      return "deliver #\(id): already credited, nothing added"
+    case .finished(let id):
+      return sk1 ? "SKPaymentQueue.finishTransaction(#\(id))" : "transaction.finish() #\(id)"
+    case .approved(let id):
+      return "Ask to Buy: a parent approved #\(id)"
+    case .declined(let id):
+      return "Ask to Buy: a parent declined #\(id)"
+    case .resolved(let id, let newID):
+      return "interrupted purchase #\(id) resolved: the App Store sends #\(newID)"
+    case .spent(let credits, let balance):
+      return "fed the monkey: -\(credits) credit\(credits == 1 ? "" : "s") → balance \(balance)"
+    case .conditionChanged(let name, let value):
+      return "store: \(name) = \(value)"
+    case .crashed(let point):
+      return "CRASH at \(point.rawValue): the app died"
+    case .error(let id, let text):
+      return text.contains(id.rawValue) ? text : "\(text) — \(id)"
+    case .note(let text):
+      return "  ↳ \(text)"
+    }
+  }
+
+  private func updatedText(_ transaction: StoreTransaction, redelivered: Bool, sk1: Bool) -> String {
+    let id = "#\(transaction.id)"
+    let again = redelivered ? " (unfinished, redelivered)" : ""
+    if sk1 {
+      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(id)\(again)"
+      if let failure = transaction.failure { text += " \(failure.code)" }
+      return text
+    }
+    switch transaction.state {
+    case .purchasing: return "purchase in progress \(id)"
+    case .purchased:
+      let source = redelivered ? "Transaction.unfinished" : (transaction.originalTransactionID != nil ? "Transaction.updates" : "PurchaseResult.success(.verified)")
+      return "\(source) \(id)"
+    case .deferred: return "PurchaseResult.pending \(id)"
+    case .failed:
+      guard let failure = transaction.failure else { return "purchase failed \(id)" }
+      return failure.isCancellation
+        ? "PurchaseResult.userCancelled \(id)"
+        : "purchase threw StoreKitError \(failure.code) \(id)"
+    case .restored: return "restored \(id)"
+    }
+  }
+}
+
+/// A log line with the moment it happened.
+public struct LogEntry: Equatable, Sendable {
+  public let time: Date
+  public let event: LogEvent
+}

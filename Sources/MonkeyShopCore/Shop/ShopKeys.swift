@@ -1,0 +1,169 @@
+import Foundation
+
+extension ShopModel {
+  /// The part of the screen that has the keys now.
+  public var keyContext: KeyContext {
+    switch overlay {
+    case nil: .main
+    case .paymentSheet: .paymentSheet
+    case .transactions: .transactions
+    case .conditions: .conditions
+    case .help: .help
+    case .confirmQuit: .confirmQuit
+    }
+  }
+
+  var sheetQuantity: Int {
+    if case .paymentSheet(let sheet) = overlay { return sheet.quantity }
+    return quantity
+  }
+
+  public var selectedTransaction: StoreTransaction? {
+    guard case .transactions(let selection) = overlay else { return nil }
+    let list = transactionsNewestFirst
+    return list.indices.contains(selection) ? list[selection] : nil
+  }
+
+  /// The bindings that can act now, for the hint bar.
+  public var activeBindings: [KeyBinding] {
+    KeyMap.bindings(in: keyContext).filter { $0.inHintBar && $0.whyNot(self) == nil }
+  }
+
+  mutating func press(_ key: Key) -> [ShopEffect] {
+    guard let binding = KeyMap.binding(for: key, in: keyContext) else { return [] }
+    if let reason = binding.whyNot(self) {
+      say("\(binding.keyLabel): \(reason)", .warning)
+      return []
+    }
+    return perform(binding.action)
+  }
+
+  private mutating func perform(_ action: ShopAction) -> [ShopEffect] {
+    switch action {
+    case .selectPrevious, .selectNext:
+      move(action == .selectNext ? 1 : -1)
+      return []
+    case .quantityUp, .quantityDown:
+      let step = action == .quantityUp ? 1 : -1
+      if case .paymentSheet(var sheet) = overlay {
+        sheet.quantity = min(10, max(1, sheet.quantity + step))
+        overlay = .paymentSheet(sheet)
+      } else {
+        quantity = min(10, max(1, quantity + step))
+      }
+      return []
+    case .buySelected:
+      return openSheet(selectedProduct)
+    case .buyFive:
+      return openSheet(product(granting: 5))
+    case .buyTen:
+      return openSheet(product(granting: 10))
+    case .confirmPayment, .cancelPayment:
+      guard case .paymentSheet(let sheet) = overlay else { return [] }
+      overlay = nil
+      return [
+        .addPayment(
+          productIdentifier: sheet.productIdentifier, quantity: sheet.quantity,
+          confirmed: action == .confirmPayment)
+      ]
+    case .toggleRestrictions:
+      return [.setCondition(name: "purchasesAllowed", value: canMakePayments ? "false" : "true")]
+    case .toggleNetwork:
+      return [.setCondition(name: "network", value: store.conditions.networkUp ? "down" : "up")]
+    case .toggleAskToBuy:
+      return [.setCondition(name: "askToBuy", value: store.conditions.askToBuy ? "off" : "on")]
+    case .toggleInterrupted:
+      return [.setCondition(name: "interruptedPurchases", value: store.conditions.interruptedPurchases ? "off" : "on")]
+    case .openConditions:
+      overlay = .conditions(selection: 0)
+      return []
+    case .spend:
+      return [.spend(1)]
+    case .openTransactions:
+      overlay = .transactions(selection: 0)
+      return []
+    case .toggleVocabulary:
+      vocabulary = vocabulary.other
+      say("Event log: \(vocabulary.rawValue)", .info)
+      return []
+    case .requestProducts:
+      return requestProducts()
+    case .openHelp:
+      overlay = .help
+      return []
+    case .quit:
+      if isPurchaseInFlight {
+        overlay = .confirmQuit
+      } else {
+        isFinished = true
+      }
+      return []
+    case .quitNow, .confirmQuit:
+      isFinished = true
+      return []
+    case .keepRunning, .close:
+      overlay = nil
+      return []
+    case .approve, .decline, .resolve:
+      guard let transaction = selectedTransaction else { return [] }
+      switch action {
+      case .approve: return [.approve(transaction.id)]
+      case .decline: return [.decline(transaction.id)]
+      default: return [.resolve(transaction.id)]
+      }
+    case .nextValue, .previousValue:
+      guard case .conditions(let selection) = overlay else { return [] }
+      let setting = ConditionChoices.all[selection]
+      let current = store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
+        .first { $0.name == setting.name }?.value ?? ""
+      let values = setting.values(catalog)
+      let index = values.firstIndex(of: current) ?? 0
+      let step = action == .nextValue ? 1 : values.count - 1
+      return [.setCondition(name: setting.name, value: values[(index + step) % values.count])]
+    }
+  }
+
+  private mutating func openSheet(_ product: Product?) -> [ShopEffect] {
+    guard let product else { return [] }
+    if let index = catalog.products.firstIndex(of: product) { selection = index }
+    overlay = .paymentSheet(PaymentSheet(productIdentifier: product.productIdentifier, quantity: quantity))
+    return []
+  }
+
+  private mutating func move(_ step: Int) {
+    switch overlay {
+    case .transactions(let selection):
+      overlay = .transactions(selection: min(max(0, store.transactions.count - 1), max(0, selection + step)))
+    case .conditions(let selection):
+      overlay = .conditions(selection: min(ConditionChoices.all.count - 1, max(0, selection + step)))
+    default:
+      selection = min(catalog.products.count - 1, max(0, selection + step))
+    }
+  }
+}
+
+/// The values the conditions panel cycles through for each condition.
+public enum ConditionChoices {
+  public struct Setting: Sendable {
+    public let name: String
+    let values: @Sendable (Catalog) -> [String]
+  }
+
+  static let codes = ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
+
+  public static let all: [Setting] = [
+    Setting(name: "purchasesAllowed") { _ in ["true", "false"] },
+    Setting(name: "network") { _ in ["up", "down"] },
+    Setting(name: "askToBuy") { _ in ["off", "on"] },
+    Setting(name: "interruptedPurchases") { _ in ["off", "on"] },
+    Setting(name: "failNext") { _ in codes },
+    Setting(name: "failAll") { _ in codes },
+    Setting(name: "latency") { _ in Latency.allCases.map(\.rawValue) },
+    Setting(name: "storefront") { catalog in
+      Storefront.all.filter { storefront in
+        catalog.products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
+      }.map(\.code)
+    },
+    Setting(name: "crashPoint") { _ in ["off"] + CrashPoint.allCases.map(\.rawValue) },
+  ]
+}

@@ -1,0 +1,236 @@
+import Foundation
+
+/// Runs the storefront: feeds messages to `update`, performs the effects it returns against the
+/// store and the wallet, and feeds the answers back. The terminal, the headless `buy` command and
+/// walkthroughs all drive this one runtime.
+public final class ShopRuntime: TerminalApp {
+  public private(set) var model: ShopModel
+  public let storage: any ShopStorage
+  let credits: CreditManager
+  /// A crash point armed for this run only (`buy --crash`), on top of the store's condition.
+  var armedCrash: CrashPoint?
+  /// What dying means: the real app kills its process; a walkthrough marks the app as down.
+  let onCrash: (CrashPoint) -> Void
+  public private(set) var crashed = false
+  public let watchedFolder: String?
+  /// Called with every log entry as it is recorded (the headless `buy` prints them).
+  public var onLog: ((LogEntry) -> Void)?
+  private var logged = 0
+
+  public init(
+    catalog: Catalog, storage: any ShopStorage, language: Language, now: Date, watchedFolder: String? = nil,
+    requestsProducts: Bool = true, armedCrash: CrashPoint? = nil, onCrash: @escaping (CrashPoint) -> Void
+  ) {
+    self.model = ShopModel(catalog: catalog, language: language, now: now, requestsProducts: requestsProducts)
+    self.storage = storage
+    self.credits = CreditManager(storage: storage, catalog: catalog)
+    self.watchedFolder = watchedFolder
+    self.armedCrash = armedCrash
+    self.onCrash = onCrash
+  }
+
+  // MARK: TerminalApp
+
+  public var isFinished: Bool { model.isFinished || crashed }
+
+  public var nextDeadline: Date? {
+    [model.nextDeadline, model.store.nextAnswerDate].compactMap { $0 }.min()
+  }
+
+  public func start(now: Date) {
+    model.setNow(now)
+    do {
+      let (store, wallet) = try storage.read()
+      send(.launched(store, wallet))
+    } catch {
+      send(.failed(.unreadableDataFile, "\(error)"))
+    }
+  }
+
+  public func handle(_ key: Key, now: Date) {
+    model.setNow(now)
+    send(.key(key))
+  }
+
+  public func tick(now: Date) {
+    model.setNow(now)
+    if let due = model.store.nextAnswerDate, due <= now {
+      let answers = try? storeMessages { store in
+        let updates = store.advance(to: now)
+        return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
+      }
+      send(answers ?? [])
+    }
+    send(.tick)
+  }
+
+  /// Another process wrote the store or the wallet: follow it, and take delivery of anything it
+  /// made deliverable (an approval, a resolved interruption), as `Transaction.updates` would.
+  public func folderChanged(now: Date) {
+    model.setNow(now)
+    guard let (store, wallet) = try? storage.read() else { return }
+    let known = Dictionary(model.store.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    let changed = store.transactions.filter { transaction in
+      known[transaction.id].map { $0.state != transaction.state } ?? true
+    }
+    if wallet.balance != model.balance { send(.walletChanged(wallet)) }
+    if store != model.store { send(.storeChanged(store)) }
+    let deliverable = changed.filter { $0.awaitsFinish || $0.state == .deferred }
+    if !deliverable.isEmpty { send(.transactionsUpdated(deliverable, redelivered: false)) }
+  }
+
+  public func draw(on canvas: inout some Canvas) {
+    ShopView(model: model).draw(on: &canvas)
+  }
+
+  // MARK: Running
+
+  /// Sends one message and everything it leads to, until the model asks for nothing more.
+  public func send(_ message: ShopMessage) { send([message]) }
+
+  func send(_ messages: [ShopMessage]) {
+    var queue = messages
+    while !queue.isEmpty, !crashed {
+      let effects = model.update(queue.removeFirst())
+      for effect in effects where !crashed {
+        queue += perform(effect)
+      }
+    }
+    publishLog()
+  }
+
+  private func publishLog() {
+    guard let onLog else { return }
+    // The log is capped; count from its end so nothing is printed twice.
+    let fresh = model.log.suffix(min(model.log.count, model.recordedCount - logged))
+    fresh.forEach(onLog)
+    logged = model.recordedCount
+  }
+
+  private func perform(_ effect: ShopEffect) -> [ShopMessage] {
+    let now = model.now
+    switch effect {
+    case .answerProductRequest(let identifiers):
+      let store = AppStore(state: model.store, catalog: model.catalog)
+      return [.productsAnswered(store.productsResponse(for: identifiers))]
+
+    case .addPayment(let identifier, let quantity, let confirmed):
+      do {
+        return try storeMessages(prefix: [.paymentAdded(productIdentifier: identifier, quantity: quantity)]) {
+          store in
+          let transaction = try store.add(
+            productIdentifier: identifier, quantity: quantity, confirmed: confirmed, at: now)
+          model.lastAddedTransactionID = transaction.id
+          return [.transactionsUpdated([transaction], redelivered: false)]
+        }
+      } catch let error as PaymentError {
+        return [.paymentRefused(error)]
+      } catch {
+        return [.failed(.cannotWriteDataFile, "\(error)")]
+      }
+
+    case .deliver(let transaction):
+      return deliver(transaction)
+
+    case .finish(let transaction):
+      do {
+        return try storeMessages { store in
+          let finished = try store.finish(transaction.id)
+          return [.finished(finished)]
+        }
+      } catch {
+        return [.failed(.unknownTransaction, "\(error)")]
+      }
+
+    case .setCondition(let name, let value):
+      do {
+        return try storeMessages { store in
+          let failed = try store.set(name, to: value, at: now)
+          var messages: [ShopMessage] = [.conditionChanged(name: name, value: value)]
+          if !failed.isEmpty { messages.append(.transactionsUpdated(failed, redelivered: false)) }
+          return messages
+        }
+      } catch {
+        return [.failed(.invalidCondition, "\(error)")]
+      }
+
+    case .approve(let id):
+      return transactionOperation { store in [.approved(try store.approve(id))] }
+    case .decline(let id):
+      return transactionOperation { store in [.declined(try store.decline(id))] }
+    case .resolve(let id):
+      return transactionOperation { store in [.resolved(original: id, try store.resolve(id, at: now))] }
+
+    case .spend(let amount):
+      do {
+        return [.spent(balance: try credits.spend(amount))]
+      } catch let error as CreditError {
+        return [.failed(error.errorID, error.description)]
+      } catch {
+        return [.failed(.unreadableDataFile, "\(error)")]
+      }
+    }
+  }
+
+  private func transactionOperation(_ body: (inout AppStore) throws -> [ShopMessage]) -> [ShopMessage] {
+    do {
+      return try storeMessages(body)
+    } catch {
+      return [.failed(.unknownTransaction, "\(error)")]
+    }
+  }
+
+  /// Delivery as an app does it: credit the wallet, then finish. A crash point stops it between.
+  private func deliver(_ transaction: StoreTransaction) -> [ShopMessage] {
+    // A crash point kills the next purchase, not a redelivery of one it already killed.
+    let mayCrash = !model.redelivered.contains(transaction.id)
+    if mayCrash, takeCrash(at: .beforeDelivery) { return [] }
+    let delivery: CreditManager.Delivery
+    do {
+      delivery = try credits.deliver(transaction)
+    } catch {
+      return [.deliveryFailed(transaction, "\(error)")]
+    }
+    model.balance = delivery.balance
+    if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish) { return [] }
+    return [.delivered(transaction, delivery)]
+  }
+
+  /// Dies here if a crash point is armed for this point, disarming it first so the relaunch
+  /// does not die again.
+  private func takeCrash(at point: CrashPoint) -> Bool {
+    let armedForThisRun = armedCrash == point
+    if armedForThisRun { armedCrash = nil }
+    var armedInStore = false
+    if model.store.conditions.crashPoint == point {
+      armedInStore =
+        (try? storage.update { store, _ -> Bool in
+          guard store.conditions.crashPoint == point else { return false }
+          store.conditions.crashPoint = nil
+          return true
+        }) ?? false
+    }
+    guard armedForThisRun || armedInStore else { return false }
+    _ = model.update(.crashed(point))
+    publishLog()
+    crashed = true
+    onCrash(point)
+    return true
+  }
+
+  /// A locked read-modify-write of the store; the model then sees the store as written.
+  private func storeMessages(
+    prefix: [LogEvent] = [], _ body: (inout AppStore) throws -> [ShopMessage]
+  ) throws -> [ShopMessage] {
+    let catalog = model.catalog
+    let (messages, state) = try storage.update { state, _ in
+      var store = AppStore(state: state, catalog: catalog)
+      let messages = try body(&store)
+      state = store.state
+      return (messages, state)
+    }
+    for event in prefix { model.record(event) }
+    return [.storeChanged(state)] + messages
+  }
+
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The overlays drawn over the storefront: the payment sheet, the transaction manager, the
+/// conditions panel, help and the quit question.
+struct OverlayView {
+  let model: ShopModel
+  var words: Words { model.words }
+
+  func draw(on canvas: inout some Canvas) {
+    switch model.overlay {
+    case nil: return
+    case .paymentSheet(let sheet): drawSheet(sheet, on: &canvas)
+    case .transactions(let selection): drawTransactions(selection: selection, on: &canvas)
+    case .conditions(let selection): drawConditions(selection: selection, on: &canvas)
+    case .help: drawHelp(on: &canvas)
+    case .confirmQuit: drawQuit(on: &canvas)
+    }
+  }
+
+  /// The App Store's confirmation: product, quantity, unit price, total, Buy / Cancel.
+  private func drawSheet(_ sheet: ShopModel.PaymentSheet, on canvas: inout some Canvas) {
+    guard let product = model.catalog.product(sheet.productIdentifier) else { return }
+    let rect = canvas.centered(width: 54, height: 15)
+    canvas.box(rect, title: words.appStore)
+    let x = rect.x + 3
+    let width = rect.width - 6
+    let storefront = model.storefront
+    let unit = product.price(in: storefront) ?? 0
+    let total = unit * Decimal(sheet.quantity)
+    var y = rect.y + 2
+    canvas.put(product.localization(words.language.rawValue).title, x: x, y: y, width: width, style: .bold)
+    y += 1
+    canvas.put(words.inAppPurchase, x: x, y: y, width: width, style: .muted)
+    y += 2
+    let rows: [(String, String, Style)] = [
+      (words.quantityLabel, "− \(sheet.quantity) +", Style(bold: true)),
+      (words.unitPrice, storefront.format(unit), .plain),
+      (words.total, storefront.format(total), Style(tint: .price, bold: true)),
+      ("", words.creditsGranted(product.credits * sheet.quantity), Style(tint: .success)),
+      (words.account, words.sandboxAccount, .muted),
+    ]
+    for (label, value, style) in rows {
+      canvas.put(label, x: x, y: y, style: .muted)
+      canvas.put(value, x: x + 16, y: y, width: width - 16, style: style)
+      y += 1
+    }
+    y += 1
+    let buy = "[ \(words.confirm) ]"
+    let cancel = "[ \(words.cancel) ]"
+    canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
+    canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
+    drawKeys(.paymentSheet, on: &canvas, rect: rect)
+  }
+
+  /// Every transaction the store holds, newest first, with what can be done to it.
+  private func drawTransactions(selection: Int, on canvas: inout some Canvas) {
+    let size = canvas.size
+    let rect = Rect(x: 2, y: 1, width: size.width - 4, height: size.height - 2)
+    canvas.box(rect, title: words.transactions + " (\(model.store.transactions.count))")
+    let x = rect.x + 2
+    let width = rect.width - 4
+    let list = model.transactionsNewestFirst
+    guard !list.isEmpty else {
+      canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
+      return drawKeys(.transactions, on: &canvas, rect: rect)
+    }
+    let header = Self.columns("#", "product", "qty", "state", "finished", "note", width: width)
+    canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
+    let rows = rect.height - 4
+    let first = min(max(0, selection - rows + 1), max(0, list.count - rows))
+    for (offset, transaction) in list.dropFirst(first).prefix(rows).enumerated() {
+      let index = first + offset
+      let note: String
+      if transaction.hasPurchaseIssue {
+        note = words.issue + ": v"
+      } else if let failure = transaction.failure {
+        note = "\(failure.code) \(failure.errorID)"
+      } else if let original = transaction.originalTransactionID {
+        note = "from #\(original)"
+      } else {
+        note = transaction.state == .deferred ? "a approve / d decline" : ""
+      }
+      let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
+      let line = Self.columns(
+        transaction.id, transaction.productIdentifier, "\(transaction.quantity)", transaction.state.description,
+        finished, note, width: width)
+      let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
+      canvas.put(line, x: x, y: rect.y + 2 + offset, style: style)
+    }
+    drawKeys(.transactions, on: &canvas, rect: rect)
+  }
+
+  static func columns(
+    _ id: String, _ product: String, _ quantity: String, _ state: String, _ finished: String, _ note: String,
+    width: Int
+  ) -> String {
+    let fixed = 6 + 5 + 12 + 12
+    let productWidth = max(10, min(32, (width - fixed) / 2))
+    let line =
+      TextWidth.fit(id, to: 6) + TextWidth.fit(product, to: productWidth) + TextWidth.fit(quantity, to: 5)
+      + TextWidth.fit(state, to: 12) + TextWidth.fit(finished, to: 12) + note
+    return TextWidth.fit(line, to: width)
+  }
+
+  /// Every condition with its value; the selected one can be changed with ← →.
+  private func drawConditions(selection: Int, on canvas: inout some Canvas) {
+    let settings = ConditionChoices.all
+    let rect = canvas.centered(width: 60, height: settings.count + 5)
+    canvas.box(rect, title: words.conditions)
+    let values = model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront)
+    for (index, setting) in settings.enumerated() {
+      let y = rect.y + 2 + index
+      let value = values.first { $0.name == setting.name }?.value ?? ""
+      let selected = index == selection
+      let line = TextWidth.fit(words.conditionName(setting.name), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
+      canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)
+    }
+    drawKeys(.conditions, on: &canvas, rect: rect)
+  }
+
+  /// Help, generated from the key map: every key of every part of the screen.
+  private func drawHelp(on canvas: inout some Canvas) {
+    let size = canvas.size
+    let rect = Rect(x: 1, y: 1, width: size.width - 2, height: size.height - 2)
+    canvas.box(rect, title: words.help)
+    var lines: [(String, Style)] = []
+    for context in KeyContext.allCases where context != .help {
+      lines.append((context.title, Style(tint: .accent, bold: true)))
+      for binding in KeyMap.bindings(in: context) where binding.action != .quitNow || context == .main {
+        lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help, .plain))
+      }
+    }
+    let rows = rect.height - 3
+    let columns = (lines.count + rows - 1) / rows
+    let columnWidth = (rect.width - 4) / max(1, columns)
+    for (index, (text, style)) in lines.enumerated() {
+      let column = index / rows
+      let row = index % rows
+      canvas.put(text, x: rect.x + 2 + column * columnWidth, y: rect.y + 1 + row, width: columnWidth - 1, style: style)
+    }
+    drawKeys(.help, on: &canvas, rect: rect)
+  }
+
+  private func drawQuit(on canvas: inout some Canvas) {
+    let text = words.quitWhileInFlight
+    let rect = canvas.centered(width: TextWidth.of(text) + 6, height: 5)
+    canvas.box(rect, title: "monkeyshop", style: Style(tint: .warning))
+    canvas.put(text, x: rect.x + 3, y: rect.y + 2, style: .bold)
+  }
+
+  /// The keys of an overlay, on its bottom edge.
+  private func drawKeys(_ context: KeyContext, on canvas: inout some Canvas, rect: Rect) {
+    let active = KeyMap.bindings(in: context).filter { $0.inHintBar && $0.whyNot(model) == nil }
+    let text = " " + active.map { "\($0.keyLabel) \($0.hint)" }.joined(separator: " · ") + " "
+    canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
+  }
+}

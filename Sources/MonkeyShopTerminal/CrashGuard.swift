@@ -1,0 +1,79 @@
+import CNCurses
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Puts the shell's terminal back where ncurses cannot run: in a crash signal handler, or just before
+/// the app kills itself at a simulated crash point. Only async-signal-safe calls (tcsetattr, write).
+enum CrashGuard {
+  static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
+  private static let sequenceCapacity = 512
+  private static let alternateStackSize = 64 * 1024
+
+  // Signal handlers read these without locks; they are written only while `armed` is false.
+  nonisolated(unsafe) private static var savedTermios = termios()
+  nonisolated(unsafe) private static var sequence: UnsafeMutablePointer<UInt8> = .allocate(capacity: sequenceCapacity)
+  nonisolated(unsafe) private static var sequenceLength = 0
+  nonisolated(unsafe) private(set) static var armed = false
+
+  /// Before ncurses touches the tty: the modes the shell had.
+  static func saveTerminalModes() -> Bool {
+    tcgetattr(STDIN_FILENO, &savedTermios) == 0
+  }
+
+  /// After ncurses set the terminal up: the strings that undo what it sent (attributes, cursor,
+  /// keypad mode, alternate screen). CAN first aborts any escape sequence cut off by the crash.
+  static func arm() {
+    var bytes: [UInt8] = [0x18]
+    for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+      if let value = ms_tigetstr(capability) { bytes += Array(String(cString: value).utf8) }
+    }
+    sequenceLength = min(bytes.count, sequenceCapacity)
+    sequence.update(from: bytes, count: sequenceLength)
+    ensureAlternateStack()
+    armed = true
+    SignalHandlers.install(crashSignals, flags: SA_ONSTACK, handler: handleCrash)
+  }
+
+  static func disarm() {
+    armed = false
+    for signo in crashSignals { SignalHandlers.restorePrevious(signo) }
+  }
+
+  /// Async-signal-safe. Restores the shell's terminal without ncurses; does nothing when not armed.
+  static func restore() {
+    guard armed else { return }
+    armed = false
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedTermios)
+    var written = 0
+    while written < sequenceLength {
+      let result = write(STDOUT_FILENO, sequence + written, sequenceLength - written)
+      if result <= 0 { break }
+      written += result
+    }
+  }
+
+  /// A stack overflow can only be handled on a separate signal stack.
+  private static func ensureAlternateStack() {
+    var current = stack_t()
+    guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
+    var stack = stack_t()
+    stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: alternateStackSize, alignment: 16)
+    stack.ss_size = alternateStackSize
+    stack.ss_flags = 0
+    sigaltstack(&stack, nil)
+  }
+}
+
+/// Restores the terminal, then lets whatever handled the signal before us (the default action or
+/// Swift's backtracer) deal with it: the signal is re-raised and delivered once this returns.
+private func handleCrash(_ signo: Int32) {
+  let savedErrno = errno
+  CrashGuard.restore()
+  SignalHandlers.restorePrevious(signo)
+  raise(signo)
+  errno = savedErrno
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a `TerminalApp` on one thread: draw, then sleep in poll(2) until a key, a change in the
+/// app's folder, a signal, or the app's next deadline. With no deadline it sleeps with no timeout,
+/// so an idle storefront uses no CPU.
+public enum EventLoop {
+  public enum Outcome: Hashable, Sendable {
+    /// The app finished (q, Ctrl-C).
+    case finished
+    /// SIGTERM, SIGHUP or SIGINT ended the loop; restore the terminal and exit with `exitStatus`.
+    case signalled(Int32)
+
+    /// What the process should exit with: 0, or 128 + the signal number, as a shell reports it.
+    public var exitStatus: Int32 {
+      switch self {
+      case .finished: 0
+      case .signalled(let signo): 128 + signo
+      }
+    }
+  }
+
+  /// Calls `app.start(now:)`, then loops until `app.isFinished` or a termination signal. The terminal
+  /// must be started; it is left started, so the caller stops it (and exits) afterwards.
+  @discardableResult
+  public static func run(app: some TerminalApp, terminal: Terminal, clock: () -> Date = Date.init) -> Outcome {
+    app.start(now: clock())
+    #if os(Linux)
+      let folderWatch = FolderWatch(path: app.watchedFolder)
+    #endif
+    var needsDraw = true
+    while !app.isFinished {
+      if needsDraw {
+        terminal.draw { app.draw(on: &$0) }
+        needsDraw = false
+      }
+      var descriptors = [
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+      ]
+      #if os(Linux)
+        if let folderWatch {
+          descriptors.append(pollfd(fd: folderWatch.pollDescriptor, events: Int16(POLLIN), revents: 0))
+        }
+      #endif
+      // EINTR (a signal arrived) is fine: the signal pipe says which.
+      _ = poll(&descriptors, nfds_t(descriptors.count), timeout(until: app.nextDeadline, now: clock()))
+
+      for signo in SignalPipe.drain() {
+        guard signo == SIGWINCH else { return .signalled(signo) }
+        terminal.followResize()
+        needsDraw = true
+      }
+      // Keys first: everything typed while asleep, in order. Reading never blocks (nodelay).
+      while !app.isFinished, let input = terminal.readInput() {
+        if case .key(let key) = input { app.handle(key, now: clock()) }
+        needsDraw = true
+      }
+      // The terminal went away without a SIGHUP: poll would report it forever, so leave as for one.
+      if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .signalled(SIGHUP) }
+      #if os(Linux)
+        if let folderWatch, !app.isFinished {
+          let changed = descriptors[2].revents != 0 && folderWatch.drain()
+          // retry(): the folder may have appeared since the last wake-up.
+          if folderWatch.retry() || changed {
+            app.folderChanged(now: clock())
+            needsDraw = true
+          }
+        }
+      #endif
+      let now = clock()
+      if !app.isFinished, let deadline = app.nextDeadline, now >= deadline {
+        app.tick(now: now)
+        needsDraw = true
+      }
+    }
+    return .finished
+  }
+
+  /// Milliseconds until `deadline`, rounded up so the loop does not wake just before it; -1 (wait
+  /// for input forever) when nothing is pending.
+  static func timeout(until deadline: Date?, now: Date) -> Int32 {
+    guard let deadline else { return -1 }
+    let milliseconds = (deadline.timeIntervalSince(now) * 1000).rounded(.up)
+    guard milliseconds > 0 else { return 0 }
+    return Int32(min(milliseconds, Double(Int32.max)))
+  }
+}

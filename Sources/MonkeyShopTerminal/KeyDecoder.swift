@@ -1,0 +1,56 @@
+import CNCurses
+import MonkeyShopCore
+
+/// What one read from the keyboard means to the event loop.
+public enum TerminalInput: Hashable, Sendable {
+  case key(Key)
+  /// ncurses noticed a new size (it queues KEY_RESIZE after `resizeterm`).
+  case resize
+}
+
+/// Turns what `wget_wch` returns into a `Key`. Escape sequences (arrows, Page Up, Shift-Tab) are
+/// decoded by ncurses itself with keypad mode on; a lone Esc arrives after ESCDELAY (25 ms).
+public enum KeyDecoder {
+  /// `status` is wget_wch's result (OK for a character, KEY_CODE_YES for a function key); nil for
+  /// keys the shop has no use for.
+  public static func decode(status: Int32, code: UInt32) -> TerminalInput? {
+    if status == KEY_CODE_YES { return decodeFunctionKey(Int32(bitPattern: code)) }
+    guard status == OK else { return nil }
+    return decodeCharacter(code).map { .key($0) }
+  }
+
+  static func decodeFunctionKey(_ code: Int32) -> TerminalInput? {
+    let key: Key
+    switch code {
+    case KEY_RESIZE: return .resize
+    case KEY_UP: key = .up
+    case KEY_DOWN: key = .down
+    case KEY_LEFT: key = .left
+    case KEY_RIGHT: key = .right
+    case KEY_ENTER: key = .enter
+    case KEY_BTAB: key = .backTab
+    case KEY_BACKSPACE: key = .backspace
+    case KEY_PPAGE: key = .pageUp
+    case KEY_NPAGE: key = .pageDown
+    // VT220-style keypads send Find/Select for Home/End.
+    case KEY_HOME, KEY_FIND: key = .home
+    case KEY_END, KEY_SELECT: key = .end
+    default: return nil
+    }
+    return .key(key)
+  }
+
+  static func decodeCharacter(_ code: UInt32) -> Key? {
+    switch code {
+    case 3: return .ctrlC  // raw mode: Ctrl-C is a key, not SIGINT
+    case 8, 127: return .backspace
+    case 9: return .tab
+    case 10, 13: return .enter  // nonl(): Enter arrives as CR
+    case 27: return .escape
+    case 0..<32: return nil
+    default:
+      guard let scalar = Unicode.Scalar(code) else { return nil }
+      return .character(Character(scalar))
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import CNCurses
+import MonkeyShopCore
+
+/// The storefront's `Canvas` on a real terminal. Text is clipped with `TextWidth`, the same rule the
+/// in-memory `TextGrid` uses, so tests and the terminal agree cell for cell.
+public struct NCursesCanvas: Canvas {
+  public let size: ScreenSize
+  private let window: UnsafeMutablePointer<WINDOW>
+  private let palette: Palette
+
+  init(window: UnsafeMutablePointer<WINDOW>, size: ScreenSize, palette: Palette) {
+    self.window = window
+    self.size = size
+    self.palette = palette
+  }
+
+  public mutating func put(_ text: String, x: Int, y: Int, style: Style) {
+    guard y >= 0, y < size.height, x < size.width else { return }
+    var column = x
+    var start: Int?
+    var wide: [wchar_t] = []
+    for character in text {
+      let width = TextWidth.of(character)
+      // Control characters and stray combining marks take no cell; TextGrid skips them too.
+      guard width > 0 else { continue }
+      if column + width > size.width { break }
+      if column >= 0 {
+        if start == nil { start = column }
+        wide += character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+      }
+      column += width
+    }
+    guard let start, !wide.isEmpty else { return }
+    let (attributes, pair) = palette.attributes(for: style)
+    ms_set_style(window, attributes, pair)
+    // Writing the bottom-right cell returns ERR (the cursor cannot move on) but the cell is drawn.
+    _ = wmove(window, Int32(y), Int32(start))
+    _ = waddnwstr(window, wide, Int32(wide.count))
+    ms_set_style(window, 0, 0)
+  }
+}

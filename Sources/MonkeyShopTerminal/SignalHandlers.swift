@@ -1,0 +1,50 @@
+import CNCurses
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Installs signal handlers and remembers what was there before, so `stop()` and a crash handler can
+/// put the previous disposition back (the default action, or Swift's own crash backtracer).
+enum SignalHandlers {
+  /// Signal numbers used here are all below 32 on Linux and macOS.
+  static let slots = 32
+
+  // Indexed by signal number; read inside signal handlers, which may not lock or allocate, so it is
+  // a raw buffer allocated once and never freed. Written only while the signal is not yet handled.
+  nonisolated(unsafe) private static var previous: UnsafeMutablePointer<sigaction> = {
+    let buffer = UnsafeMutablePointer<sigaction>.allocate(capacity: slots)
+    buffer.initialize(repeating: sigaction(), count: slots)
+    return buffer
+  }()
+  nonisolated(unsafe) private static var installed: UnsafeMutablePointer<Bool> = {
+    let buffer = UnsafeMutablePointer<Bool>.allocate(capacity: slots)
+    buffer.initialize(repeating: false, count: slots)
+    return buffer
+  }()
+
+  static func install(
+    _ signals: [Int32], flags: Int32, handler: @convention(c) (Int32) -> Void
+  ) {
+    // Touch the lazily initialised buffers here, never for the first time inside a handler.
+    _ = (previous, installed)
+    for signo in signals where signo > 0 && signo < slots && !installed[Int(signo)] {
+      if ms_set_signal_handler(signo, handler, flags, previous + Int(signo)) == 0 {
+        installed[Int(signo)] = true
+      }
+    }
+  }
+
+  /// Async-signal-safe: puts back the disposition found at install time.
+  static func restorePrevious(_ signo: Int32) {
+    guard signo > 0, signo < slots, installed[Int(signo)] else { return }
+    installed[Int(signo)] = false
+    sigaction(signo, previous + Int(signo), nil)
+  }
+
+  static func restoreAll() {
+    for signo in 1..<Int32(slots) { restorePrevious(signo) }
+  }
+}

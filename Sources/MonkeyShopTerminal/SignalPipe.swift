@@ -1,0 +1,80 @@
+import CNCurses
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The self-pipe trick: signal handlers write the signal's number into a pipe, and the event loop's
+/// poll(2) wakes on its read end. Resize and termination are then handled on the loop's one thread.
+enum SignalPipe {
+  /// Signals the event loop acts on; SIGINT only arrives from `kill`, since raw mode turns Ctrl-C into a key.
+  static let relayedSignals: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT]
+
+  // The handler reads these; they change only while no handler is installed.
+  nonisolated(unsafe) private static var writeEnd: Int32 = -1
+  nonisolated(unsafe) private static var terminationPending = false
+  nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
+
+  static func open() -> Bool {
+    guard readEnd < 0 else { return true }
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return false }
+    for end in ends {
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    }
+    readEnd = ends[0]
+    writeEnd = ends[1]
+    terminationPending = false
+    // SA_RESTART keeps the app's own blocking calls from failing with EINTR; poll(2) still wakes.
+    SignalHandlers.install(relayedSignals, flags: SA_RESTART, handler: relaySignal)
+    return true
+  }
+
+  static func close() {
+    for signo in relayedSignals { SignalHandlers.restorePrevious(signo) }
+    guard readEnd >= 0 else { return }
+    _ = closeDescriptor(readEnd)
+    _ = closeDescriptor(writeEnd)
+    readEnd = -1
+    writeEnd = -1
+  }
+
+  /// The signals received since the last call, oldest first.
+  static func drain() -> [Int32] {
+    guard readEnd >= 0 else { return [] }
+    var signals: [Int32] = []
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while true {
+      let count = read(readEnd, &buffer, buffer.count)
+      if count <= 0 { break }
+      signals += buffer[0..<count].map { Int32($0) }
+    }
+    return signals
+  }
+
+  fileprivate static func relay(_ signo: Int32) {
+    let isTermination = signo != SIGWINCH
+    if isTermination && terminationPending {
+      // A second termination request means the loop is not getting round to the first: leave now.
+      CrashGuard.restore()
+      SignalHandlers.restorePrevious(signo)
+      raise(signo)
+      return
+    }
+    if isTermination { terminationPending = true }
+    var byte = UInt8(truncatingIfNeeded: signo)
+    _ = write(writeEnd, &byte, 1)
+  }
+}
+
+private func relaySignal(_ signo: Int32) {
+  let savedErrno = errno
+  SignalPipe.relay(signo)
+  errno = savedErrno
+}
+
+/// `close` inside `SignalPipe` would name `SignalPipe.close()`.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+
+struct Buy: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Buy a product through the simulated store, as the app would, without a screen.",
+    discussion: """
+      Launches the app headless: first takes delivery of every unfinished transaction (as the \
+      observer does at launch), then adds the payment, waits for the store's answer in real time \
+      (latency), credits the wallet and finishes the transaction. Honours the stored conditions \
+      (see `monkeyshop store set`). Exit status: 0 purchased or deferred, 1 failed, 64 bad \
+      arguments, 65 unreadable data.
+      """)
+
+  @Argument(help: "The product identifier, e.g. com.monkeyshop.credits.10.")
+  var productIdentifier: String
+
+  @Option(name: .shortAndLong, help: "Units to buy, 1 to 10 (SKMutablePayment.quantity).")
+  var quantity = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "Die at this point of the delivery, to see the transaction redelivered next launch.",
+      valueName: "beforeDelivery|afterDeliveryBeforeFinish"))
+  var crash: CrashPoint?
+
+  @OptionGroup var options: ShopOptions
+
+  func validate() throws {
+    guard AppStore.quantityLimit.contains(quantity) else {
+      throw ValidationError(PaymentError.invalidQuantity(quantity).description)
+    }
+  }
+
+  func run() throws {
+    try reporting {
+      let catalog = try options.loadCatalog()
+      guard catalog.product(productIdentifier) != nil else {
+        let known = catalog.products.map(\.productIdentifier).joined(separator: ", ")
+        throw Failure.usage(
+          "unknown product '\(productIdentifier)' in \(options.catalogPath) (expected one of: \(known)) — \(ErrorID.productNotAvailable)")
+      }
+      let folder = options.dataFolder
+      try options.checkDataFiles(folder)
+      let runtime = ShopRuntime(
+        catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
+        armedCrash: crash, onCrash: { _ in Crash.now() })
+      runtime.onLog = { entry in print(LogLine.format(entry, since: runtime.model.launchDate)) }
+      runtime.start(now: Date())
+      runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
+      Headless.runWhilePurchasing(runtime)
+      try report(runtime)
+    }
+  }
+
+  /// Says how the purchase ended, from the transaction the store holds.
+  private func report(_ runtime: ShopRuntime) throws {
+    let model = runtime.model
+    guard let id = model.lastAddedTransactionID, let transaction = model.store.transaction(id) else {
+      throw Failure.failed(model.status?.text ?? "the payment was not added")
+    }
+    switch transaction.state {
+    case .purchased:
+      print("purchased: transaction #\(id), balance \(model.balance) monkey credits")
+    case .deferred:
+      print("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
+    case .failed:
+      let failure = transaction.failure ?? .networkLost
+      throw Failure.failed("purchase failed: \(failure.summary) (transaction #\(id))")
+    case .purchasing, .restored:
+      throw Failure.failed("transaction #\(id) is still \(transaction.state)")
+    }
+  }
+}
+
+extension CrashPoint: ExpressibleByArgument {}

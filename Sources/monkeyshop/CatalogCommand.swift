@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+
+struct CatalogCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "catalog", abstract: "Validate a catalog.", subcommands: [Check.self])
+
+  struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Validate a products.plist and print what it sells. Exit 65 when it is refused.")
+
+    @Argument(help: "The catalog file (default: --catalog, $MONKEYSHOP_CATALOG, else ./products.plist).")
+    var file: String?
+
+    @OptionGroup var options: ShopOptions
+
+    func run() throws {
+      try reporting {
+        var options = options
+        if let file { options.catalog = file }
+        let catalog = try options.loadCatalog()
+        print("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
+        for product in catalog.products {
+          let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
+          let availability = product.availableInStore ? "" : "  (not available in the store)"
+          print("  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)")
+          let storefronts = product.prices.keys.sorted().map { code in
+            "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
+          }
+          print("    prices: \(storefronts.joined(separator: ", "))")
+          print("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
+        }
+      }
+    }
+  }
+}

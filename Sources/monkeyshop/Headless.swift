@@ -1,0 +1,37 @@
+import Foundation
+import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Running the storefront's runtime without a screen, on the wall clock.
+enum Headless {
+  /// Sleeps from deadline to deadline while a purchase this run started is in flight.
+  static func runWhilePurchasing(_ runtime: ShopRuntime) {
+    while !runtime.isFinished, runtime.model.isPurchaseInFlight, let deadline = runtime.nextDeadline {
+      let wait = deadline.timeIntervalSinceNow
+      if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+      runtime.tick(now: Date())
+    }
+  }
+}
+
+/// One event-log line as the headless commands print it.
+enum LogLine {
+  static func format(_ entry: LogEntry, since launch: Date) -> String {
+    let seconds = entry.time.timeIntervalSince(launch)
+    return String(format: "[%7.3fs] ", seconds) + entry.event.text(.storeKit1)
+  }
+}
+
+/// A simulated crash: the process dies at once, as an app killed by the system would.
+enum Crash {
+  static func now() -> Never {
+    fflush(nil)
+    kill(getpid(), SIGKILL)
+    fatalError("unreachable: SIGKILL was sent")
+  }
+}

@@ -1,0 +1,199 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+
+struct StoreCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "store",
+    abstract: "Apple's side: list transactions, approve or decline Ask to Buy, resolve interruptions, set conditions.",
+    subcommands: [
+      Transactions.self, Approve.self, Decline.self, Resolve.self, Set.self, Show.self, Reset.self,
+    ])
+
+  struct Transactions: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every transaction the store holds.")
+
+    @Flag(help: "Print JSON: an array of {id, productIdentifier, quantity, state, finished, errorCode}.")
+    var json = false
+
+    @OptionGroup var options: ShopOptions
+
+    func run() throws {
+      try reporting {
+        let store = try readStore(options.dataFolder)
+        if json {
+          printJSON(store.transactions.map(Self.json))
+          return
+        }
+        guard !store.transactions.isEmpty else {
+          print("no transactions")
+          return
+        }
+        print(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
+        for transaction in store.transactions {
+          var note = transaction.failure.map { "\($0.code) \($0.errorID)" } ?? ""
+          if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
+          if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
+          print(
+            row(
+              transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
+              transaction.finished ? "yes" : "no", note))
+        }
+      }
+    }
+
+    private func row(_ columns: String...) -> String {
+      let widths = [6, 30, 5, 12, 10]
+      return zip(columns, widths + [0]).map { column, width in
+        width == 0 ? column : column.padding(toLength: max(width, column.count + 1), withPad: " ", startingAt: 0)
+      }.joined()
+    }
+
+    static func json(_ transaction: StoreTransaction) -> [String: Any] {
+      var object: [String: Any] = [
+        "id": transaction.id, "productIdentifier": transaction.productIdentifier,
+        "quantity": transaction.quantity, "state": transaction.state.description,
+        "finished": transaction.finished, "purchaseDate": transaction.purchaseDate.timeIntervalSince1970,
+      ]
+      if let failure = transaction.failure {
+        object["errorCode"] = failure.code.rawValue
+        object["errorMessage"] = failure.message
+        object["errorID"] = failure.errorID.rawValue
+      }
+      if transaction.hasPurchaseIssue { object["hasPurchaseIssue"] = true }
+      if let original = transaction.originalTransactionID { object["originalTransactionID"] = original }
+      return object
+    }
+  }
+
+  struct Approve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "A parent approves an Ask to Buy request: the deferred transaction is purchased.",
+      discussion: "The app takes delivery at its next launch, or at once if a storefront is open.")
+    @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        let done = try changeStore(options) { store, _ in try store.approve(transaction) }
+        print("approved: transaction #\(done.id) is \(done.state)")
+      }
+    }
+  }
+
+  struct Decline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "A parent declines an Ask to Buy request: the deferred transaction fails.")
+    @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        let done = try changeStore(options) { store, _ in try store.decline(transaction) }
+        print("declined: transaction #\(done.id) is \(done.state)")
+      }
+    }
+  }
+
+  struct Resolve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Resolve an interrupted purchase: the store sends a new purchased transaction.")
+    @Argument(help: "A transaction id, or `last` for the newest interrupted one.") var transaction: String
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        let done = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
+        print("resolved: the store sends transaction #\(done.id) (purchased)")
+      }
+    }
+  }
+
+  struct Set: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change a condition of the simulated store.",
+      discussion: "Conditions:\n"
+        + Conditions.settings.map { "  \($0.name.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.values)" }
+        .joined(separator: "\n"))
+    @Argument(help: "The condition, e.g. network.") var condition: String
+    @Argument(help: "Its value, e.g. down.") var value: String
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        do {
+          _ = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
+        } catch let failure as Failure {
+          throw failure
+        }
+        let store = try readStore(options.dataFolder)
+        let catalog = try options.loadCatalog()
+        let shown = store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
+          .first { $0.name == condition }?.value ?? value
+        print("\(condition) = \(shown)")
+      }
+    }
+  }
+
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print every condition of the store.")
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        let store = try readStore(options.dataFolder)
+        let catalog = try options.loadCatalog()
+        for (name, value) in store.conditions.summary(defaultStorefront: catalog.defaultStorefront) {
+          print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
+        }
+      }
+    }
+  }
+
+  struct Reset: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Forget every transaction and set every condition back to its default. The wallet stays.")
+    @OptionGroup var options: ShopOptions
+    func run() throws {
+      try reporting {
+        let folder = options.dataFolder
+        try options.checkDataFiles(folder)
+        do {
+          try folder.update { store, wallet in
+            store = StoreState()
+            wallet.deliveredTransactionIDs = []
+          }
+        } catch {
+          throw Failure.data("\(error)")
+        }
+        print("store reset: no transactions, default conditions")
+      }
+    }
+  }
+}
+
+private func readStore(_ folder: DataFolder) throws -> StoreState {
+  do {
+    return try folder.readStore()
+  } catch {
+    throw Failure.data("\(error)")
+  }
+}
+
+/// One locked change of the store, with its errors as the command's failures.
+private func changeStore<Result>(
+  _ options: ShopOptions, _ body: (inout AppStore, Date) throws -> Result
+) throws -> Result {
+  let folder = options.dataFolder
+  try options.checkDataFiles(folder)
+  let catalog = try options.loadCatalog()
+  do {
+    return try folder.update { state, _ in
+      var store = AppStore(state: state, catalog: catalog)
+      let result = try body(&store, Date())
+      state = store.state
+      return result
+    }
+  } catch let error as TransactionError {
+    throw Failure.failed(error.description)
+  } catch let error as ConditionError {
+    throw Failure.usage("\(error) — \(ErrorID.invalidCondition)")
+  } catch let error as DataFileError {
+    throw Failure.data(error.description)
+  }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+import MonkeyShopTerminal
+
+struct StorefrontCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "storefront",
+    abstract: "Open the storefront in the terminal (the default).",
+    discussion: "Needs a terminal of at least 80×24. Press ? in the storefront for every key.")
+
+  @Option(help: ArgumentHelp("UI language: en or ja (default: from LANG).", valueName: "en|ja"))
+  var lang: String?
+
+  @OptionGroup var options: ShopOptions
+
+  func validate() throws {
+    if let lang, Language(rawValue: lang.lowercased()) == nil {
+      throw ValidationError("unknown language '\(lang)' (expected en or ja)")
+    }
+  }
+
+  func run() throws {
+    try reporting {
+      let catalog = try options.loadCatalog()
+      let folder = options.dataFolder
+      try options.checkDataFiles(folder)
+      guard Terminal.isInteractive else {
+        throw Failure.failed(
+          """
+          the storefront needs a terminal (standard input and output are not a tty).
+          Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
+          walkthrough (see monkeyshop --help).
+          """)
+      }
+      let language = Language.resolve(explicit: lang, environment: options.environment)
+      let terminal = Terminal()
+      let runtime = ShopRuntime(
+        catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
+        onCrash: { _ in
+          Terminal.restoreForCrash()
+          Crash.now()
+        })
+      do {
+        try terminal.start()
+      } catch {
+        throw Failure.failed("\(error)")
+      }
+      let outcome = EventLoop.run(app: runtime, terminal: terminal)
+      terminal.stop()
+      if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import MonkeyShopCore
+import Testing
+
+private let five = "com.monkeyshop.credits.5"
+private let ten = "com.monkeyshop.credits.10"
+private let huge = "com.monkeyshop.credits.huge"
+
+private let catalog = Catalog(products: [
+  Product(
+    productIdentifier: five, credits: 5, localizations: ["en": .init(title: "5 Monkey Credits", description: "")],
+    prices: ["USA": Decimal(string: "0.99")!]),
+  Product(
+    productIdentifier: ten, credits: 10, localizations: ["en": .init(title: "10 Monkey Credits", description: "")],
+    prices: ["USA": Decimal(string: "1.99")!]),
+  Product(
+    productIdentifier: huge, credits: Int.max / 2 + 1, localizations: ["en": .init(title: "Too many", description: "")],
+    prices: ["USA": 1]),
+])
+
+private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+/// Buys through the App Store kept in `storage`, as the app does: the transaction is in the store
+/// before it is delivered.
+private func purchase(_ storage: some ShopStorage, _ product: String = five, quantity: Int = 1) throws
+  -> StoreTransaction
+{
+  try storage.update { state, _ in
+    var store = AppStore(state: state, catalog: catalog)
+    let added = try store.add(productIdentifier: product, quantity: quantity, at: t0)
+    _ = store.advance(to: t0.addingTimeInterval(60))
+    state = store.state
+    return store.state.transaction(added.id)!
+  }
+}
+
+/// `finishTransaction`, as the app calls it after delivery.
+private func finish(_ storage: some ShopStorage, _ id: String) throws {
+  try storage.update { state, _ in
+    var store = AppStore(state: state, catalog: catalog)
+    try store.finish(id)
+    state = store.state
+  }
+}
+
+@Suite("Credits")
+struct CreditsTests {
+  @Test("delivering a purchase adds credits × quantity")
+  func deliver() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let transaction = try purchase(storage, ten, quantity: 3)
+    #expect(transaction.state == .purchased)
+    #expect(try manager.deliver(transaction) == .credited(credits: 30, balance: 30))
+    #expect(storage.wallet.balance == 30)
+    let other = try purchase(storage, five)
+    #expect(try manager.deliver(other) == .credited(credits: 5, balance: 35))
+  }
+
+  @Test("delivering the same transaction again credits nothing")
+  func deliverTwice() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let transaction = try purchase(storage, five, quantity: 2)
+    _ = try manager.deliver(transaction)
+    let writes = storage.writes.wallet
+    #expect(try manager.deliver(transaction) == .alreadyDelivered(balance: 10))
+    #expect(storage.wallet.balance == 10)
+    #expect(storage.writes.wallet == writes)
+  }
+
+  @Test("a redelivery is recognised after other transactions were delivered and finished")
+  func redeliveryAmongOthers() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let first = try purchase(storage, five)
+    let second = try purchase(storage, ten)
+    _ = try manager.deliver(first)
+    _ = try manager.deliver(second)
+    try finish(storage, second.id)
+    let third = try purchase(storage, five)
+    _ = try manager.deliver(third)
+    #expect(try manager.deliver(first) == .alreadyDelivered(balance: 20))
+    #expect(try manager.deliver(second) == .alreadyDelivered(balance: 20))
+  }
+
+  @Test("a crash after delivery but before finish: at relaunch the transaction is only finished")
+  func crashBeforeFinish() throws {
+    let storage = MemoryStorage()
+    let transaction = try purchase(storage, ten)
+    _ = try CreditManager(storage: storage, catalog: catalog).deliver(transaction)
+    // The app dies here. At relaunch the queue hands the unfinished transaction over again.
+    let relaunched = CreditManager(storage: storage, catalog: catalog)
+    let unfinished = storage.store.unfinished
+    #expect(unfinished.map(\.id) == [transaction.id])
+    #expect(try relaunched.deliver(unfinished[0]) == .alreadyDelivered(balance: 10))
+    try finish(storage, transaction.id)
+    #expect(storage.store.unfinished.isEmpty)
+    #expect(storage.wallet.balance == 10)
+  }
+
+  @Test("a transaction the store shows finished is never credited")
+  func finishedTransaction() throws {
+    var state = StoreState()
+    state.transactions = [
+      StoreTransaction(
+        id: "7", productIdentifier: ten, quantity: 1, state: .purchased, purchaseDate: t0, finished: true)
+    ]
+    let storage = MemoryStorage(store: state, wallet: Wallet(balance: 3))
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    #expect(try manager.deliver(state.transactions[0]) == .alreadyDelivered(balance: 3))
+    #expect(storage.wallet.balance == 3)
+  }
+
+  @Test("the wallet does not grow: 500 purchases delivered and finished leave a short list")
+  func walletStaysSmall() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    for _ in 1...500 {
+      let transaction = try purchase(storage, five)
+      _ = try manager.deliver(transaction)
+      try finish(storage, transaction.id)
+    }
+    #expect(storage.wallet.balance == 2500)
+    #expect(storage.wallet.deliveredTransactionIDs.count <= 1)
+    #expect(storage.store.transactions.count <= StoreState.finishedHistoryLimit)
+    #expect(storage.store.unfinished.isEmpty)
+  }
+
+  @Test("spending subtracts credits and refuses more than the balance")
+  func spend() throws {
+    let storage = MemoryStorage(wallet: Wallet(balance: 5))
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    #expect(try manager.spend(3) == 2)
+    let error = #expect(throws: CreditError.self) { try manager.spend(3) }
+    #expect(error == .insufficientBalance(balance: 2, requested: 3))
+    #expect(error?.description.contains("MS-E0010") == true)
+    #expect(storage.wallet.balance == 2)
+    #expect(try manager.spend(2) == 0)
+    #expect(throws: CreditError.insufficientBalance(balance: 0, requested: 1)) { try manager.spend(1) }
+    #expect(storage.wallet.balance == 0)
+  }
+
+  @Test("spending nothing or a negative amount is refused", arguments: [0, -1])
+  func spendNothing(_ amount: Int) throws {
+    let storage = MemoryStorage(wallet: Wallet(balance: 5))
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    #expect(throws: CreditError.invalidAmount(amount)) { try manager.spend(amount) }
+    #expect(storage.wallet.balance == 5)
+    #expect(storage.writes.wallet == 0)
+  }
+
+  @Test("a reset empties the wallet but still recognises what was delivered")
+  func reset() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let transaction = try purchase(storage, ten)
+    _ = try manager.deliver(transaction)
+    try manager.reset()
+    #expect(storage.wallet.balance == 0)
+    #expect(storage.wallet.deliveredTransactionIDs.contains(transaction.id))
+    #expect(try manager.deliver(transaction) == .alreadyDelivered(balance: 0))
+    #expect(storage.wallet.balance == 0)
+  }
+
+  @Test("a delivery that would overflow the balance is refused and changes nothing")
+  func overflow() throws {
+    let storage = MemoryStorage(wallet: Wallet(balance: Int.max - 2))
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let transaction = try purchase(storage, five)
+    #expect(throws: CreditError.balanceOverflow) { try manager.deliver(transaction) }
+    #expect(storage.wallet.balance == Int.max - 2)
+    #expect(storage.wallet.deliveredTransactionIDs.isEmpty)
+    // Credits × quantity itself too large.
+    let many = try purchase(storage, huge, quantity: 2)
+    #expect(throws: CreditError.balanceOverflow) { try manager.deliver(many) }
+    #expect(storage.wallet.balance == Int.max - 2)
+  }
+
+  @Test("a transaction for a product the catalog does not have is not credited")
+  func unknownProduct() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let stranger = StoreTransaction(
+      id: "1", productIdentifier: "com.other.gems", quantity: 1, state: .purchased, purchaseDate: t0)
+    #expect(throws: CreditError.unknownProduct("com.other.gems")) { try manager.deliver(stranger) }
+    #expect(storage.wallet.balance == 0)
+    #expect(storage.writes.wallet == 0)
+  }
+}
