@@ -62,4 +62,18 @@ static inline int ms_set_signal_handler(int sig, void (*handler)(int), int flags
   return sigaction(sig, &action, old);
 }
 
+// The same with SA_SIGINFO, for crash handlers that must tell a real fault from a kill(2).
+static inline int ms_set_signal_info_handler(int sig, void (*handler)(int, siginfo_t *, void *), int flags,
+                                             struct sigaction *old) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = handler;
+  action.sa_flags = flags | SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  return sigaction(sig, &action, old);
+}
+
+// Async-signal-safe: the default action for a signal (SIG_DFL is a cast macro that does not import).
+static inline void ms_default_signal(int sig) { ms_set_signal_handler(sig, SIG_DFL, 0, NULL); }
+
 #endif

@@ -10,6 +10,15 @@ import CNCurses
 /// the app kills itself at a simulated crash point. Only async-signal-safe calls (tcsetattr, write).
 enum CrashGuard {
   static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
+
+  /// Signals a faulting instruction raises again when it runs again. A switch, not an array: this
+  /// runs inside the signal handler.
+  static func isFault(_ signo: Int32) -> Bool {
+    switch signo {
+    case SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS: true
+    default: false
+    }
+  }
   private static let sequenceCapacity = 512
   private static let alternateStackSize = 64 * 1024
 
@@ -35,7 +44,7 @@ enum CrashGuard {
     sequence.update(from: bytes, count: sequenceLength)
     ensureAlternateStack()
     armed = true
-    SignalHandlers.install(crashSignals, flags: SA_ONSTACK, handler: handleCrash)
+    SignalHandlers.install(crashSignals, flags: SA_ONSTACK, infoHandler: handleCrash)
   }
 
   static func disarm() {
@@ -68,12 +77,19 @@ enum CrashGuard {
   }
 }
 
-/// Restores the terminal, then lets whatever handled the signal before us (the default action or
-/// Swift's backtracer) deal with it: the signal is re-raised and delivered once this returns.
-private func handleCrash(_ signo: Int32) {
+/// Restores the terminal, then lets the crash take its course. A real fault happens again when the
+/// handler returns, now into whatever handled it before us (Swift's backtracer or the default action);
+/// a signal sent with kill(2) or abort(3) would not repeat, so it is re-raised with the default action.
+private func handleCrash(
+  _ signo: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
+) {
   let savedErrno = errno
   CrashGuard.restore()
-  SignalHandlers.restorePrevious(signo)
-  raise(signo)
+  if let info, info.pointee.si_code > 0, CrashGuard.isFault(signo) {
+    SignalHandlers.restorePrevious(signo)
+  } else {
+    ms_default_signal(signo)
+    raise(signo)
+  }
   errno = savedErrno
 }

@@ -25,15 +25,22 @@ enum SignalHandlers {
     return buffer
   }()
 
+  static func install(_ signals: [Int32], flags: Int32, handler: @convention(c) (Int32) -> Void) {
+    install(signals) { ms_set_signal_handler($0, handler, flags, $1) }
+  }
+
   static func install(
-    _ signals: [Int32], flags: Int32, handler: @convention(c) (Int32) -> Void
+    _ signals: [Int32], flags: Int32,
+    infoHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
   ) {
+    install(signals) { ms_set_signal_info_handler($0, infoHandler, flags, $1) }
+  }
+
+  private static func install(_ signals: [Int32], with setHandler: (Int32, UnsafeMutablePointer<sigaction>) -> Int32) {
     // Touch the lazily initialised buffers here, never for the first time inside a handler.
     _ = (previous, installed)
     for signo in signals where signo > 0 && signo < slots && !installed[Int(signo)] {
-      if ms_set_signal_handler(signo, handler, flags, previous + Int(signo)) == 0 {
-        installed[Int(signo)] = true
-      }
+      if setHandler(signo, previous + Int(signo)) == 0 { installed[Int(signo)] = true }
     }
   }
 

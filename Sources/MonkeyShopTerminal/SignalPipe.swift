@@ -60,7 +60,7 @@ enum SignalPipe {
     if isTermination && terminationPending {
       // A second termination request means the loop is not getting round to the first: leave now.
       CrashGuard.restore()
-      SignalHandlers.restorePrevious(signo)
+      ms_default_signal(signo)
       raise(signo)
       return
     }

@@ -52,7 +52,8 @@ public final class DataFolder: ShopStorage {
   private struct Header: Decodable { let schemaVersion: Int? }
 
   /// Nil when the file does not exist yet; an error naming the file for anything unreadable.
-  func load<Value: Decodable>(_ type: Value.Type, from path: String, schemaVersion: Int) throws(DataFileError) -> Value? {
+  func load<Value: Decodable>(_ type: Value.Type, from path: String, schemaVersion: Int) throws(DataFileError) -> Value?
+  {
     guard let data = FileManager.default.contents(atPath: path) else {
       if FileManager.default.fileExists(atPath: path) {
         throw DataFileError(path: path, problem: "cannot be read (check its permissions)")
@@ -65,7 +66,8 @@ public final class DataFolder: ShopStorage {
     do {
       header = try decoder.decode(Header.self, from: data)
     } catch {
-      throw DataFileError(path: path, problem: "not a monkeyshop JSON file (\(data.isEmpty ? "it is empty" : "it is not a JSON object"))")
+      throw DataFileError(
+        path: path, problem: "not a monkeyshop JSON file (\(data.isEmpty ? "it is empty" : "it is not a JSON object"))")
     }
     guard let version = header.schemaVersion else {
       throw DataFileError(path: path, problem: "has no schemaVersion (expected \(schemaVersion))")
@@ -112,7 +114,9 @@ public final class DataFolder: ShopStorage {
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-      throw DataFileError(path: path, problem: "the data folder cannot be created (\(error.localizedDescription))")
+      throw DataFileError(
+        path: path, problem: "the data folder cannot be created (\(error.localizedDescription))",
+        errorID: .cannotWriteDataFile)
     }
   }
 
@@ -126,13 +130,13 @@ public final class DataFolder: ShopStorage {
     do {
       data = try encoder.encode(value) + Data("\n".utf8)
     } catch {
-      throw DataFileError(path: path, problem: "cannot be encoded (\(error))")
+      throw DataFileError(path: path, problem: "cannot be encoded (\(error))", errorID: .cannotWriteDataFile)
     }
     let temporary = path + ".tmp-\(getpid())"
     func fail(_ what: String) -> DataFileError {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      return DataFileError(path: path, problem: "\(what) failed: \(reason) — \(ErrorID.cannotWriteDataFile)")
+      return DataFileError(path: path, problem: "\(what) failed: \(reason)", errorID: .cannotWriteDataFile)
     }
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw fail("creating \(temporary)") }

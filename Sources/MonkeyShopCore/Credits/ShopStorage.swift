@@ -18,13 +18,16 @@ extension ShopStorage {
 public struct DataFileError: Error, Equatable, CustomStringConvertible {
   public let path: String
   public let problem: String
+  /// `unreadableDataFile`, or `cannotWriteDataFile` when reading went well and writing did not.
+  public let errorID: ErrorID
 
-  public init(path: String, problem: String) {
+  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile) {
     self.path = path
     self.problem = problem
+    self.errorID = errorID
   }
 
-  public var description: String { "\(path): \(problem) — \(ErrorID.unreadableDataFile)" }
+  public var description: String { "\(path): \(problem) — \(errorID)" }
 }
 
 /// Storage in memory, for walkthroughs and tests: the same rules as the data folder, no disk.

@@ -64,61 +64,61 @@ public enum KeyMap {
   public static let bindings: [KeyBinding] = [
     // Storefront
     KeyBinding(
-      [.character("5")], .buyFive, .main, hint: "buy-5", help: "buy the 5-credit product (opens the payment sheet)",
+      [.character("5")], .buyFive, .main, hint: "buy-5", help: "buy the 5-credit product",
       whyNot: { $0.whyNotBuyable($0.product(granting: 5)) }),
     KeyBinding(
-      [.character("0")], .buyTen, .main, hint: "buy-10", help: "buy the 10-credit product (opens the payment sheet)",
+      [.character("0")], .buyTen, .main, hint: "buy-10", help: "buy the 10-credit product",
       whyNot: { $0.whyNotBuyable($0.product(granting: 10)) }),
     KeyBinding(
       [.enter, .character("b")], .buySelected, .main, hint: "buy", help: "buy the selected product",
       whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
+    KeyBinding([.tab], .openTransactions, .main, hint: "transactions", help: "transaction manager"),
     KeyBinding(
-      [.up, .character("k")], .selectPrevious, .main, hint: "select", help: "select the previous product",
+      [.character("c")], .openConditions, .main, hint: "conditions",
+      help: "conditions panel"),
+    KeyBinding(
+      [.up, .character("k")], .selectPrevious, .main, hint: "select", help: "previous product",
       inHintBar: false, whyNot: { $0.selection > 0 ? nil : "the first product is selected" }),
     KeyBinding(
-      [.down, .character("j")], .selectNext, .main, hint: "select", help: "select the next product",
+      [.down, .character("j")], .selectNext, .main, hint: "select", help: "next product",
       inHintBar: false,
       whyNot: { $0.selection + 1 < $0.catalog.products.count ? nil : "the last product is selected" }),
     KeyBinding(
-      [.character("+"), .character("=")], .quantityUp, .main, hint: "qty+", help: "buy one more unit (up to 10)",
+      [.character("+"), .character("=")], .quantityUp, .main, hint: "qty+", help: "quantity +1 (up to 10)",
       inHintBar: false, whyNot: { $0.quantity < 10 ? nil : "a payment buys at most 10" }),
     KeyBinding(
-      [.character("-"), .character("−")], .quantityDown, .main, hint: "qty−", help: "buy one unit fewer",
+      [.character("-"), .character("−")], .quantityDown, .main, hint: "qty−", help: "quantity −1",
       inHintBar: false, whyNot: { $0.quantity > 1 ? nil : "a payment buys at least 1" }),
     KeyBinding(
       [.character("r")], .toggleRestrictions, .main, hint: "restrict",
-      help: "toggle restrictions (canMakePayments)"),
-    KeyBinding([.character("n")], .toggleNetwork, .main, hint: "network", help: "toggle the network"),
-    KeyBinding([.character("a")], .toggleAskToBuy, .main, hint: "ask", help: "toggle Ask to Buy"),
+      help: "restrictions on/off"),
+    KeyBinding([.character("n")], .toggleNetwork, .main, hint: "network", help: "network up/down"),
+    KeyBinding([.character("a")], .toggleAskToBuy, .main, hint: "ask", help: "Ask to Buy on/off"),
     KeyBinding(
-      [.character("i")], .toggleInterrupted, .main, hint: "interrupt", help: "toggle interrupted purchases"),
+      [.character("i")], .toggleInterrupted, .main, hint: "interrupt", help: "interrupted on/off"),
     KeyBinding(
-      [.character("c")], .openConditions, .main, hint: "conditions",
-      help: "conditions panel: forced error, latency, storefront, crash point"),
-    KeyBinding(
-      [.character("s")], .spend, .main, hint: "spend", help: "spend a credit (feed the monkey)",
+      [.character("s")], .spend, .main, hint: "spend", help: "spend a credit",
       whyNot: { $0.balance > 0 ? nil : "no monkey credits to spend" }),
-    KeyBinding([.tab], .openTransactions, .main, hint: "transactions", help: "transaction manager"),
     KeyBinding(
       [.character("l")], .toggleVocabulary, .main, hint: "SK1/SK2",
-      help: "log in StoreKit 1 or StoreKit 2 names"),
+      help: "log in SK1 / SK2 names"),
     KeyBinding(
       [.character("R")], .requestProducts, .main, hint: "reload", help: "request products again",
       whyNot: { $0.canMakePayments ? nil : "purchases are restricted: no product request is made" }),
-    KeyBinding([.character("?")], .openHelp, .main, hint: "help", help: "help: every key"),
+    KeyBinding([.character("?")], .openHelp, .main, hint: "help", help: "this help"),
     KeyBinding(
-      [.character("q")], .quit, .main, hint: "quit", help: "quit (asks first while a purchase is in flight)"),
+      [.character("q")], .quit, .main, hint: "quit", help: "quit (asks if purchasing)"),
     KeyBinding([.ctrlC], .quitNow, .main, hint: "quit now", help: "quit at once", inHintBar: false),
 
     // Payment sheet
     KeyBinding([.enter, .character("y")], .confirmPayment, .paymentSheet, hint: "buy", help: "confirm the purchase"),
-    KeyBinding([.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel"),
+    KeyBinding([.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel (paymentCancelled)"),
     KeyBinding(
       [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: "qty+",
-      help: "one more unit (up to 10)", whyNot: { $0.sheetQuantity < 10 ? nil : "a payment buys at most 10" }),
+      help: "quantity +1", whyNot: { $0.sheetQuantity < 10 ? nil : "a payment buys at most 10" }),
     KeyBinding(
       [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: "qty−",
-      help: "one unit fewer", whyNot: { $0.sheetQuantity > 1 ? nil : "a payment buys at least 1" }),
+      help: "quantity −1", whyNot: { $0.sheetQuantity > 1 ? nil : "a payment buys at least 1" }),
     KeyBinding([.ctrlC], .quitNow, .paymentSheet, hint: "quit now", help: "quit at once", inHintBar: false),
 
     // Transaction manager
@@ -129,17 +129,17 @@ public enum KeyMap {
       [.down, .character("j")], .selectNext, .transactions, hint: "select", help: "next transaction",
       inHintBar: false),
     KeyBinding(
-      [.character("a")], .approve, .transactions, hint: "approve", help: "approve an Ask to Buy request",
+      [.character("a")], .approve, .transactions, hint: "approve", help: "approve Ask to Buy",
       whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be approved" }),
     KeyBinding(
-      [.character("d")], .decline, .transactions, hint: "decline", help: "decline an Ask to Buy request",
+      [.character("d")], .decline, .transactions, hint: "decline", help: "decline Ask to Buy",
       whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be declined" }),
     KeyBinding(
-      [.character("v")], .resolve, .transactions, hint: "resolve", help: "resolve an interrupted purchase",
+      [.character("v")], .resolve, .transactions, hint: "resolve", help: "resolve an interruption",
       whyNot: {
         $0.selectedTransaction?.hasPurchaseIssue == true ? nil : "only an interrupted purchase can be resolved"
       }),
-    KeyBinding([.escape, .tab, .character("q")], .close, .transactions, hint: "close", help: "back to the shop"),
+    KeyBinding([.escape, .tab, .character("q")], .close, .transactions, hint: "close", help: "close"),
     KeyBinding([.ctrlC], .quitNow, .transactions, hint: "quit now", help: "quit at once", inHintBar: false),
 
     // Conditions panel
@@ -149,9 +149,9 @@ public enum KeyMap {
     KeyBinding(
       [.down, .character("j")], .selectNext, .conditions, hint: "select", help: "next condition", inHintBar: false),
     KeyBinding(
-      [.right, .enter, .character(" ")], .nextValue, .conditions, hint: "change", help: "next value"),
+      [.right, .enter], .nextValue, .conditions, hint: "change", help: "next value"),
     KeyBinding([.left], .previousValue, .conditions, hint: "back", help: "previous value"),
-    KeyBinding([.escape, .character("c"), .character("q")], .close, .conditions, hint: "close", help: "back to the shop"),
+    KeyBinding([.escape, .character("c"), .character("q")], .close, .conditions, hint: "close", help: "close"),
     KeyBinding([.ctrlC], .quitNow, .conditions, hint: "quit now", help: "quit at once", inHintBar: false),
 
     // Help

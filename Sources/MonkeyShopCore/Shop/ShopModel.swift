@@ -37,7 +37,7 @@ public struct ShopModel: Sendable {
   public let catalog: Catalog
   public let words: Words
   /// When the app launched: log times count from here.
-  public private(set) var launchDate: Date
+  public internal(set) var launchDate: Date
   public internal(set) var now: Date
 
   public internal(set) var store = StoreState()

@@ -72,6 +72,7 @@ extension ShopModel {
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
     balance = wallet.balance
+    launchDate = now
     record(.observerAdded)
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished

@@ -78,7 +78,7 @@ struct OverlayView {
       } else if let original = transaction.originalTransactionID {
         note = "from #\(original)"
       } else {
-        note = transaction.state == .deferred ? "a approve / d decline" : ""
+        note = transaction.state == .deferred ? "a/d" : ""
       }
       let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
       let line = Self.columns(
@@ -95,7 +95,7 @@ struct OverlayView {
     width: Int
   ) -> String {
     let fixed = 6 + 5 + 12 + 12
-    let productWidth = max(10, min(32, (width - fixed) / 2))
+    let productWidth = max(12, min(30, width - fixed - 12))
     let line =
       TextWidth.fit(id, to: 6) + TextWidth.fit(product, to: productWidth) + TextWidth.fit(quantity, to: 5)
       + TextWidth.fit(state, to: 12) + TextWidth.fit(finished, to: 12) + note
@@ -124,13 +124,13 @@ struct OverlayView {
     let rect = Rect(x: 1, y: 1, width: size.width - 2, height: size.height - 2)
     canvas.box(rect, title: words.help)
     var lines: [(String, Style)] = []
-    for context in KeyContext.allCases where context != .help {
+    for context in KeyContext.allCases where context != .help && context != .confirmQuit {
       lines.append((context.title, Style(tint: .accent, bold: true)))
       for binding in KeyMap.bindings(in: context) where binding.action != .quitNow || context == .main {
         lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help, .plain))
       }
     }
-    let rows = rect.height - 3
+    let rows = rect.height - 2
     let columns = (lines.count + rows - 1) / rows
     let columnWidth = (rect.width - 4) / max(1, columns)
     for (index, (text, style)) in lines.enumerated() {

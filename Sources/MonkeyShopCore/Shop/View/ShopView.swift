@@ -198,18 +198,19 @@ enum HintBar {
     canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: Style(reverse: true))
     var x = 1
     let help = bindings.first { $0.action == .openHelp }
-    let reserve = help.map { TextWidth.of($0.keyLabel + " " + $0.hint) + 2 } ?? 0
+    let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint) + 2 } ?? 0
     for binding in bindings where binding.action != .openHelp {
-      let key = binding.keyLabel
+      let key = binding.keys[0].description
       let cell = TextWidth.of(key) + 1 + TextWidth.of(binding.hint) + 2
-      guard x + cell <= width - reserve else { break }
+      guard x + cell <= width - reserve else { continue }
       canvas.put(key, x: x, y: y, style: Style(bold: true, reverse: true))
       canvas.put(binding.hint, x: x + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
       x += cell
     }
     if let help {
-      canvas.put(help.keyLabel, x: width - reserve + 1, y: y, style: Style(bold: true, reverse: true))
-      canvas.put(help.hint, x: width - reserve + 1 + TextWidth.of(help.keyLabel) + 1, y: y, style: Style(reverse: true))
+      let key = help.keys[0].description
+      canvas.put(key, x: width - reserve + 1, y: y, style: Style(bold: true, reverse: true))
+      canvas.put(help.hint, x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
     }
   }
 }

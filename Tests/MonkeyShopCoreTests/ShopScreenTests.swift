@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// Golden screens: the storefront rendered into the in-memory grid at 80×24 and 120×40, compared
+/// with the text files under Tests/MonkeyShopCoreTests/Golden. To regenerate them deliberately:
+/// `MONKEYSHOP_UPDATE_GOLDEN=1 swift test --filter ShopScreenTests`, then review the diff.
+@Suite struct ShopScreenTests {
+  static let sizes = [(80, 24), (120, 40)]
+
+  static let scenarios: [(String, @Sendable () -> ShopHarness)] = [
+    ("main", { ShopHarness() }),
+    (
+      "loading",
+      {
+        let shop = ShopHarness(conditions: { $0.latency = .slow }, launch: false)
+        shop.launch(settle: false)
+        shop.wait(1)
+        return shop
+      }
+    ),
+    (
+      "payment-sheet",
+      {
+        let shop = ShopHarness()
+        shop.press("0++")
+        return shop
+      }
+    ),
+    (
+      "purchasing",
+      {
+        let shop = ShopHarness()
+        shop.press("0")
+        shop.press(.enter)
+        shop.wait(0.3)
+        return shop
+      }
+    ),
+    (
+      "purchased",
+      {
+        let shop = ShopHarness()
+        shop.press("0++")
+        shop.press(.enter)
+        shop.wait(2)
+        return shop
+      }
+    ),
+    (
+      "cancelled",
+      {
+        let shop = ShopHarness()
+        shop.press("5")
+        shop.press(.escape)
+        return shop
+      }
+    ),
+    ("network-down", { ShopHarness(conditions: { $0.networkUp = false }) }),
+    ("restricted", { ShopHarness(conditions: { $0.purchasesAllowed = false }) }),
+    (
+      "deferred",
+      {
+        let shop = ShopHarness(conditions: { $0.askToBuy = true })
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        return shop
+      }
+    ),
+    (
+      "transactions",
+      {
+        let shop = ShopHarness(conditions: { $0.askToBuy = true })
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        shop.press(.tab)
+        return shop
+      }
+    ),
+    (
+      "conditions",
+      {
+        let shop = ShopHarness()
+        shop.press("c")
+        shop.press(.down, .right)
+        return shop
+      }
+    ),
+    (
+      "help",
+      {
+        let shop = ShopHarness()
+        shop.press("?")
+        return shop
+      }
+    ),
+    (
+      "forced-error",
+      {
+        let shop = ShopHarness(conditions: { $0.failNext = .storeUnknownError })
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        return shop
+      }
+    ),
+    (
+      "quit-while-purchasing",
+      {
+        let shop = ShopHarness(conditions: { $0.latency = .slow })
+        shop.press("5")
+        shop.press(.enter)
+        shop.press("q")
+        return shop
+      }
+    ),
+    (
+      "storekit2-log",
+      {
+        let shop = ShopHarness()
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        shop.press("l")
+        return shop
+      }
+    ),
+    (
+      "japanese",
+      {
+        let shop = ShopHarness(conditions: { $0.storefront = "JPN" }, balance: 15, language: .ja)
+        return shop
+      }
+    ),
+  ]
+
+  @Test(arguments: scenarios.map(\.0))
+  func golden(_ name: String) throws {
+    let make = try #require(Self.scenarios.first { $0.0 == name }?.1)
+    for (width, height) in Self.sizes {
+      let screen = make().screen(width, height).text
+      try Golden.check(screen, named: "\(name)-\(width)x\(height)")
+    }
+  }
+
+  @Test func tooSmallSaysWhatItNeedsAndComesBack() throws {
+    let shop = ShopHarness()
+    let small = shop.screen(50, 12)
+    #expect(small.contains("terminal too small"))
+    #expect(small.contains("needs 80×24, has 50×12"))
+    try Golden.check(small.text, named: "too-small-50x12")
+    #expect(shop.screen(80, 24).contains("0 monkey credits"))
+  }
+
+  @Test func focusShowsWithoutColour() {
+    let shop = ShopHarness()
+    let screen = shop.screen()
+    let row = try! #require(screen.lines.firstIndex { $0.hasPrefix("▶ 5 Monkey Credits") })
+    #expect(screen.style(at: 2, row).reverse)
+  }
+
+  @Test func japaneseTitlesLineUp() {
+    let shop = ShopHarness(conditions: { $0.storefront = "JPN" }, language: .ja)
+    let screen = shop.screen()
+    let rows = screen.lines.filter { $0.contains("モンキークレジット 5") || $0.contains("モンキークレジット 10") }
+    #expect(rows.count == 2)
+    // Prices start in the same column whatever the title's width.
+    let columns = rows.map { row in TextWidth.of(String(row[..<row.range(of: "￥")!.lowerBound])) }
+    #expect(Set(columns).count == 1)
+    #expect(screen.contains("￥160"))
+  }
+}
+
+enum Golden {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+  static func check(_ screen: String, named name: String) throws {
+    let file = folder.appendingPathComponent(name + ".txt")
+    if ProcessInfo.processInfo.environment["MONKEYSHOP_UPDATE_GOLDEN"] == "1" {
+      try (screen + "\n").write(to: file, atomically: true, encoding: .utf8)
+      return
+    }
+    let expected = try String(contentsOf: file, encoding: .utf8)
+    #expect(
+      expected == screen + "\n",
+      "screen \(name) differs from Golden/\(name).txt:\n\(screen)")
+  }
+}
