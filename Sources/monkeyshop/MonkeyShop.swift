@@ -11,6 +11,7 @@ struct MonkeyShop: ParsableCommand {
       """,
     subcommands: [
       StorefrontCommand.self, Buy.self, WalletCommand.self, Spend.self, StoreCommand.self, CatalogCommand.self,
+      WalkthroughCommand.self,
     ],
     defaultSubcommand: StorefrontCommand.self
   )

@@ -155,7 +155,10 @@ struct StoreCommand: ParsableCommand {
         try options.checkDataFiles(folder)
         do {
           try folder.update { store, wallet in
+            // Identifiers keep counting up, so a new purchase never takes an old one's id.
+            let last = store.lastTransactionNumber
             store = StoreState()
+            store.lastTransactionNumber = last
             wallet.deliveredTransactionIDs = []
           }
         } catch {

@@ -33,7 +33,9 @@ private func productEntry(_ identifier: String, credits: Int) -> [String: Any] {
 private func goodCatalog() -> [String: Any] {
   [
     "defaultStorefront": "USA",
-    "products": [productEntry("com.example.credits.5", credits: 5), productEntry("com.example.credits.10", credits: 10)],
+    "products": [
+      productEntry("com.example.credits.5", credits: 5), productEntry("com.example.credits.10", credits: 10),
+    ],
   ]
 }
 
@@ -67,7 +69,10 @@ struct BadCatalog: Sendable, CustomTestStringConvertible {
   }
 
   /// A case that spoils only the first product (`com.example.credits.5`).
-  static func first(_ name: String, key: String, product: String = "com.example.credits.5", _ spoil: @escaping @Sendable (inout [String: Any]) -> Void) -> BadCatalog {
+  static func first(
+    _ name: String, key: String, product: String = "com.example.credits.5",
+    _ spoil: @escaping @Sendable (inout [String: Any]) -> Void
+  ) -> BadCatalog {
     BadCatalog(name, product: product, key: key) { root in
       var products = root["products"] as! [Any]
       var entry = products[0] as! [String: Any]
@@ -77,7 +82,9 @@ struct BadCatalog: Sendable, CustomTestStringConvertible {
     }
   }
 
-  static func prices(_ name: String, key: String, _ spoil: @escaping @Sendable (inout [String: Any]) -> Void) -> BadCatalog {
+  static func prices(_ name: String, key: String, _ spoil: @escaping @Sendable (inout [String: Any]) -> Void)
+    -> BadCatalog
+  {
     first(name, key: key) { entry in
       var prices = entry["prices"] as! [String: Any]
       spoil(&prices)
@@ -101,7 +108,9 @@ private let badCatalogs: [BadCatalog] = [
     $0["productIdentifier"] = "credits5"
   },
   BadCatalog("duplicate identifiers", product: "com.example.credits.5", key: "productIdentifier") {
-    $0["products"] = [productEntry("com.example.credits.5", credits: 5), productEntry("com.example.credits.5", credits: 10)]
+    $0["products"] = [
+      productEntry("com.example.credits.5", credits: 5), productEntry("com.example.credits.5", credits: 10),
+    ]
   },
   .first("non-consumable type", key: "type") { $0["type"] = "nonConsumable" },
   .first("auto-renewable type", key: "type") { $0["type"] = "autoRenewable" },

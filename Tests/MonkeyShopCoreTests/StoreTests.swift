@@ -12,11 +12,15 @@ private let catalog = Catalog(products: [
   Product(
     productIdentifier: five, credits: 5,
     localizations: ["en": .init(title: "5 Monkey Credits", description: "A handful")],
-    prices: ["USA": Decimal(string: "0.99")!, "JPN": 160, "GBR": Decimal(string: "0.99")!, "AUS": Decimal(string: "1.49")!]),
+    prices: [
+      "USA": Decimal(string: "0.99")!, "JPN": 160, "GBR": Decimal(string: "0.99")!, "AUS": Decimal(string: "1.49")!,
+    ]),
   Product(
     productIdentifier: ten, credits: 10,
     localizations: ["en": .init(title: "10 Monkey Credits", description: "A bunch")],
-    prices: ["USA": Decimal(string: "1.99")!, "JPN": 320, "GBR": Decimal(string: "1.99")!, "AUS": Decimal(string: "2.99")!]),
+    prices: [
+      "USA": Decimal(string: "1.99")!, "JPN": 320, "GBR": Decimal(string: "1.99")!, "AUS": Decimal(string: "2.99")!,
+    ]),
   Product(
     productIdentifier: hidden, credits: 1,
     localizations: ["en": .init(title: "Hidden", description: "Not in the store")],
@@ -403,7 +407,8 @@ struct ConditionTests {
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
       "crashPoint": "afterDeliveryBeforeFinish",
     ])
-    let summary = Dictionary(uniqueKeysWithValues: store.conditions.summary(defaultStorefront: .usa).map { ($0.name, $0.value) })
+    let summary = Dictionary(
+      uniqueKeysWithValues: store.conditions.summary(defaultStorefront: .usa).map { ($0.name, $0.value) })
     #expect(
       summary == [
         "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
@@ -431,7 +436,8 @@ struct FinishTests {
     _ = try store.set("latency", to: "slow", at: t0)
     let purchasing = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let error = #expect(throws: TransactionError.self) { try store.finish(purchasing.id) }
-    #expect(error == .wrongState(id: purchasing.id, operation: "finish", state: .purchasing, expected: "purchased or failed"))
+    #expect(
+      error == .wrongState(id: purchasing.id, operation: "finish", state: .purchasing, expected: "purchased or failed"))
     // Only what the observer must finish is waiting: purchased and failed, not purchasing or deferred.
     #expect(Set(store.state.unfinished.map(\.id)) == [purchased.id, cancelled.id])
 
@@ -482,7 +488,9 @@ struct StoreStateTests {
       #expect(String(decoding: json, as: UTF8.self) == "[\"\(name)\"]")
       #expect(try JSONDecoder().decode([TransactionState].self, from: json) == [state])
     }
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode([TransactionState].self, from: Data("[\"paid\"]".utf8)) }
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([TransactionState].self, from: Data("[\"paid\"]".utf8))
+    }
   }
 
   @Test("the store state survives a JSON round trip")

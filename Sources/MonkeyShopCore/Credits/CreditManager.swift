@@ -36,6 +36,10 @@ public struct CreditManager {
       {
         return .alreadyDelivered(balance: wallet.balance)
       }
+      // Only what the App Store says was paid for is credited.
+      guard store.transaction(transaction.id)?.state == .purchased else {
+        throw CreditError.notPurchased(transaction.id)
+      }
       let (balance, overflow) = wallet.balance.addingReportingOverflow(credits)
       guard !overflow else { throw CreditError.balanceOverflow }
       wallet.balance = balance
@@ -72,11 +76,15 @@ public enum CreditError: Error, Equatable, CustomStringConvertible {
   case invalidAmount(Int)
   case unknownProduct(String)
   case balanceOverflow
+  case notPurchased(String)
 
   public var errorID: ErrorID {
     switch self {
-    case .insufficientBalance, .invalidAmount, .balanceOverflow: .insufficientBalance
+    case .insufficientBalance: .insufficientBalance
+    case .invalidAmount: .invalidAmount
+    case .balanceOverflow: .balanceOverflow
     case .unknownProduct: .productNotAvailable
+    case .notPurchased: .unknownTransaction
     }
   }
 
@@ -88,6 +96,8 @@ public enum CreditError: Error, Equatable, CustomStringConvertible {
       "cannot spend \(amount) credits: spend 1 or more — \(errorID)"
     case .unknownProduct(let identifier):
       "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished — \(errorID)"
+    case .notPurchased(let id):
+      "transaction #\(id) is not purchased in the store, so nothing is credited — \(errorID)"
     case .balanceOverflow:
       "the balance would exceed \(Int.max) monkey credits — \(errorID)"
     }

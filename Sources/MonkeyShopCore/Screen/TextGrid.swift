@@ -1,5 +1,5 @@
 /// The in-memory screen: the cells a person would see, for tests, walkthroughs and golden files.
-public struct TextGrid: Canvas {
+public struct TextGrid: Canvas, CustomStringConvertible {
   public struct Cell: Hashable, Sendable {
     /// Empty for the right half of a wide character.
     public var text: String
@@ -56,6 +56,8 @@ public struct TextGrid: Canvas {
 
   /// The whole screen as text, as `tmux capture-pane -p` prints it.
   public var text: String { lines.joined(separator: "\n") }
+
+  public var description: String { "\n" + text }
 
   public func contains(_ fragment: String) -> Bool {
     lines.contains { $0.contains(fragment) }

@@ -70,7 +70,7 @@ public enum LogEvent: Equatable, Sendable {
         ? "productsRequest(_:didReceive:) \(valid.count) products\(invalidText)"
         : "→ [Product] \(valid.count) products\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
     case .productsRequestFailed(let error):
-      return (sk1 ? "request(_:didFailWithError:) " : "Product.products(for:) threw ") + error.summary
+      return (sk1 ? "request(_:didFailWithError:) " : "Product.products(for:) threw ") + "\(error.code)"
     case .paymentAdded(let identifier, let quantity):
       return sk1
         ? "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
@@ -96,7 +96,8 @@ public enum LogEvent: Equatable, Sendable {
     case .crashed(let point):
       return "CRASH at \(point.rawValue): the app died"
     case .error(let id, let text):
-      return text.contains(id.rawValue) ? text : "\(text) — \(id)"
+      // The ID leads, so a tester finds it even where the line is cut.
+      return "\(id) ✗ " + text.replacingOccurrences(of: " — \(id)", with: "")
     case .note(let text):
       return "  ↳ \(text)"
     }
@@ -104,7 +105,7 @@ public enum LogEvent: Equatable, Sendable {
 
   private func updatedText(_ transaction: StoreTransaction, redelivered: Bool, sk1: Bool) -> String {
     let id = "#\(transaction.id)"
-    let again = redelivered ? " (unfinished, redelivered)" : ""
+    let again = redelivered ? " (redelivered)" : ""
     if sk1 {
       var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(id)\(again)"
       if let failure = transaction.failure { text += " \(failure.code)" }

@@ -126,7 +126,7 @@ public final class ShopRuntime: TerminalApp {
       } catch let error as PaymentError {
         return [.paymentRefused(error)]
       } catch {
-        return [.failed(.cannotWriteDataFile, "\(error)")]
+        return [Self.failure(error)]
       }
 
     case .deliver(let transaction):
@@ -139,7 +139,7 @@ public final class ShopRuntime: TerminalApp {
           return [.finished(finished)]
         }
       } catch {
-        return [.failed(.unknownTransaction, "\(error)")]
+        return [Self.failure(error)]
       }
 
     case .setCondition(let name, let value):
@@ -151,7 +151,7 @@ public final class ShopRuntime: TerminalApp {
           return messages
         }
       } catch {
-        return [.failed(.invalidCondition, "\(error)")]
+        return [Self.failure(error)]
       }
 
     case .approve(let id):
@@ -164,10 +164,8 @@ public final class ShopRuntime: TerminalApp {
     case .spend(let amount):
       do {
         return [.spent(balance: try credits.spend(amount))]
-      } catch let error as CreditError {
-        return [.failed(error.errorID, error.description)]
       } catch {
-        return [.failed(.unreadableDataFile, "\(error)")]
+        return [Self.failure(error)]
       }
     }
   }
@@ -176,8 +174,22 @@ public final class ShopRuntime: TerminalApp {
     do {
       return try storeMessages(body)
     } catch {
-      return [.failed(.unknownTransaction, "\(error)")]
+      return [Self.failure(error)]
     }
+  }
+
+  /// A failed effect, with the error ID of what actually went wrong.
+  static func failure(_ error: any Error) -> ShopMessage {
+    let id: ErrorID =
+      switch error {
+      case let error as DataFileError: error.errorID
+      case let error as CreditError: error.errorID
+      case let error as TransactionError: error.errorID
+      case let error as PaymentError: error.errorID
+      case is ConditionError: .invalidCondition
+      default: .unreadableDataFile
+      }
+    return .failed(id, "\(error)")
   }
 
   /// Delivery as an app does it: credit the wallet, then finish. A crash point stops it between.

@@ -116,6 +116,7 @@ extension ShopModel {
     case .failure(let error):
       products = .failed(error)
       record(.productsRequestFailed(error))
+      record(.error(error.errorID, error.summary))
       say(words.productsFailed(error.summary), .failure)
     }
     return []

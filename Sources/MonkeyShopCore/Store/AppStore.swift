@@ -123,7 +123,7 @@ public struct AppStore: Sendable {
       }
     }
     state.conditions = conditions
-    guard !conditions.networkUp else { return [] }
+    guard name == "network", !conditions.networkUp else { return [] }
     var updated: [StoreTransaction] = []
     for index in state.transactions.indices where state.transactions[index].state == .purchasing {
       state.transactions[index].fail(.networkLost)

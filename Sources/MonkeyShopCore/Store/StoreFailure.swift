@@ -72,6 +72,8 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   case unknownTransaction = "MS-E0013"
   case invalidCondition = "MS-E0014"
   case cannotWriteDataFile = "MS-E0015"
+  case invalidAmount = "MS-E0016"
+  case balanceOverflow = "MS-E0017"
 
   public var description: String { rawValue }
 }

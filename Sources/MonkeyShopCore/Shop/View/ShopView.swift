@@ -18,8 +18,11 @@ public struct ShopView {
     y += 2
     y = drawProducts(on: &canvas, y: y)
     y = drawConditions(on: &canvas, y: y + 1)
-    drawLog(on: &canvas, from: y + 1, to: size.height - 3)
-    drawStatus(on: &canvas, y: size.height - 2)
+    let status = statusLines(width: size.width)
+    drawLog(on: &canvas, from: y + 1, to: size.height - 2 - status.count)
+    for (index, line) in status.enumerated() {
+      canvas.put(line, x: 0, y: size.height - 1 - status.count + index, width: size.width, style: model.status?.tone.style ?? .plain)
+    }
     drawHints(on: &canvas, y: size.height - 1)
     OverlayView(model: model).draw(on: &canvas)
   }
@@ -179,11 +182,16 @@ public struct ShopView {
 
   // MARK: Status and hints
 
-  private func drawStatus(on canvas: inout some Canvas, y: Int) {
-    guard let status = model.status else { return }
-    var text = status.text
-    if model.isPurchaseInFlight, let spinner, status.tone == .info { text = "\(spinner.prefix(1)) " + text }
-    canvas.put(" " + text, x: 0, y: y, width: canvas.size.width, style: status.tone.style)
+  /// The status message, on one line or, when long, two: an error's ID must stay visible.
+  private func statusLines(width: Int) -> [String] {
+    guard let status = model.status else { return [""] }
+    var text = " " + status.text
+    if model.isPurchaseInFlight, let spinner, status.tone == .info { text = " \(spinner.prefix(1))" + text }
+    guard TextWidth.of(text) > width else { return [text] }
+    let first = TextWidth.truncate(text, to: width)
+    let cut = first.lastIndex(of: " ").map { first[..<$0] }.map(String.init) ?? first
+    let rest = "   " + text.dropFirst(cut.count).trimmingCharacters(in: .whitespaces)
+    return [cut, rest]
   }
 
   private func drawHints(on canvas: inout some Canvas, y: Int) {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The walkthroughs the repository ships, in `Walkthroughs/` beside the catalog.
+public enum WalkthroughLibrary {
+  public static let folderName = "Walkthroughs"
+
+  /// `Walkthroughs/` next to the catalog, else in the current folder; nil when neither exists.
+  public static func folder(nextToCatalog catalogPath: String) -> String? {
+    let besideCatalog = URL(fileURLWithPath: catalogPath).deletingLastPathComponent()
+      .appendingPathComponent(folderName).path
+    for candidate in [besideCatalog, folderName] where isFolder(candidate) {
+      return candidate == folderName ? folderName : relative(candidate)
+    }
+    return nil
+  }
+
+  /// The walkthrough files of a folder (`.yaml`, `.yml`), by name.
+  public static func files(in folder: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+      .map { (folder as NSString).appendingPathComponent($0) }
+  }
+
+  /// A path as given, or a library walkthrough named without its folder or extension
+  /// (`ask-to-buy-approved`).
+  public static func resolve(_ name: String, library: String?) -> String {
+    guard !FileManager.default.fileExists(atPath: name), let library else { return name }
+    for candidate in [name, name + ".yaml", name + ".yml"] {
+      let path = (library as NSString).appendingPathComponent(candidate)
+      if FileManager.default.fileExists(atPath: path) { return path }
+    }
+    return name
+  }
+
+  private static func isFolder(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+  }
+
+  /// Shorter to read when it is under the current folder.
+  private static func relative(_ path: String) -> String {
+    let current = FileManager.default.currentDirectoryPath
+    let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+    return standardized.hasPrefix(current + "/") ? String(standardized.dropFirst(current.count + 1)) : standardized
+  }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+import MonkeyShopTerminal
+
+struct WalkthroughCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "walkthrough",
+    abstract: "Run walkthroughs: scripted purchase paths, checked on the real storefront, headless, in virtual time.",
+    discussion: """
+      A walkthrough (YAML, see Walkthroughs/README.md) drives the storefront's own model on an \
+      in-memory screen and store, with a manual clock: it checks what a person would see, and \
+      minutes of store latency cost milliseconds. The transcript shows each step, the StoreKit \
+      events it caused, snapshots and every expectation. Files are all checked before any runs.
+
+      Exit status: 0 every walkthrough passed, 1 one failed, 64 bad arguments, 65 a walkthrough \
+      file or the catalog was refused.
+      """)
+
+  @Argument(help: "Walkthrough files, or names of bundled ones (see --list).")
+  var files: [String] = []
+
+  @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "path"))
+  var junit: String?
+
+  @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog).")
+  var list = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Play one walkthrough in the live storefront, a step per Space or Enter, for training.",
+      valueName: "file"))
+  var play: String?
+
+  @Flag(name: .shortAndLong, help: "Print only each walkthrough's outcome, with the details of a failure.")
+  var quiet = false
+
+  @OptionGroup var options: ShopOptions
+
+  func validate() throws {
+    if list, !files.isEmpty || play != nil {
+      throw ValidationError("--list takes no walkthrough files and no --play")
+    }
+    if play != nil, !files.isEmpty || junit != nil {
+      throw ValidationError("--play plays one walkthrough: give no other files and no --junit")
+    }
+    if !list, play == nil, files.isEmpty {
+      throw ValidationError("give walkthrough files to run, e.g. Walkthroughs/*.yaml (see --list)")
+    }
+  }
+
+  var library: String? { WalkthroughLibrary.folder(nextToCatalog: options.catalogPath) }
+
+  func run() throws {
+    try reporting {
+      if list { return try listLibrary() }
+      if let play { return try playLive(play) }
+      try runAll()
+    }
+  }
+
+  // MARK: Running
+
+  private func runAll() throws {
+    let paths = files.map { WalkthroughLibrary.resolve($0, library: library) }
+    var walkthroughs: [Walkthrough] = []
+    var rejected: [WalkthroughError.Problem] = []
+    for path in paths {
+      do {
+        walkthroughs.append(try WalkthroughParser.load(path: path))
+      } catch {
+        rejected += error.problems
+      }
+    }
+    if !rejected.isEmpty {
+      if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
+      let files = Set(rejected.map(\.path)).count
+      throw Failure.data(
+        rejected.map(\.description).joined(separator: "\n")
+          + "\n\(files) walkthrough file\(files == 1 ? "" : "s") refused; nothing was run")
+    }
+    let runner = WalkthroughRunner(catalog: try options.loadCatalog())
+    var results: [WalkthroughResult] = []
+    for walkthrough in walkthroughs {
+      let result = runner.run(walkthrough)
+      results.append(result)
+      print(Transcript.text(result, steps: !quiet))
+      if !quiet { print() }
+    }
+    print(Transcript.summary(results))
+    if let junit { try write(JUnitReport.xml(results), to: junit) }
+    if results.contains(where: { !$0.passed }) { throw ExitCode.failure }
+  }
+
+  private func write(_ text: String, to path: String) throws {
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw Failure.failed("cannot write the JUnit report to \(path): \(error.localizedDescription)")
+    }
+  }
+
+  // MARK: The library
+
+  private func listLibrary() throws {
+    guard let library else {
+      throw Failure.failed(
+        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath) or in the current folder")
+    }
+    let paths = WalkthroughLibrary.files(in: library)
+    print("\(library)/: \(paths.count) walkthrough\(paths.count == 1 ? "" : "s")")
+    let width = paths.map { URL(fileURLWithPath: $0).lastPathComponent.count }.max() ?? 0
+    for path in paths {
+      let file = URL(fileURLWithPath: path).lastPathComponent
+      let padded = file.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+      do {
+        let walkthrough = try WalkthroughParser.load(path: path)
+        print("  \(padded)\(walkthrough.name)")
+      } catch {
+        print("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
+      }
+    }
+    print("\nRun them all: monkeyshop walkthrough \(library)/*.yaml")
+    print("Present one:  monkeyshop walkthrough --play NAME")
+  }
+
+  // MARK: Playing
+
+  private func playLive(_ name: String) throws {
+    let path = WalkthroughLibrary.resolve(name, library: library)
+    let walkthrough: Walkthrough
+    do {
+      walkthrough = try WalkthroughParser.load(path: path)
+    } catch {
+      throw Failure.data(error.description)
+    }
+    let catalog = try options.loadCatalog()
+    guard Terminal.isInteractive else {
+      throw Failure.failed(
+        "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
+      )
+    }
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    let terminal = Terminal()
+    do {
+      try terminal.start()
+    } catch {
+      throw Failure.failed("\(error)")
+    }
+    let outcome = EventLoop.run(app: player, terminal: terminal)
+    terminal.stop()
+    if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+  }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// Every key action and flow of the storefront, through the same runtime the terminal drives.
+@Suite struct ShopUpdateTests {
+  @Test func buyFiveRunsTheWholeLifecycle() {
+    let shop = ShopHarness()
+    shop.press("5")
+    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.5", quantity: 1)))
+    shop.press(.enter)
+    #expect(shop.model.isPurchaseInFlight)
+    #expect(shop.screen().contains("Purchasing 5 Monkey Credits ×1…"))
+    shop.wait(1)
+    #expect(!shop.model.isPurchaseInFlight)
+    #expect(shop.model.balance == 5)
+    #expect(shop.storage.wallet.balance == 5)
+    #expect(shop.storage.store.transactions.map(\.finished) == [true])
+    let lifecycle = shop.eventNames.drop { $0 != "paymentAdded" }
+    #expect(Array(lifecycle) == ["paymentAdded", "purchasing", "purchased", "delivered", "finished"])
+    #expect(shop.screen().contains("5 monkey credits"))
+    #expect(shop.screen().contains("Purchased 5 Monkey Credits ×1: +5 credits"))
+  }
+
+  @Test func quantityOnTheSheetMultipliesCredits() {
+    let shop = ShopHarness()
+    shop.press("0++")
+    let sheet = shop.screen()
+    #expect(sheet.contains("− 3 +"))
+    #expect(sheet.contains("$5.97"))
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.balance == 30)
+    #expect(shop.storage.store.transactions.first?.quantity == 3)
+  }
+
+  @Test func quantityStaysWithinOneToTen() {
+    let shop = ShopHarness()
+    shop.press("-")
+    #expect(shop.model.quantity == 1)
+    #expect(shop.model.status?.text.contains("at least 1") == true)
+    shop.press(String(repeating: "+", count: 12))
+    #expect(shop.model.quantity == 10)
+    #expect(shop.model.status?.text.contains("at most 10") == true)
+    shop.press("b")
+    #expect(shop.screen().contains("− 10 +"))
+  }
+
+  @Test func selectionMovesAndEnterBuysTheSelectedProduct() {
+    let shop = ShopHarness()
+    shop.press(.down)
+    #expect(shop.model.selectedProduct?.credits == 10)
+    shop.press("k")
+    #expect(shop.model.selectedProduct?.credits == 5)
+    shop.press("j")
+    shop.press(.enter)
+    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.10", quantity: 1)))
+  }
+
+  @Test func cancelOnTheSheetIsACancellationNotAnError() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.escape)
+    let transaction = shop.storage.store.transactions.first
+    #expect(transaction?.state == .failed)
+    #expect(transaction?.failure?.code == .paymentCancelled)
+    #expect(transaction?.finished == true)
+    #expect(shop.model.status?.text == "Purchase of 5 Monkey Credits cancelled")
+    #expect(shop.model.status?.tone == .warning)
+    #expect(shop.model.balance == 0)
+  }
+
+  @Test func restrictionsDisableTheAppStore() {
+    let shop = ShopHarness()
+    shop.press("r")
+    #expect(shop.screen().contains("AppStore disabled"))
+    #expect(!shop.model.activeBindings.contains { $0.action == .buyFive })
+    shop.press("5")
+    #expect(shop.model.overlay == nil)
+    #expect(shop.model.status?.text.contains("purchases are restricted") == true)
+    shop.press("r")
+    shop.wait(1)
+    #expect(shop.screen().contains("Buy $0.99"))
+  }
+
+  @Test func networkDownFailsTheProductRequestUntilRequestedAgain() {
+    let shop = ShopHarness(conditions: { $0.networkUp = false })
+    let screen = shop.screen()
+    #expect(screen.contains("Network down?"))
+    #expect(screen.contains("MS-E0001"))
+    shop.press("n")
+    #expect(shop.screen().contains("Network down?"))
+    shop.press("R")
+    #expect(shop.screen().contains("loading..."))
+    shop.wait(1)
+    #expect(shop.screen().contains("Buy $0.99"))
+  }
+
+  @Test func losingTheNetworkMidPurchaseFailsIt() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(0.5)
+    shop.press("n")
+    let transaction = shop.storage.store.transactions.first
+    #expect(transaction?.failure?.code == .unknown)
+    #expect(transaction?.finished == true)
+    let screen = shop.screen()
+    #expect(screen.contains("Cannot connect to iTunes Store"))
+    #expect(screen.contains("SKError.unknown (0)"))
+    #expect(screen.contains("MS-E0002"))
+    #expect(!shop.model.isPurchaseInFlight)
+  }
+
+  @Test func askToBuyApprovedInTheTransactionManagerDelivers() {
+    let shop = ShopHarness(conditions: { $0.askToBuy = true })
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.screen().contains("Waiting for approval"))
+    #expect(shop.model.balance == 0)
+    shop.press(.tab)
+    #expect(shop.screen().contains("deferred"))
+    shop.press("a")
+    #expect(shop.model.balance == 10)
+    #expect(shop.storage.store.transactions.first?.finished == true)
+    #expect(shop.eventNames.suffix(4) == ["approved", "purchased", "delivered", "finished"])
+  }
+
+  @Test func askToBuyDeclinedFails() {
+    let shop = ShopHarness(conditions: { $0.askToBuy = true })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press(.tab)
+    shop.press("d")
+    #expect(shop.storage.store.transactions.first?.failure?.reason == .askToBuyDeclined)
+    #expect(shop.model.status?.text.contains("declined") == true)
+    #expect(shop.model.status?.text.contains("MS-E0005") == true)
+    #expect(shop.model.balance == 0)
+  }
+
+  @Test func approvingInTheManagerNeedsADeferredTransaction() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press(.tab)
+    shop.press("a")
+    #expect(shop.model.status?.text.contains("only a deferred transaction can be approved") == true)
+  }
+
+  @Test func interruptedPurchaseResolvedDeliversANewTransaction() {
+    let shop = ShopHarness(conditions: { $0.interruptedPurchases = true })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.status?.text.contains("interrupted") == true)
+    #expect(shop.model.balance == 0)
+    shop.press(.tab, .character("v"))
+    #expect(shop.model.balance == 5)
+    let transactions = shop.storage.store.transactions
+    #expect(transactions.count == 2)
+    #expect(transactions.last?.originalTransactionID == transactions.first?.id)
+    #expect(transactions.allSatisfy { $0.finished })
+  }
+
+  @Test func forcedErrorFromTheConditionsPanel() {
+    let shop = ShopHarness()
+    shop.press("c")
+    shop.press(.down, .down, .down, .down)  // failNext
+    for _ in 0..<7 { shop.press(.right) }  // off → 0 … 5 → 5002
+    shop.press(.escape)
+    #expect(shop.model.store.conditions.failNext == .storeUnknownError)
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    let screen = shop.screen()
+    #expect(screen.contains("An unknown error has occurred"))
+    #expect(screen.contains("SKError 5002"))
+    #expect(screen.contains("MS-E0007"))
+    #expect(shop.model.store.conditions.failNext == nil)
+  }
+
+  @Test func storefrontSwitchChangesPricesLive() {
+    let shop = ShopHarness()
+    shop.press("c")
+    for _ in 0..<7 { shop.press(.down) }  // storefront
+    shop.press(.right)
+    shop.press(.escape)
+    #expect(shop.model.storefront.code == "JPN")
+    #expect(shop.screen().contains("Buy ￥160"))
+  }
+
+  @Test func spendingFeedsTheMonkeyUntilEmpty() {
+    let shop = ShopHarness(balance: 2)
+    shop.press("s")
+    #expect(shop.model.balance == 1)
+    shop.press("s")
+    #expect(shop.model.balance == 0)
+    #expect(!shop.model.activeBindings.contains { $0.action == .spend })
+    shop.press("s")
+    #expect(shop.model.status?.text.contains("no monkey credits to spend") == true)
+    #expect(shop.storage.wallet.balance == 0)
+  }
+
+  @Test func vocabularySwitchesTheLog() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.screen().contains("SKPaymentQueue.finishTransaction(#1)"))
+    shop.press("l")
+    #expect(shop.screen().contains("transaction.finish() #1"))
+    #expect(shop.screen().contains("PurchaseResult.success(.verified) #1"))
+  }
+
+  @Test func helpOpensAndCloses() {
+    let shop = ShopHarness()
+    shop.press("?")
+    #expect(shop.screen().contains("buy the 10-credit product"))
+    shop.press(.escape)
+    #expect(shop.model.overlay == nil)
+  }
+
+  @Test func quitAsksOnlyWhileAPurchaseIsInFlight() {
+    let idle = ShopHarness()
+    idle.press("q")
+    #expect(idle.runtime.isFinished)
+
+    let busy = ShopHarness(conditions: { $0.latency = .slow })
+    busy.press("5")
+    busy.press(.enter)
+    busy.press("q")
+    #expect(busy.model.overlay == .confirmQuit)
+    busy.press("n")
+    #expect(!busy.runtime.isFinished)
+    busy.press("q")
+    busy.press("y")
+    #expect(busy.runtime.isFinished)
+  }
+
+  @Test func ctrlCQuitsAtOnceEvenOnTheSheet() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.ctrlC)
+    #expect(shop.runtime.isFinished)
+  }
+
+  @Test func unfinishedTransactionsAreRedeliveredAtLaunch() throws {
+    let shop = ShopHarness(launch: false)
+    try shop.storage.update { state, _ in
+      var store = AppStore(state: state, catalog: ShopHarness.catalog)
+      _ = try store.add(productIdentifier: "com.monkeyshop.credits.10", quantity: 2, at: shop.now)
+      _ = store.advance(to: shop.now.addingTimeInterval(5))
+      state = store.state
+    }
+    shop.launch()
+    #expect(shop.model.balance == 20)
+    #expect(shop.storage.store.unfinished.isEmpty)
+    #expect(shop.screen().contains(".purchased #1 (redelivered)"))
+    #expect(shop.model.status?.text == "Unfinished transaction #1 delivered at launch: +20 credits")
+  }
+
+  @Test func crashBeforeDeliveryIsDeliveredOnceAtRelaunch() {
+    let shop = ShopHarness(conditions: { $0.crashPoint = .beforeDelivery })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.crashes == [.beforeDelivery])
+    #expect(shop.runtime.isFinished)
+    #expect(shop.storage.wallet.balance == 0)
+    #expect(shop.storage.store.conditions.crashPoint == nil)
+    shop.launch()
+    #expect(shop.storage.wallet.balance == 5)
+    shop.launch()
+    #expect(shop.storage.wallet.balance == 5)
+  }
+
+  @Test func crashAfterDeliveryIsCreditedOnce() {
+    let shop = ShopHarness(conditions: { $0.crashPoint = .afterDeliveryBeforeFinish })
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.crashes == [.afterDeliveryBeforeFinish])
+    #expect(shop.storage.wallet.balance == 10)
+    #expect(shop.storage.store.unfinished.count == 1)
+    shop.launch()
+    #expect(shop.storage.wallet.balance == 10)
+    #expect(shop.storage.store.unfinished.isEmpty)
+    #expect(shop.eventNames.contains("alreadyDelivered"))
+  }
+
+  @Test func anApprovalFromAnotherProcessIsDeliveredWhileOpen() throws {
+    let shop = ShopHarness(conditions: { $0.askToBuy = true })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    try shop.changeStore { store in _ = try store.approve("last") }
+    #expect(shop.model.balance == 5)
+    #expect(shop.storage.store.unfinished.isEmpty)
+  }
+
+  @Test func theBalanceFollowsTheWalletFile() throws {
+    let shop = ShopHarness()
+    try shop.storage.update { _, wallet in wallet.balance = 42 }
+    shop.runtime.folderChanged(now: shop.now)
+    #expect(shop.screen().contains("42 monkey credits"))
+  }
+
+  @Test func idleMeansNoDeadline() {
+    let shop = ShopHarness()
+    #expect(shop.runtime.nextDeadline == nil)
+    shop.press("5")
+    shop.press(.enter)
+    #expect(shop.runtime.nextDeadline != nil)
+    shop.wait(2)
+    #expect(shop.runtime.nextDeadline == nil)
+  }
+
+  @Test func hintBarShowsOnlyKeysThatCanAct() {
+    let shop = ShopHarness()
+    let hints = shop.screen().lines.last ?? ""
+    #expect(hints.contains("buy-5"))
+    #expect(!hints.contains("spend"))
+    shop.press("r")
+    let restricted = shop.screen().lines.last ?? ""
+    #expect(!restricted.contains("buy-5"))
+  }
+
+  @Test func japaneseInterface() {
+    let shop = ShopHarness(conditions: { $0.storefront = "JPN" }, language: .ja)
+    let screen = shop.screen()
+    #expect(screen.contains("0 モンキークレジット"))
+    #expect(screen.contains("購入 ￥160"))
+    #expect(screen.contains("ストアフロント JPN"))
+  }
+
+  @Test func languageFollowsFlagThenLang() {
+    #expect(Language.resolve(explicit: "ja", environment: [:]) == .ja)
+    #expect(Language.resolve(explicit: nil, environment: ["LANG": "ja_JP.UTF-8"]) == .ja)
+    #expect(Language.resolve(explicit: nil, environment: ["LANG": "en_US.UTF-8"]) == .en)
+    #expect(Language.resolve(explicit: "en", environment: ["LANG": "ja_JP.UTF-8"]) == .en)
+    #expect(Language.resolve(explicit: nil, environment: [:]) == .en)
+  }
+}
