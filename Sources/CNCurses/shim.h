@@ -27,6 +27,11 @@ static inline int ms_attr_underline(void) { return (int)A_UNDERLINE; }
 static inline int ms_key_resize(void) { return KEY_RESIZE; }
 static inline int ms_err(void) { return ERR; }
 
+// The C library's idea of a character's width, which is what ncurses goes by. Declared here because
+// glibc hides it unless _XOPEN_SOURCE was set before <wchar.h> was first seen.
+extern int wcwidth(wchar_t c);
+static inline int ms_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+
 // Sets a window's attributes and colour pair in one call (wattr_set is a macro in ncurses).
 static inline int ms_set_style(WINDOW *win, int attrs, int pair) {
   return wattr_set(win, (attr_t)attrs, (NCURSES_PAIRS_T)pair, NULL);
@@ -36,6 +41,13 @@ static inline int ms_set_style(WINDOW *win, int attrs, int pair) {
 static inline SCREEN *ms_newterm(const char *term) { return newterm(term, stdout, stdin); }
 static inline WINDOW *ms_stdscr(void) { return stdscr; }
 static inline void ms_flush_stdout(void) { fflush(stdout); }
+
+// The tty's real size wins over an exported, possibly stale, LINES/COLUMNS (use_tioctl is ncurses 6).
+static inline void ms_prefer_tty_size(void) {
+#if defined(NCURSES_VERSION_MAJOR) && NCURSES_VERSION_MAJOR >= 6
+  use_tioctl(TRUE);
+#endif
+}
 
 // A terminfo string capability, or NULL when the terminal lacks it ((char *)-1 means "not a string").
 static inline const char *ms_tigetstr(const char *name) {

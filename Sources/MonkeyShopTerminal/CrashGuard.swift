@@ -10,15 +10,6 @@ import CNCurses
 /// the app kills itself at a simulated crash point. Only async-signal-safe calls (tcsetattr, write).
 enum CrashGuard {
   static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
-
-  /// Signals a faulting instruction raises again when it runs again. A switch, not an array: this
-  /// runs inside the signal handler.
-  static func isFault(_ signo: Int32) -> Bool {
-    switch signo {
-    case SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS: true
-    default: false
-    }
-  }
   private static let sequenceCapacity = 512
   private static let alternateStackSize = 64 * 1024
 
@@ -62,6 +53,15 @@ enum CrashGuard {
       let result = write(STDOUT_FILENO, sequence + written, sequenceLength - written)
       if result <= 0 { break }
       written += result
+    }
+  }
+
+  /// Signals a faulting instruction raises again when it runs again. A switch, not an array: this
+  /// runs inside the signal handler.
+  static func isFault(_ signo: Int32) -> Bool {
+    switch signo {
+    case SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS: true
+    default: false
     }
   }
 

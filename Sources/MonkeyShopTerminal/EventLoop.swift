@@ -52,12 +52,14 @@ public enum EventLoop {
       // EINTR (a signal arrived) is fine: the signal pipe says which.
       _ = poll(&descriptors, nfds_t(descriptors.count), timeout(until: app.nextDeadline, now: clock()))
 
-      for signo in SignalPipe.drain() {
-        guard signo == SIGWINCH else { return .signalled(signo) }
+      let signals = SignalPipe.drain()
+      if let termination = signals.first(where: { $0 != SIGWINCH }) { return .signalled(termination) }
+      if !signals.isEmpty {
+        // However many SIGWINCHes came in, the tty's size now is the one to follow.
         terminal.followResize()
         needsDraw = true
       }
-      // Keys first: everything typed while asleep, in order. Reading never blocks (nodelay).
+      // Then everything typed while asleep, in order. Reading never blocks (nodelay).
       while !app.isFinished, let input = terminal.readInput() {
         if case .key(let key) = input { app.handle(key, now: clock()) }
         needsDraw = true

@@ -23,7 +23,10 @@ public struct NCursesCanvas: Canvas {
       let width = TextWidth.of(character)
       // Control characters and stray combining marks take no cell; TextGrid skips them too.
       guard width > 0 else { continue }
-      if column + width > size.width { break }
+      // Clip by the wider of our width and the C library's: ncurses wraps a character that does not
+      // fit onto the next row, so a disagreement at the right edge must not spill over.
+      let libcWidth = Int(ms_wcwidth(character.unicodeScalars.first?.value ?? 0))
+      if column + max(width, libcWidth) > size.width { break }
       if column >= 0 {
         if start == nil { start = column }
         wide += character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }

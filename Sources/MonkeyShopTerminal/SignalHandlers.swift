@@ -50,8 +50,4 @@ enum SignalHandlers {
     installed[Int(signo)] = false
     sigaction(signo, previous + Int(signo), nil)
   }
-
-  static func restoreAll() {
-    for signo in 1..<Int32(slots) { restorePrevious(signo) }
-  }
 }

@@ -67,8 +67,7 @@ public final class Terminal {
     _ = CrashGuard.saveTerminalModes()
     // Our handlers go in before newterm so ncurses does not install its own for these signals.
     guard SignalPipe.open() else { throw Failure.cannotOpen(term: Self.termName) }
-    // The tty's real size wins over an exported (possibly stale) LINES/COLUMNS.
-    use_tioctl(true)
+    ms_prefer_tty_size()
     guard let screen = ms_newterm(nil), let window = ms_stdscr() else {
       SignalPipe.close()
       throw Failure.cannotOpen(term: Self.termName)
