@@ -16,6 +16,9 @@ public struct NCursesCanvas: Canvas {
 
   public mutating func put(_ text: String, x: Int, y: Int, style: Style) {
     guard y >= 0, y < size.height, x < size.width else { return }
+    if x >= 0, let width = TextWidth.asciiWidth(text), width == text.utf8.count {
+      return putASCII(text, x: x, y: y, count: min(width, size.width - x), style: style)
+    }
     var column = x
     var start: Int?
     var wide: [wchar_t] = []
@@ -39,6 +42,16 @@ public struct NCursesCanvas: Canvas {
     // Writing the bottom-right cell returns ERR (the cursor cannot move on) but the cell is drawn.
     _ = wmove(window, Int32(y), Int32(start))
     _ = waddnwstr(window, wide, Int32(wide.count))
+    ms_set_style(window, 0, 0)
+  }
+
+  /// Plain ASCII, the bulk of every frame: no per-character width lookups.
+  private func putASCII(_ text: String, x: Int, y: Int, count: Int, style: Style) {
+    guard count > 0 else { return }
+    let (attributes, pair) = palette.attributes(for: style)
+    ms_set_style(window, attributes, pair)
+    _ = wmove(window, Int32(y), Int32(x))
+    _ = text.withCString { waddnstr(window, $0, Int32(count)) }
     ms_set_style(window, 0, 0)
   }
 }

@@ -4,15 +4,20 @@ import Foundation
 public struct Catalog: Sendable, Equatable {
   public let products: [Product]
   public let defaultStorefront: Storefront
+  /// Where each product is in `products`: lookups stay quick in a catalog of thousands.
+  private let positions: [String: Int]
 
   public init(products: [Product], defaultStorefront: Storefront = .usa) {
     self.products = products
     self.defaultStorefront = defaultStorefront
+    positions = Dictionary(products.enumerated().map { ($1.productIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   public func product(_ identifier: String) -> Product? {
-    products.first { $0.productIdentifier == identifier }
+    positions[identifier].map { products[$0] }
   }
+
+  public func position(of identifier: String) -> Int? { positions[identifier] }
 
   /// Every product must have a price in the storefront the shop opens in or switches to.
   public func checkPrices(in storefront: Storefront, path: String) throws(CatalogError) {

@@ -185,10 +185,22 @@ public enum CatalogLoader {
     }
 
     static func isReverseDNS(_ identifier: String) -> Bool {
-      let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
-      let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-      return parts.count >= 2
-        && parts.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(allowed.contains) && $0.allSatisfy(\.isASCII) }
+      var parts = 1
+      var partLength = 0
+      for byte in identifier.utf8 {
+        switch byte {
+        case UInt8(ascii: "."):
+          guard partLength > 0 else { return false }
+          parts += 1
+          partLength = 0
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+          partLength += 1
+        default:
+          return false
+        }
+      }
+      return parts >= 2 && partLength > 0
     }
 
     static func integer(_ value: Any) -> Int? {
@@ -198,14 +210,30 @@ public enum CatalogLoader {
       return number.intValue
     }
 
-    /// Prices are decimal strings, never binary floating point.
+    /// Prices are decimal strings, never binary floating point: digits, an optional minus sign
+    /// and an optional fraction.
     static func decimal(_ text: String) -> Decimal? {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
-      guard trimmed.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil else {
-        return nil
+      var digits = 0
+      var sawPoint = false
+      var fractionDigits = 0
+      for (offset, byte) in trimmed.utf8.enumerated() {
+        switch byte {
+        case UInt8(ascii: "-") where offset == 0: continue
+        case UInt8(ascii: "."):
+          guard !sawPoint, digits > 0 else { return nil }
+          sawPoint = true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+          digits += 1
+          if sawPoint { fractionDigits += 1 }
+        default: return nil
+        }
       }
-      return Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+      guard digits > 0, !sawPoint || fractionDigits > 0 else { return nil }
+      return Decimal(string: trimmed, locale: posix)
     }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
   }
 
   /// Property lists bring booleans back as NSNumber; tell them apart from integers.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An App Store storefront: the country a user's account belongs to, which sets the currency and
 /// how prices are written.
@@ -40,6 +41,18 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// `$0.99`, `￥160`, `£0.99`, `0,99 €`: the price as this storefront's App Store writes it.
   public func format(_ price: Decimal) -> String {
+    let key = "\(code) \(price)"
+    if let known = Self.formatted.withLock({ $0[key] }) { return known }
+    let text = formatWithoutCache(price)
+    Self.formatted.withLock { $0[key] = text }
+    return text
+  }
+
+  /// Formatting a price builds an ICU formatter; the screen redraws the same prices on every key,
+  /// so each is formatted once.
+  private static let formatted = Mutex<[String: String]>([:])
+
+  private func formatWithoutCache(_ price: Decimal) -> String {
     let formatter = NumberFormatter()
     formatter.numberStyle = .currency
     formatter.locale = Locale(identifier: localeIdentifier)

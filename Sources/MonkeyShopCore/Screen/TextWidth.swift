@@ -2,7 +2,20 @@
 /// ncurses agrees with this for the characters the shop shows (Japanese titles, currency symbols).
 public enum TextWidth {
   public static func of(_ text: String) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    if let ascii = asciiWidth(text) { return ascii }
+    return text.reduce(0) { $0 + of($1) }
+  }
+
+  /// Most of the screen is ASCII: its width is its printable byte count, found without
+  /// walking grapheme clusters. Nil when the text has anything else.
+  @inline(__always)
+  public static func asciiWidth(_ text: String) -> Int? {
+    var width = 0
+    for byte in text.utf8 {
+      guard byte < 0x80 else { return nil }
+      if byte >= 0x20 && byte != 0x7F { width += 1 }
+    }
+    return width
   }
 
   public static func of(_ character: Character) -> Int {
@@ -12,14 +25,15 @@ public enum TextWidth {
 
   static func width(_ scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
-    if value == 0 { return 0 }
-    if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+    if value < 0x7F { return value < 0x20 ? 0 : 1 }
+    if value < 0xA0 { return 0 }
+    if isWide(value) { return 2 }
     if scalar.properties.generalCategory == .nonspacingMark
       || scalar.properties.generalCategory == .enclosingMark || value == 0x200B
     {
       return 0
     }
-    return isWide(value) ? 2 : 1
+    return 1
   }
 
   private static let wideRanges: [ClosedRange<UInt32>] = [
@@ -64,6 +78,9 @@ public enum TextWidth {
   /// The longest prefix that fits in `width` cells.
   public static func truncate(_ text: String, to width: Int) -> String {
     guard width > 0 else { return "" }
+    if let ascii = asciiWidth(text), ascii == text.utf8.count {
+      return ascii <= width ? text : String(text.utf8.prefix(width))!
+    }
     var used = 0
     var result = ""
     for character in text {

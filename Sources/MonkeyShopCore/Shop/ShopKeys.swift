@@ -125,7 +125,7 @@ extension ShopModel {
 
   private mutating func openSheet(_ product: Product?) -> [ShopEffect] {
     guard let product else { return [] }
-    if let index = catalog.products.firstIndex(of: product) { selection = index }
+    if let index = catalog.position(of: product.productIdentifier) { selection = index }
     overlay = .paymentSheet(PaymentSheet(productIdentifier: product.productIdentifier, quantity: quantity))
     return []
   }

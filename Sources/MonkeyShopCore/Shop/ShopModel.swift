@@ -99,7 +99,7 @@ public struct ShopModel: Sendable {
     case .notRequested, .loading: return "products are loading"
     case .failed: return "the product request failed (network down?): press R to request again"
     case .loaded(let response):
-      guard response.products.contains(where: { $0.productIdentifier == product.productIdentifier }) else {
+      guard response.contains(product.productIdentifier) else {
         return "\(product.productIdentifier) is in invalidProductIdentifiers"
       }
       return canMakePayments ? nil : "purchases are restricted (canMakePayments is false)"
@@ -113,8 +113,7 @@ public struct ShopModel: Sendable {
     case .notRequested, .loading: return words.loading
     case .failed: return words.networkDown
     case .loaded(let response):
-      guard response.products.contains(where: { $0.productIdentifier == product.productIdentifier }),
-        let price = product.displayPrice(in: storefront)
+      guard response.contains(product.productIdentifier), let price = product.displayPrice(in: storefront)
       else { return words.notAvailable }
       return canMakePayments ? words.buy(price) : words.appStoreDisabled
     }

@@ -28,6 +28,17 @@ public struct AppStore: Sendable {
     public let products: [Product]
     public let invalidProductIdentifiers: [String]
     public let storefront: Storefront
+    private let valid: Set<String>
+
+    init(products: [Product], invalidProductIdentifiers: [String], storefront: Storefront) {
+      self.products = products
+      self.invalidProductIdentifiers = invalidProductIdentifiers
+      self.storefront = storefront
+      valid = Set(products.map(\.productIdentifier))
+    }
+
+    /// Whether the App Store returned this product (it is not in `invalidProductIdentifiers`).
+    public func contains(_ identifier: String) -> Bool { valid.contains(identifier) }
   }
 
   /// The answer to `SKProductsRequest` for these identifiers, as the store's conditions are now.
