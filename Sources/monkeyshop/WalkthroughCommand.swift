@@ -8,10 +8,11 @@ struct WalkthroughCommand: ParsableCommand {
     commandName: "walkthrough",
     abstract: "Run walkthroughs: scripted purchase paths, checked on the real storefront, headless, in virtual time.",
     discussion: """
-      A walkthrough (YAML, see Walkthroughs/README.md) drives the storefront's own model on an \
+      A walkthrough (YAML, see the README) drives the storefront's own model on an \
       in-memory screen and store, with a manual clock: it checks what a person would see, and \
       minutes of store latency cost milliseconds. The transcript shows each step, the StoreKit \
-      events it caused, snapshots and every expectation. Files are all checked before any runs.
+      events it caused, snapshots and every expectation. Files are all checked before any runs. Walkthroughs never read or write the data \
+      folder: each starts from its own store and wallet in memory.
 
       Exit status: 0 every walkthrough passed, 1 one failed, 64 bad arguments, 65 a walkthrough \
       file or the catalog was refused.
@@ -76,8 +77,8 @@ struct WalkthroughCommand: ParsableCommand {
       if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
       let files = Set(rejected.map(\.path)).count
       throw Failure.data(
-        rejected.map(\.description).joined(separator: "\n")
-          + "\n\(files) walkthrough file\(files == 1 ? "" : "s") refused; nothing was run")
+        "\(files) walkthrough file\(files == 1 ? "" : "s") refused, nothing was run:\n"
+          + rejected.map(\.description).joined(separator: "\n"))
     }
     let runner = WalkthroughRunner(catalog: try options.loadCatalog())
     var results: [WalkthroughResult] = []
@@ -105,7 +106,8 @@ struct WalkthroughCommand: ParsableCommand {
   private func listLibrary() throws {
     guard let library else {
       throw Failure.failed(
-        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath) or in the current folder")
+        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath) or in the current folder"
+      )
     }
     let paths = WalkthroughLibrary.files(in: library)
     print("\(library)/: \(paths.count) walkthrough\(paths.count == 1 ? "" : "s")")

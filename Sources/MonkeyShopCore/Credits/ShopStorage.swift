@@ -12,6 +12,19 @@ public protocol ShopStorage: AnyObject {
 extension ShopStorage {
   public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
   public func readStore() throws(DataFileError) -> StoreState { try read().store }
+
+  /// One locked change of Apple's side, made through the simulated App Store. Returns the
+  /// result and the store as written.
+  public func changeStore<Result>(
+    catalog: Catalog, _ body: (inout AppStore) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try update { state, _ in
+      var store = AppStore(state: state, catalog: catalog)
+      let result = try body(&store)
+      state = store.state
+      return (result, state)
+    }
+  }
 }
 
 /// A wallet or store file that cannot be used. Nothing is written over it.

@@ -107,6 +107,17 @@ public final class ShopRuntime: TerminalApp {
     logged = model.recordedCount
   }
 
+  /// Performs one effect as if `update` had asked for it, and says what went wrong, if anything:
+  /// walkthroughs act for Apple's side (a condition, an approval) through this, as the
+  /// storefront's own switches do.
+  @discardableResult
+  public func apply(_ effect: ShopEffect) -> String? {
+    let messages = perform(effect)
+    send(messages)
+    for case .failed(_, let text) in messages { return text }
+    return nil
+  }
+
   private func perform(_ effect: ShopEffect) -> [ShopMessage] {
     let now = model.now
     switch effect {
@@ -159,7 +170,10 @@ public final class ShopRuntime: TerminalApp {
     case .decline(let id):
       return transactionOperation { store in [.declined(try store.decline(id))] }
     case .resolve(let id):
-      return transactionOperation { store in [.resolved(original: id, try store.resolve(id, at: now))] }
+      return transactionOperation { store in
+        let purchase = try store.resolve(id, at: now)
+        return [.resolved(original: purchase.originalTransactionID ?? id, purchase)]
+      }
 
     case .spend(let amount):
       do {
@@ -234,15 +248,8 @@ public final class ShopRuntime: TerminalApp {
   private func storeMessages(
     prefix: [LogEvent] = [], _ body: (inout AppStore) throws -> [ShopMessage]
   ) throws -> [ShopMessage] {
-    let catalog = model.catalog
-    let (messages, state) = try storage.update { state, _ in
-      var store = AppStore(state: state, catalog: catalog)
-      let messages = try body(&store)
-      state = store.state
-      return (messages, state)
-    }
+    let (messages, state) = try storage.changeStore(catalog: model.catalog, body)
     for event in prefix { model.record(event) }
     return [.storeChanged(state)] + messages
   }
-
 }

@@ -11,7 +11,7 @@ public enum Transcript {
       lines.append("  ✗ setup: \(setupFailure)")
     }
     for record in result.records where steps || !record.passed {
-      lines += self.lines(record, start: WalkthroughSession.epoch)
+      lines += self.lines(record, start: WalkthroughSession.epoch, width: walkthrough.size.width)
     }
     lines.append(outcome(result))
     return lines.joined(separator: "\n")
@@ -27,14 +27,14 @@ public enum Transcript {
 
   static func outcome(_ result: WalkthroughResult) -> String {
     let measures =
-      "\(result.records.count) steps, \(seconds(result.virtualTime)) of store time in \(milliseconds(result.elapsed))"
+      "\(result.records.count) steps, \(seconds(result.virtualTime)) of virtual time in \(milliseconds(result.elapsed))"
     if result.passed { return "✓ passed (\(measures))" }
     if result.setupFailure != nil { return "✗ failed before the first step" }
     let step = result.failedStep.map { "step \($0.number) (line \($0.step.line))" } ?? "a step"
     return "✗ failed at \(step) (\(measures))"
   }
 
-  static func lines(_ record: StepRecord, start: Date) -> [String] {
+  static func lines(_ record: StepRecord, start: Date, width: Int) -> [String] {
     let number = String(repeating: " ", count: max(0, 3 - "\(record.number)".count)) + "\(record.number)"
     var lines: [String] = []
     switch record.step.action {
@@ -61,11 +61,11 @@ public enum Transcript {
       lines.append("\(indent)✗ \(failure)")
     }
     if let snapshot = record.snapshot {
-      lines += screen(snapshot, title: snapshotTitle(record), indent: indent)
+      lines += screen(snapshot, title: snapshotTitle(record), width: width, indent: indent)
     }
     if !record.passed {
       if let screen = record.screen {
-        lines += self.screen(screen, title: "the screen at step \(record.number)", indent: indent)
+        lines += self.screen(screen, title: "the screen at step \(record.number)", width: width, indent: indent)
       } else {
         lines.append("\(indent)(no screen: the app was not running)")
       }
@@ -78,11 +78,14 @@ public enum Transcript {
     return "snapshot at step \(record.number)"
   }
 
-  /// The screen in a frame, as `tmux capture-pane` would print it.
-  public static func screen(_ text: String, title: String, indent: String = "") -> [String] {
-    var lines = ["\(indent)┌─ \(title) " + String(repeating: "─", count: max(3, 60 - TextWidth.of(title)))]
-    lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "\(indent)│ \($0)" }
-    lines.append("\(indent)└" + String(repeating: "─", count: 64))
+  /// The screen in a frame as wide as the screen, as `tmux capture-pane` would print it.
+  public static func screen(_ text: String, title: String, width: Int, indent: String = "") -> [String] {
+    let head = "┌─ \(title) "
+    var lines = [indent + head + String(repeating: "─", count: max(3, width + 2 - TextWidth.of(head)))]
+    lines += text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.isEmpty ? "\(indent)│" : "\(indent)│ \($0)"
+    }
+    lines.append(indent + "└" + String(repeating: "─", count: width + 1))
     return lines
   }
 

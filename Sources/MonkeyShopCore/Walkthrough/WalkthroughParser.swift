@@ -10,6 +10,12 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
     public let line: Int?
     public let message: String
 
+    public init(path: String, line: Int?, message: String) {
+      self.path = path
+      self.line = line
+      self.message = message
+    }
+
     public var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
   }
 
@@ -26,7 +32,9 @@ public enum WalkthroughParser {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
       let problem = exists ? "cannot be read" : "no such file"
-      throw WalkthroughError(problems: [.init(path: path, line: nil, message: "\(problem) (expected a walkthrough YAML file)")])
+      throw WalkthroughError(problems: [
+        .init(path: path, line: nil, message: "\(problem) (expected a walkthrough YAML file)")
+      ])
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw WalkthroughError(problems: [.init(path: path, line: nil, message: "not UTF-8 text (expected YAML)")])
@@ -47,7 +55,16 @@ public enum WalkthroughParser {
         problems: [.init(path: path, line: 1, message: "the file is empty (expected a mapping with name and steps)")])
     }
     let walkthrough = reader.walkthrough(root)
-    guard let walkthrough, reader.problems.isEmpty else { throw WalkthroughError(problems: reader.problems) }
+    if walkthrough == nil, reader.problems.isEmpty {
+      reader.fail(line: root.mark?.line ?? 1, "not a walkthrough (expected a mapping with name and steps)")
+    }
+    guard let walkthrough, reader.problems.isEmpty else {
+      // In the order of the file, as a compiler lists them.
+      let ordered = reader.problems.enumerated().sorted {
+        ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
+      }
+      throw WalkthroughError(problems: ordered.map(\.element))
+    }
     return walkthrough
   }
 }
@@ -72,8 +89,12 @@ private struct Reader {
       switch error {
       case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
         .composer(let context, let problem, let mark, _):
-        let what = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        return .init(path: path, line: mark.line, message: "not valid YAML: \(what)")
+        var message = "not valid YAML: \(problem)"
+        if let context, !context.text.isEmpty {
+          message +=
+            " (\(context.text)" + (context.mark.line == mark.line ? ")" : " that starts on line \(context.mark.line))")
+        }
+        return .init(path: path, line: mark.line, message: message)
       default:
         break
       }
@@ -101,7 +122,11 @@ private struct Reader {
       case "language":
         let code = text(value, "language", expected: "en or ja")
         if let code {
-          if let known = Language(rawValue: code) { language = known } else { fail(value, "unknown language '\(code)' (expected en or ja)") }
+          if let known = Language(rawValue: code) {
+            language = known
+          } else {
+            fail(value, "unknown language '\(code)' (expected en or ja)")
+          }
         }
       case "storefront":
         if let code = text(value, "storefront", expected: "a storefront code such as USA") {
@@ -156,7 +181,13 @@ private struct Reader {
       return nil
     }
     if sequence.isEmpty { fail(node, "steps is empty (expected at least one step, such as launch)") }
-    return sequence.compactMap { step($0) }
+    return sequence.compactMap { node in
+      let count = problems.count
+      let step = step(node)
+      // Never drop a step silently: a step that did not parse has said why, or says so here.
+      if step == nil, problems.count == count { fail(node, "this step cannot be read") }
+      return step
+    }
   }
 
   mutating func step(_ node: Node) -> WalkthroughStep? {
@@ -254,8 +285,13 @@ private struct Reader {
       if value.null != nil { return .snapshot(title: nil) }
       return text(value, "snapshot", expected: "a title, or nothing").map { .snapshot(title: $0) }
     case "say":
-      guard let text = text(value, "say", expected: "a line of narration"), !text.isEmpty else { return nil }
-      return .say(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      guard let text = text(value, "say", expected: "a line of narration") else { return nil }
+      let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !line.isEmpty else {
+        fail(value, "say is empty (expected a line of narration)")
+        return nil
+      }
+      return .say(line)
     default:
       return nil
     }
@@ -316,7 +352,10 @@ private struct Reader {
         if let event = eventName(value) { expectations.append(.event(event)) }
       case "events":
         guard let sequence = value.sequence, !sequence.isEmpty else {
-          fail(value, "events is \(Self.describe(value)) (expected a list of event names in order, such as [purchased, delivered, finished])")
+          fail(
+            value,
+            "events is \(Self.describe(value)) (expected a list of event names in order, such as [purchased, delivered, finished])"
+          )
           continue
         }
         let names = sequence.compactMap { eventName($0) }
@@ -422,12 +461,16 @@ private struct Reader {
     var seen: [String: Int] = [:]
     for (keyNode, value) in mapping {
       guard let key = keyNode.scalar?.string else {
-        fail(keyNode, "a key of \(context) is \(Self.describe(keyNode)) (expected one of \(allowed.joined(separator: ", ")))")
+        fail(
+          keyNode,
+          "a key of \(context) is \(Self.describe(keyNode)) (expected one of \(allowed.joined(separator: ", ")))")
         continue
       }
       guard allowed.contains(key) else {
         let hint = Self.suggestion(key, allowed)
-        fail(keyNode, "unknown \(unknown) '\(key)' in \(context)\(hint) (expected one of \(allowed.joined(separator: ", ")))")
+        fail(
+          keyNode,
+          "unknown \(unknown) '\(key)' in \(context)\(hint) (expected one of \(allowed.joined(separator: ", ")))")
         continue
       }
       if let first = seen[key] {

@@ -25,6 +25,10 @@ public final class WalkthroughPlayer: TerminalApp {
       case settled
     }
     let until: Until
+    /// The step as written, for the band.
+    let label: String
+    /// Where the step's events start in the session's log.
+    let logStart: Int
     let realStart: Date
     let virtualStart: Date
 
@@ -92,14 +96,18 @@ public final class WalkthroughPlayer: TerminalApp {
     switch step.action {
     case .wait(let seconds):
       _ = session.perform(WalkthroughStep(line: step.line, .wait(0)))
-      timed = Timed(until: .time(session.clock.addingTimeInterval(seconds)), realStart: now, virtualStart: session.clock)
-      outcome = ("waiting \(WalkthroughStep.duration(seconds)) (Space skips)…", .info)
+      timed = Timed(
+        until: .time(session.clock.addingTimeInterval(seconds)), label: step.description,
+        logStart: session.log.count, realStart: now, virtualStart: session.clock)
+      outcome = ("\(step.description)…", .info)
     case .launch(let waits), .relaunch(let waits):
       let action: WalkthroughStep.Action =
         if case .launch = step.action { .launch(waitForProducts: false) } else { .relaunch(waitForProducts: false) }
-      show(session.perform(WalkthroughStep(line: step.line, action)))
+      show(session.perform(WalkthroughStep(line: step.line, action)), as: step)
       if waits, !session.isSettled {
-        timed = Timed(until: .settled, realStart: now, virtualStart: session.clock)
+        timed = Timed(
+          until: .settled, label: step.description, logStart: session.log.count, realStart: now,
+          virtualStart: session.clock)
       }
     case .say(let text):
       narration = text
@@ -114,21 +122,26 @@ public final class WalkthroughPlayer: TerminalApp {
     switch current.until {
     case .time(let target):
       session.advance(to: skip ? target : min(target, current.virtual(at: now)))
-      if session.clock >= target {
-        timed = nil
-        outcome = ("waited until \(LogClock.format(session.clock.timeIntervalSince(session.start)))", .info)
-      }
+      if session.clock >= target { timed = nil }
     case .settled:
       if skip {
         session.settle()
       } else {
-        session.advance(to: current.virtual(at: now))
+        // Up to the app's deadline, not past it: the log keeps the store's own timing.
+        let virtual = current.virtual(at: now)
+        session.advance(to: min(virtual, session.app?.nextDeadline ?? virtual))
       }
       if session.isSettled || session.app?.nextDeadline == nil { timed = nil }
     }
+    if let last = session.log.dropFirst(current.logStart).last {
+      outcome = ("\(current.label) → \(last.event.text(.storeKit1))", .info)
+    } else if timed == nil {
+      outcome = ("\(current.label): done", .info)
+    }
   }
 
-  private func show(_ record: StepRecord) {
+  /// Shows what a step did; `as` names the step as written when the player ran a variant of it.
+  private func show(_ record: StepRecord, as written: WalkthroughStep? = nil) {
     if let failure = record.failureSummary {
       stopped = true
       outcome = ("✗ \(failure) — the walkthrough stops here", .failure)
@@ -141,19 +154,20 @@ public final class WalkthroughPlayer: TerminalApp {
       outcome = nil
     default:
       let last = record.events.last.map { " → " + $0.event.text(.storeKit1) } ?? ""
-      outcome = ("\(record.step.description)\(last)", .info)
+      outcome = ("\((written ?? record.step).description)\(last)", .info)
     }
   }
 
   // MARK: Drawing
 
-  static let bandHeight = 5
+  static let bandHeight = 6
 
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
     // Below the storefront when there is room; otherwise over its bottom rows (status and keys,
     // which the player's keys replace).
-    let shopHeight = size.height - Self.bandHeight >= ScreenSize.minimum.height ? size.height - Self.bandHeight : size.height
+    let shopHeight =
+      size.height - Self.bandHeight >= ScreenSize.minimum.height ? size.height - Self.bandHeight : size.height
     var region = RegionCanvas(base: canvas, size: ScreenSize(width: size.width, height: shopHeight))
     drawApp(on: &region)
     canvas = region.base
@@ -191,12 +205,18 @@ public final class WalkthroughPlayer: TerminalApp {
     canvas.put(
       TextWidth.truncate(title + String(repeating: "─", count: max(0, width - TextWidth.of(title))), to: width), x: 0,
       y: top, style: Style(tint: .accent, bold: true))
-    let lines = Self.wrap(narration ?? "", width: width - 4, lines: 2)
-    for (offset, line) in lines.enumerated() {
-      canvas.put("  " + line, x: 0, y: top + 1 + offset, style: Style(bold: true))
-    }
-    if let outcome {
-      canvas.put("  " + outcome.text, x: 0, y: top + 3, width: width, style: outcome.tone.style)
+    if stopped, let outcome {
+      // A failure takes the narration's place: what was expected and found must be readable.
+      for (offset, line) in Self.wrap(outcome.text, width: width - 4, lines: 4).enumerated() {
+        canvas.put("  " + line, x: 0, y: top + 1 + offset, style: outcome.tone.style)
+      }
+    } else {
+      for (offset, line) in Self.wrap(narration ?? "", width: width - 4, lines: 3).enumerated() {
+        canvas.put("  " + line, x: 0, y: top + 1 + offset, style: Style(bold: true))
+      }
+      if let outcome {
+        canvas.put("  " + outcome.text, x: 0, y: top + 4, width: width, style: outcome.tone.style)
+      }
     }
     let keys: String
     if stopped {
@@ -210,7 +230,7 @@ public final class WalkthroughPlayer: TerminalApp {
       let preview = if case .say = coming.action { "narration" } else { coming.description }
       keys = "Space/Enter: next step — step \(next + 1)/\(total): \(preview) · q: quit"
     }
-    canvas.put(" " + keys, x: 0, y: top + 4, width: width, style: Style(reverse: true))
+    canvas.put(" " + keys, x: 0, y: top + 5, width: width, style: Style(reverse: true))
   }
 
   /// Words to at most `lines` lines of `width` cells, the last cut with `…`.

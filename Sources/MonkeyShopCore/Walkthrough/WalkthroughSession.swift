@@ -107,7 +107,10 @@ public final class WalkthroughSession {
     case .crash(let point):
       record.failure = set(ConditionSetting(name: "crashPoint", value: point.rawValue))
     case .expect(let expectations):
-      record.checks = expectations.map(check)
+      // One frame for every check of the step: drawing is most of a walkthrough's cost.
+      let frame = screen()
+      record.checks = expectations.map { check($0, on: frame) }
+      if !record.passed { record.screen = frame?.text }
       if expectations.contains(where: \.isAboutEvents) { eventWindow = (log.count, performed) }
     case .snapshot:
       record.snapshot = screen()?.text ?? "(\(whyNotRunning ?? "no screen"))"
@@ -115,7 +118,7 @@ public final class WalkthroughSession {
       break
     }
     record.events = Array(log[before...])
-    if !record.passed { record.screen = screen()?.text }
+    if !record.passed, record.screen == nil { record.screen = screen()?.text }
     return record
   }
 
@@ -179,65 +182,54 @@ public final class WalkthroughSession {
   /// Changes a condition as the storefront's own switches do: in the store, then the app is told
   /// (it logs the change, and losing the network fails the purchases in flight).
   private func set(_ setting: ConditionSetting) -> String? {
-    let now = clock
-    let catalog = catalog
-    do {
-      let (state, failed) = try storage.update { state, _ in
-        var store = AppStore(state: state, catalog: catalog)
-        let failed = try store.set(setting.name, to: setting.value, at: now)
-        state = store.state
-        return (state, failed)
-      }
-      if let app {
-        app.send(.storeChanged(state))
-        app.send(.conditionChanged(name: setting.name, value: setting.value))
-        if !failed.isEmpty { app.send(.transactionsUpdated(failed, redelivered: false)) }
-        advance(to: clock)
-      }
-      return nil
-    } catch {
-      return "cannot set \(setting): \(error)"
+    actForTheStore(.setCondition(name: setting.name, value: setting.value), failure: "cannot set \(setting)") {
+      _ = try $0.set(setting.name, to: setting.value, at: $1)
     }
   }
 
   /// A parent approves or declines, or the user resolves an interrupted purchase. While the app
   /// runs its observer hears of it at once; otherwise at the next launch.
   private func store(_ operation: StoreOperation, _ id: String) -> String? {
+    let effect: ShopEffect =
+      switch operation {
+      case .approve: .approve(id)
+      case .decline: .decline(id)
+      case .resolve: .resolve(id)
+      }
+    return actForTheStore(effect, failure: "cannot \(operation.rawValue) \(id)") { store, now in
+      switch operation {
+      case .approve: _ = try store.approve(id)
+      case .decline: _ = try store.decline(id)
+      case .resolve: _ = try store.resolve(id, at: now)
+      }
+    }
+  }
+
+  /// A running app performs the change itself, as its own switches would; with the app down
+  /// the store changes alone and the app finds it at its next launch.
+  private func actForTheStore(
+    _ effect: ShopEffect, failure: String, whileDown change: (inout AppStore, Date) throws -> Void
+  ) -> String? {
+    if let app {
+      if let problem = app.apply(effect) { return "\(failure): \(problem)" }
+      advance(to: clock)
+      return nil
+    }
     let now = clock
-    let catalog = catalog
     do {
-      let (state, transaction) = try storage.update { state, _ in
-        var store = AppStore(state: state, catalog: catalog)
-        let transaction: StoreTransaction
-        switch operation {
-        case .approve: transaction = try store.approve(id)
-        case .decline: transaction = try store.decline(id)
-        case .resolve: transaction = try store.resolve(id, at: now)
-        }
-        state = store.state
-        return (state, transaction)
-      }
-      if let app {
-        app.send(.storeChanged(state))
-        switch operation {
-        case .approve: app.send(.approved(transaction))
-        case .decline: app.send(.declined(transaction))
-        case .resolve: app.send(.resolved(original: transaction.originalTransactionID ?? id, transaction))
-        }
-        advance(to: clock)
-      }
+      _ = try storage.changeStore(catalog: catalog) { try change(&$0, now) }
       return nil
     } catch {
-      return "cannot \(operation.rawValue) \(id): \(error)"
+      return "\(failure): \(error)"
     }
   }
 
   // MARK: Expectations
 
-  private func check(_ expectation: Expectation) -> Check {
+  private func check(_ expectation: Expectation, on screen: TextGrid?) -> Check {
     switch expectation {
     case .screen(let text):
-      guard let screen = screen() else {
+      guard let screen else {
         return Check(expectation, passed: false, expected: "\"\(text)\" on the screen", found: whyNotRunning ?? "")
       }
       let found = screen.contains(text)
@@ -245,7 +237,7 @@ public final class WalkthroughSession {
         expectation, passed: found, expected: "\"\(text)\" on the screen",
         found: found ? "on the screen" : "not on the screen")
     case .notScreen(let text):
-      guard let screen = screen() else {
+      guard let screen else {
         return Check(expectation, passed: false, expected: "no \"\(text)\" on the screen", found: whyNotRunning ?? "")
       }
       if let row = screen.lines.firstIndex(where: { $0.contains(text) }) {
@@ -272,7 +264,8 @@ public final class WalkthroughSession {
         found += missing == 0 ? " (no \(expected[0]))" : " (no \(expected[missing]) after \(expected[missing - 1]))"
       }
       return Check(
-        expectation, passed: missing == nil, expected: expected.joined(separator: " → ") + " in this order \(windowText)",
+        expectation, passed: missing == nil,
+        expected: expected.joined(separator: " → ") + " in this order \(windowText)",
         found: found)
     case .transaction(let expected):
       return check(expected, expectation)

@@ -94,11 +94,11 @@ struct OverlayView {
     _ id: String, _ product: String, _ quantity: String, _ state: String, _ finished: String, _ note: String,
     width: Int
   ) -> String {
-    let fixed = 6 + 5 + 12 + 12
+    let fixed = 6 + 5 + 11 + 12
     let productWidth = max(12, min(30, width - fixed - 12))
-    let line =
-      TextWidth.fit(id, to: 6) + TextWidth.fit(product, to: productWidth) + TextWidth.fit(quantity, to: 5)
-      + TextWidth.fit(state, to: 12) + TextWidth.fit(finished, to: 12) + note
+    let cells = [(id, 6), (product, productWidth), (quantity, 5), (state, 11), (finished, 12)]
+    // Each column leaves a space before the next, so a long identifier never runs into the quantity.
+    let line = cells.map { TextWidth.fit($0, to: $1 - 1) + " " }.joined() + note
     return TextWidth.fit(line, to: width)
   }
 
