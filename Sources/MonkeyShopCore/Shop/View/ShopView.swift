@@ -97,7 +97,9 @@ public struct ShopView {
     let quantity = selected ? words.quantity(model.quantity) : ""
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
-    let price = product.displayPrice(in: model.storefront) ?? "—"
+    // As with SKProduct, the app knows a price only once the App Store has answered for it.
+    let price = model.response?.contains(product.productIdentifier) == true
+      ? product.displayPrice(in: model.storefront) ?? "—" : ""
     let priceWidth = 12
     let titleWidth = max(8, width - rightWidth - priceWidth - 4)
     let marker = selected ? "▶ " : "  "
