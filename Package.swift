@@ -8,6 +8,8 @@ let package = Package(
     .executable(name: "monkeyshop", targets: ["monkeyshop"]),
     .library(name: "MonkeyShopCore", targets: ["MonkeyShopCore"]),
     .library(name: "MonkeyShopTerminal", targets: ["MonkeyShopTerminal"]),
+    .executable(name: "monkeyshop-benchmarks", targets: ["MonkeyShopBenchmarks"]),
+    .executable(name: "minimal-ncurses", targets: ["MinimalNCurses"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +35,16 @@ let package = Package(
         "MonkeyShopTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    .executableTarget(
+      name: "MonkeyShopBenchmarks",
+      dependencies: ["MonkeyShopCore"],
+      path: "Benchmarks/MonkeyShopBenchmarks"
+    ),
+    .executableTarget(
+      name: "MinimalNCurses",
+      dependencies: ["CNCurses"],
+      path: "Benchmarks/MinimalNCurses"
     ),
     .testTarget(
       name: "MonkeyShopCoreTests",

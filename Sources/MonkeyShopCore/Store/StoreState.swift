@@ -6,7 +6,7 @@ public struct StoreState: Codable, Equatable, Sendable {
   public static let schemaVersion = 1
   /// Finished transactions kept for the transaction manager; older ones are dropped, as
   /// StoreKit drops finished consumables, so the file does not grow without bound.
-  public static let finishedHistoryLimit = 100
+  public static let finishedHistoryLimit = 20
 
   public var schemaVersion = StoreState.schemaVersion
   public var conditions = Conditions()
