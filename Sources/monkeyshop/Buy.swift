@@ -4,6 +4,7 @@ import MonkeyShopCore
 
 struct Buy: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "buy",
     abstract: "Buy a product through the simulated store, as the app would, without a screen.",
     discussion: """
       Launches the app headless: first takes delivery of every unfinished transaction (as the \
@@ -39,7 +40,8 @@ struct Buy: ParsableCommand {
       guard catalog.product(productIdentifier) != nil else {
         let known = catalog.products.map(\.productIdentifier).joined(separator: ", ")
         throw Failure.usage(
-          "unknown product '\(productIdentifier)' in \(options.catalogPath) (expected one of: \(known)) — \(ErrorID.productNotAvailable)")
+          "unknown product '\(productIdentifier)' in \(options.catalogPath) (expected one of: \(known)) — \(ErrorID.productNotAvailable)"
+        )
       }
       let folder = options.dataFolder
       try options.checkDataFiles(folder)

@@ -8,6 +8,7 @@ struct CatalogCommand: ParsableCommand {
 
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Validate a products.plist and print what it sells. Exit 65 when it is refused.")
 
     @Argument(help: "The catalog file (default: --catalog, $MONKEYSHOP_CATALOG, else ./products.plist).")
@@ -24,7 +25,9 @@ struct CatalogCommand: ParsableCommand {
         for product in catalog.products {
           let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
           let availability = product.availableInStore ? "" : "  (not available in the store)"
-          print("  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)")
+          print(
+            "  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)"
+          )
           let storefronts = product.prices.keys.sorted().map { code in
             "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
           }

@@ -11,7 +11,8 @@ struct StoreCommand: ParsableCommand {
     ])
 
   struct Transactions: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every transaction the store holds.")
+    static let configuration = CommandConfiguration(
+      commandName: "transactions", abstract: "List every transaction the store holds.")
 
     @Flag(help: "Print JSON: an array of {id, productIdentifier, quantity, state, finished, errorCode}.")
     var json = false
@@ -68,6 +69,7 @@ struct StoreCommand: ParsableCommand {
 
   struct Approve: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "approve",
       abstract: "A parent approves an Ask to Buy request: the deferred transaction is purchased.",
       discussion: "The app takes delivery at its next launch, or at once if a storefront is open.")
     @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
@@ -82,6 +84,7 @@ struct StoreCommand: ParsableCommand {
 
   struct Decline: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "decline",
       abstract: "A parent declines an Ask to Buy request: the deferred transaction fails.")
     @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
     @OptionGroup var options: ShopOptions
@@ -95,6 +98,7 @@ struct StoreCommand: ParsableCommand {
 
   struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "resolve",
       abstract: "Resolve an interrupted purchase: the store sends a new purchased transaction.")
     @Argument(help: "A transaction id, or `last` for the newest interrupted one.") var transaction: String
     @OptionGroup var options: ShopOptions
@@ -108,6 +112,7 @@ struct StoreCommand: ParsableCommand {
 
   struct Set: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "set",
       abstract: "Change a condition of the simulated store.",
       discussion: "Conditions:\n"
         + Conditions.settings.map { "  \($0.name.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.values)" }
@@ -124,7 +129,8 @@ struct StoreCommand: ParsableCommand {
         }
         let store = try readStore(options.dataFolder)
         let catalog = try options.loadCatalog()
-        let shown = store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
+        let shown =
+          store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
           .first { $0.name == condition }?.value ?? value
         print("\(condition) = \(shown)")
       }
@@ -132,7 +138,8 @@ struct StoreCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print every condition of the store.")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Print every condition of the store.")
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
@@ -147,6 +154,7 @@ struct StoreCommand: ParsableCommand {
 
   struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "reset",
       abstract: "Forget every transaction and set every condition back to its default. The wallet stays.")
     @OptionGroup var options: ShopOptions
     func run() throws {

@@ -9,6 +9,7 @@ struct WalletCommand: ParsableCommand {
 
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "show",
       abstract: "Print the balance. Works while a storefront is open: it takes no lock.")
 
     @Flag(help: "Print JSON: {\"balance\": N, \"path\": …}.")
@@ -37,6 +38,7 @@ struct WalletCommand: ParsableCommand {
 
   struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "reset",
       abstract: "Set the balance to 0. Transactions already credited are not credited again.")
 
     @OptionGroup var options: ShopOptions
@@ -59,6 +61,7 @@ struct WalletCommand: ParsableCommand {
 
 struct Spend: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "spend",
     abstract: "Spend monkey credits (feed the monkey); refused when the balance is too low.")
 
   @Argument(help: "How many credits to spend (1 or more).")
@@ -89,7 +92,10 @@ struct Spend: ParsableCommand {
 
 /// Prints a JSON value with sorted keys, one object per line for scripts.
 func printJSON(_ value: Any) {
-  guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+  guard
+    let data = try? JSONSerialization.data(
+      withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+  else {
     return
   }
   print(String(decoding: data, as: UTF8.self))

@@ -56,7 +56,7 @@ public struct Conditions: Codable, Equatable, Sendable {
     ("failNext", "CODE|off (\(SKErrorCode.accepted))"),
     ("failAll", "CODE|off (\(SKErrorCode.accepted))"),
     ("latency", "instant|normal|slow"),
-    ("storefront", Storefront.knownCodes.replacingOccurrences(of: ", ", with: "|")),
+    ("storefront", Storefront.all.map(\.code).joined(separator: "|")),
     ("crashPoint", "beforeDelivery|afterDeliveryBeforeFinish|off"),
   ]
 
