@@ -55,10 +55,20 @@ public final class ShopRuntime: TerminalApp {
   public func tick(now: Date) {
     model.setNow(now)
     if let due = model.store.nextAnswerDate, due <= now {
+      var answeredElsewhere = false
       let answers = try? storeMessages { store in
-        let updates = store.advance(to: now)
+        var updates = store.advance(to: now)
+        // Another monkeyshop on this data folder may have answered (and delivered) a payment of
+        // this session first: the observer must still see it leave `purchasing`, or it waits forever.
+        let elsewhere = store.state.transactions.filter { transaction in
+          model.inFlight[transaction.id] != nil && transaction.state != .purchasing
+            && !updates.contains { $0.id == transaction.id }
+        }
+        answeredElsewhere = !elsewhere.isEmpty
+        updates += elsewhere
         return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
       }
+      if answeredElsewhere, let wallet = try? storage.readWallet() { send(.walletChanged(wallet)) }
       send(answers ?? [])
     }
     send(.tick)
@@ -73,9 +83,19 @@ public final class ShopRuntime: TerminalApp {
     let changed = store.transactions.filter { transaction in
       known[transaction.id].map { $0.state != transaction.state } ?? true
     }
-    if wallet.balance != model.balance { send(.walletChanged(wallet)) }
+    let defaultStorefront = model.catalog.defaultStorefront
+    let before = model.store.conditions.summary(defaultStorefront: defaultStorefront)
+    let after = store.conditions.summary(defaultStorefront: defaultStorefront)
+    if wallet.balance != model.balance {
+      model.record(.note("another monkeyshop changed the wallet: balance \(wallet.balance)"))
+      send(.walletChanged(wallet))
+    }
     if store != model.store { send(.storeChanged(store)) }
-    let deliverable = changed.filter { $0.awaitsFinish || $0.state == .deferred }
+    for (old, new) in zip(before, after) where old.value != new.value {
+      send(.conditionChanged(name: new.name, value: new.value))
+    }
+    // A payment of this session that another monkeyshop answered counts too, even finished.
+    let deliverable = changed.filter { $0.awaitsFinish || $0.state == .deferred || model.inFlight[$0.id] != nil }
     if !deliverable.isEmpty { send(.transactionsUpdated(deliverable, redelivered: false)) }
   }
 
