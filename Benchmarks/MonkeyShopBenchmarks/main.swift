@@ -40,7 +40,8 @@ func time(_ body: () throws -> Void) rethrows -> Double {
   return Double(end.tv_sec - begin.tv_sec) + Double(end.tv_nsec - begin.tv_nsec) / 1e9
 }
 
-func sample(_ iterations: Int, setup: (Int) throws -> Void = { _ in }, _ body: (Int) throws -> Void) rethrows -> Sample {
+func sample(_ iterations: Int, setup: (Int) throws -> Void = { _ in }, _ body: (Int) throws -> Void) rethrows -> Sample
+{
   var seconds: [Double] = []
   for index in 0..<iterations {
     try setup(index)

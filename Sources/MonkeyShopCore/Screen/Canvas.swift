@@ -59,7 +59,8 @@ public struct Style: Hashable, Sendable {
   public var dim = false
   public var underline = false
 
-  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
+  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false)
+  {
     self.tint = tint
     self.bold = bold
     self.reverse = reverse

@@ -112,7 +112,8 @@ public enum KeyMap {
 
     // Payment sheet
     KeyBinding([.enter, .character("y")], .confirmPayment, .paymentSheet, hint: "buy", help: "confirm the purchase"),
-    KeyBinding([.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel (paymentCancelled)"),
+    KeyBinding(
+      [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel (paymentCancelled)"),
     KeyBinding(
       [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: "qty+",
       help: "quantity +1", whyNot: { $0.sheetQuantity < 10 ? nil : "a payment buys at most 10" }),

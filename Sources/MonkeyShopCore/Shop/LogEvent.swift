@@ -114,7 +114,10 @@ public enum LogEvent: Equatable, Sendable {
     switch transaction.state {
     case .purchasing: return "purchase in progress \(id)"
     case .purchased:
-      let source = redelivered ? "Transaction.unfinished" : (transaction.originalTransactionID != nil ? "Transaction.updates" : "PurchaseResult.success(.verified)")
+      let source =
+        redelivered
+        ? "Transaction.unfinished"
+        : (transaction.originalTransactionID != nil ? "Transaction.updates" : "PurchaseResult.success(.verified)")
       return "\(source) \(id)"
     case .deferred: return "PurchaseResult.pending \(id)"
     case .failed:

@@ -114,7 +114,8 @@ extension ShopModel {
     case .nextValue, .previousValue:
       guard case .conditions(let selection) = overlay else { return [] }
       let setting = ConditionChoices.all[selection]
-      let current = store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
+      let current =
+        store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
         .first { $0.name == setting.name }?.value ?? ""
       let values = setting.values(catalog)
       let index = values.firstIndex(of: current) ?? 0

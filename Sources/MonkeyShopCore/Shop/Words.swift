@@ -122,7 +122,9 @@ public struct Words: Sendable {
       "Purchase interrupted (#\(id)): resolve it in the transaction manager (Tab)",
       "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください")
   }
-  func spent(_ balance: Int) -> String { say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)") }
+  func spent(_ balance: Int) -> String {
+    say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
+  }
   func productsFailed(_ summary: String) -> String {
     say("Product request failed: \(summary) — R to retry", "商品の取得に失敗しました: \(summary) — R で再取得")
   }
@@ -142,6 +144,8 @@ public struct Words: Sendable {
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
   func needs(_ size: ScreenSize, has: ScreenSize) -> String {
-    say("needs \(size.width)×\(size.height), has \(has.width)×\(has.height)", "\(size.width)×\(size.height) 必要 (現在 \(has.width)×\(has.height))")
+    say(
+      "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",
+      "\(size.width)×\(size.height) 必要 (現在 \(has.width)×\(has.height))")
   }
 }

@@ -93,7 +93,9 @@ public struct AppStore: Sendable {
   public mutating func advance(to now: Date) -> [StoreTransaction] {
     var updated: [StoreTransaction] = []
     let due = state.transactions.indices
-      .filter { state.transactions[$0].state == .purchasing && state.transactions[$0].answerDate.map { $0 <= now } == true }
+      .filter {
+        state.transactions[$0].state == .purchasing && state.transactions[$0].answerDate.map { $0 <= now } == true
+      }
       .sorted { state.transactions[$0].answerDate! < state.transactions[$1].answerDate! }
     for index in due {
       answer(&state.transactions[index])
@@ -122,7 +124,8 @@ public struct AppStore: Sendable {
   // MARK: Conditions
 
   /// Changes a condition. Losing the network fails every purchase in flight at once.
-  public mutating func set(_ name: String, to value: String, at now: Date) throws(ConditionError) -> [StoreTransaction] {
+  public mutating func set(_ name: String, to value: String, at now: Date) throws(ConditionError) -> [StoreTransaction]
+  {
     var conditions = state.conditions
     try conditions.set(name, to: value)
     if let code = conditions.storefront, let storefront = Storefront.named(code) {
@@ -130,7 +133,8 @@ public struct AppStore: Sendable {
         try catalog.checkPrices(in: storefront, path: "catalog")
       } catch {
         throw ConditionError.badValue(
-          name, value, expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
+          name, value,
+          expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
       }
     }
     state.conditions = conditions

@@ -21,7 +21,9 @@ public struct ShopView {
     let status = statusLines(width: size.width)
     drawLog(on: &canvas, from: y + 1, to: size.height - 2 - status.count)
     for (index, line) in status.enumerated() {
-      canvas.put(line, x: 0, y: size.height - 1 - status.count + index, width: size.width, style: model.status?.tone.style ?? .plain)
+      canvas.put(
+        line, x: 0, y: size.height - 1 - status.count + index, width: size.width,
+        style: model.status?.tone.style ?? .plain)
     }
     drawHints(on: &canvas, y: size.height - 1)
     OverlayView(model: model).draw(on: &canvas)
@@ -98,7 +100,8 @@ public struct ShopView {
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
-    let price = model.response?.contains(product.productIdentifier) == true
+    let price =
+      model.response?.contains(product.productIdentifier) == true
       ? product.displayPrice(in: model.storefront) ?? "—" : ""
     let priceWidth = 12
     let titleWidth = max(8, width - rightWidth - priceWidth - 4)
