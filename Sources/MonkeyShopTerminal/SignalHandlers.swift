@@ -39,6 +39,12 @@ enum SignalHandlers {
   private static func install(_ signals: [Int32], with setHandler: (Int32, UnsafeMutablePointer<sigaction>) -> Int32) {
     // Touch the lazily initialised buffers here, never for the first time inside a handler.
     _ = (previous, installed)
+    // A parent may have started us with these blocked (Foundation's Process does); a handler for a
+    // blocked signal never runs, so SIGTERM or a resize would go unnoticed.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for signo in signals { sigaddset(&unblock, signo) }
+    sigprocmask(SIG_UNBLOCK, &unblock, nil)
     for signo in signals where signo > 0 && signo < slots && !installed[Int(signo)] {
       if setHandler(signo, previous + Int(signo)) == 0 { installed[Int(signo)] = true }
     }

@@ -64,6 +64,11 @@ public final class Terminal {
     guard Self.isInteractive else { throw Failure.notInteractive }
     // Without the user's locale ncurses draws multibyte text as bytes: Japanese comes out garbled.
     setlocale(LC_ALL, "")
+    // With no UTF-8 locale set (LANG unset, as in many CI shells) box lines, "—" and Japanese would
+    // be dropped; the terminals monkeyshop runs in speak UTF-8, so ask for it.
+    if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" {
+      setlocale(LC_CTYPE, "C.UTF-8")
+    }
     _ = CrashGuard.saveTerminalModes()
     // Our handlers go in before newterm so ncurses does not install its own for these signals.
     guard SignalPipe.open() else { throw Failure.cannotOpen(term: Self.termName) }

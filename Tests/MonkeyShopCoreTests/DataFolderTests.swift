@@ -30,7 +30,7 @@ private func jsonObject(_ path: String) throws -> [String: Any] {
 }
 
 private func leftovers(in folder: String) throws -> [String] {
-  try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+  try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }
 }
 
 private func transaction(_ id: String) -> StoreTransaction {
@@ -69,6 +69,7 @@ private let badWallets: [BadWalletFile] = [
   BadWalletFile("balance a string", #"{"schemaVersion": 1, "balance": "lots", "deliveredTransactionIDs": []}"#),
   BadWalletFile("balance a fraction", #"{"schemaVersion": 1, "balance": 2.5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("balance missing", #"{"schemaVersion": 1, "deliveredTransactionIDs": []}"#),
+  BadWalletFile("a negative balance", #"{"schemaVersion": 1, "balance": -5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("future schemaVersion", #"{"schemaVersion": 2, "balance": 5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("old schemaVersion", #"{"schemaVersion": 0, "balance": 5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("schemaVersion a string", #"{"schemaVersion": "1", "balance": 5, "deliveredTransactionIDs": []}"#),
@@ -206,7 +207,7 @@ struct DataFolderTests {
       try folder.update { _, wallet in wallet.balance = 4 }
       let before = try #require(contents(folder.walletPath))
       // A directory where the temporary file goes: creating it fails, even for root.
-      let blocker = folder.walletPath + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+      let blocker = folder.walletPath + ".tmp"
       try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
       let error = #expect(throws: DataFileError.self) { try folder.update { _, wallet in wallet.balance = 5 } }
       #expect(error?.path == folder.walletPath)

@@ -132,7 +132,9 @@ public final class DataFolder: ShopStorage {
     } catch {
       throw DataFileError(path: path, problem: "cannot be encoded (\(error))", errorID: .cannotWriteDataFile)
     }
-    let temporary = path + ".tmp-\(getpid())"
+    // One fixed name: every write holds the exclusive lock, so no two writers share it, and a
+    // writer killed mid-write leaves at most this one file, replaced by the next write.
+    let temporary = path + ".tmp"
     func fail(_ what: String) -> DataFileError {
       let reason = String(cString: strerror(errno))
       unlink(temporary)

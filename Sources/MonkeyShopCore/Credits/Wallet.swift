@@ -12,4 +12,15 @@ public struct Wallet: Codable, Equatable, Sendable {
   public init(balance: Int = 0) {
     self.balance = balance
   }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    balance = try container.decode(Int.self, forKey: .balance)
+    deliveredTransactionIDs = try container.decode([String].self, forKey: .deliveredTransactionIDs)
+    guard balance >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .balance, in: container, debugDescription: "is \(balance), expected 0 or more")
+    }
+  }
 }
