@@ -239,6 +239,46 @@ struct CatalogTests {
     }
   }
 
+  @Test("10 MB of junk is refused as not a property list")
+  func tenMegabytesOfJunk() throws {
+    let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+    let junk = random.readData(ofLength: 10_000_000)
+    let (path, result) = try load(junk)
+    guard case .failure(let error) = result else {
+      Issue.record("10 MB of random bytes were accepted as a catalog")
+      return
+    }
+    #expect(error.path == path)
+    #expect(error.problem == "not a property list")
+  }
+
+  @Test("a title that is not valid UTF-8 is refused, naming the file")
+  func invalidUTF8Title() throws {
+    let valid = Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>products</key><array><dict>
+      <key>productIdentifier</key><string>com.example.credits.5</string>
+      <key>type</key><string>consumable</string>
+      <key>credits</key><integer>5</integer>
+      <key>localizations</key><dict><key>en</key><dict>
+      <key>title</key><string>TITLE</string><key>description</key><string>d</string></dict></dict>
+      <key>prices</key><dict><key>USA</key><string>0.99</string></dict>
+      </dict></array></dict></plist>
+      """.utf8)
+    var bytes = [UInt8](valid)
+    let marker = [UInt8]("TITLE".utf8)
+    let at = try #require((0...(bytes.count - marker.count)).first { Array(bytes[$0..<$0 + marker.count]) == marker })
+    bytes.replaceSubrange(at..<at + marker.count, with: [0x4D, 0xC3, 0x28, 0xFF, 0xFE])
+    let (path, result) = try load(Data(bytes))
+    guard case .failure(let error) = result else {
+      Issue.record("a title with invalid UTF-8 was accepted")
+      return
+    }
+    #expect(error.path == path)
+    #expect(error.description.contains(path))
+  }
+
   @Test("a property list whose root is not a dictionary is refused")
   func rootNotADictionary() throws {
     let (path, result) = try load(plistData([productEntry("com.example.credits.5", credits: 5)]))
