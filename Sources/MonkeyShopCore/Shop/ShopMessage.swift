@@ -37,4 +37,6 @@ public enum ShopEffect: Equatable, Sendable {
   case decline(String)
   case resolve(String)
   case spend(Int)
+  /// The wallet as it is now: another monkeyshop delivered something of this session's.
+  case readWallet
 }

@@ -55,20 +55,10 @@ public final class ShopRuntime: TerminalApp {
   public func tick(now: Date) {
     model.setNow(now)
     if let due = model.store.nextAnswerDate, due <= now {
-      var answeredElsewhere = false
       let answers = try? storeMessages { store in
-        var updates = store.advance(to: now)
-        // Another monkeyshop on this data folder may have answered (and delivered) a payment of
-        // this session first: the observer must still see it leave `purchasing`, or it waits forever.
-        let elsewhere = store.state.transactions.filter { transaction in
-          model.inFlight[transaction.id] != nil && transaction.state != .purchasing
-            && !updates.contains { $0.id == transaction.id }
-        }
-        answeredElsewhere = !elsewhere.isEmpty
-        updates += elsewhere
+        let updates = store.advance(to: now)
         return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
       }
-      if answeredElsewhere, let wallet = try? storage.readWallet() { send(.walletChanged(wallet)) }
       send(answers ?? [])
     }
     send(.tick)
@@ -86,16 +76,12 @@ public final class ShopRuntime: TerminalApp {
     let defaultStorefront = model.catalog.defaultStorefront
     let before = model.store.conditions.summary(defaultStorefront: defaultStorefront)
     let after = store.conditions.summary(defaultStorefront: defaultStorefront)
-    if wallet.balance != model.balance {
-      model.record(.note("another monkeyshop changed the wallet: balance \(wallet.balance)"))
-      send(.walletChanged(wallet))
-    }
+    if wallet.balance != model.balance { send(.walletChanged(wallet)) }
     if store != model.store { send(.storeChanged(store)) }
     for (old, new) in zip(before, after) where old.value != new.value {
       send(.conditionChanged(name: new.name, value: new.value))
     }
-    // A payment of this session that another monkeyshop answered counts too, even finished.
-    let deliverable = changed.filter { $0.awaitsFinish || $0.state == .deferred || model.inFlight[$0.id] != nil }
+    let deliverable = changed.filter { $0.awaitsFinish || $0.state == .deferred }
     if !deliverable.isEmpty { send(.transactionsUpdated(deliverable, redelivered: false)) }
   }
 
@@ -195,6 +181,13 @@ public final class ShopRuntime: TerminalApp {
         return [.resolved(original: purchase.originalTransactionID ?? id, purchase)]
       }
 
+    case .readWallet:
+      do {
+        return [.walletChanged(try storage.readWallet())]
+      } catch {
+        return [Self.failure(error)]
+      }
+
     case .spend(let amount):
       do {
         return [.spent(balance: try credits.spend(amount))]
@@ -237,7 +230,6 @@ public final class ShopRuntime: TerminalApp {
     } catch {
       return [.deliveryFailed(transaction, "\(error)")]
     }
-    model.balance = delivery.balance
     if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish) { return [] }
     return [.delivered(transaction, delivery)]
   }

@@ -51,7 +51,10 @@ extension ShopModel {
       clampSelections()
       return []
     case .walletChanged(let wallet):
-      balance = wallet.balance
+      if wallet.balance != balance {
+        record(.note("another monkeyshop changed the wallet: balance \(wallet.balance)"))
+        balance = wallet.balance
+      }
       return []
     case .crashed(let point):
       record(.crashed(point))
@@ -97,11 +100,12 @@ extension ShopModel {
   }
 
   private mutating func tick() -> [ShopEffect] {
+    var effects = answeredElsewhere()
     if case .loading(let answerAt) = products, answerAt <= now {
       products = .notRequested
-      return [.answerProductRequest(catalog.products.map(\.productIdentifier))]
+      effects.append(.answerProductRequest(catalog.products.map(\.productIdentifier)))
     }
-    return []
+    return effects
   }
 
   private mutating func productsAnswered(_ result: Result<AppStore.ProductsResponse, ProductRequestError>)
@@ -161,6 +165,25 @@ extension ShopModel {
       handling.insert(transaction.id)
       return [.finish(transaction)]
     }
+  }
+
+  /// Any monkeyshop on the data folder may answer a due payment, and deliver and finish it: a
+  /// payment of this session that left `purchasing` elsewhere must still reach the observer, or the
+  /// app would wait for it forever.
+  private mutating func answeredElsewhere() -> [ShopEffect] {
+    let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
+    var effects: [ShopEffect] = []
+    for transaction in answered {
+      if transaction.finished {
+        inFlight[transaction.id] = nil
+        record(.note("#\(transaction.id) was answered and finished by another monkeyshop"))
+        say(words.finishedElsewhere(transaction.id, transaction.state.description), .info)
+        effects.append(.readWallet)
+      } else {
+        effects += observe(transaction, redelivered: false)
+      }
+    }
+    return effects
   }
 
   private mutating func delivered(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery)

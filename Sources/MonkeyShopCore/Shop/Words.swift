@@ -128,6 +128,11 @@ public struct Words: Sendable {
   func productsFailed(_ summary: String) -> String {
     say("Product request failed: \(summary) — R to retry", "商品の取得に失敗しました: \(summary) — R で再取得")
   }
+  func finishedElsewhere(_ id: String, _ state: String) -> String {
+    say(
+      "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
+      "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
+  }
   var crashed: String { say("The app crashed", "アプリがクラッシュしました") }
 
   // Transaction manager
