@@ -14,6 +14,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .systemLibrary(
@@ -48,7 +49,10 @@ let package = Package(
     ),
     .testTarget(
       name: "MonkeyShopCoreTests",
-      dependencies: ["MonkeyShopCore"],
+      dependencies: [
+        "MonkeyShopCore",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
       resources: [.copy("Golden")]
     ),
     .testTarget(

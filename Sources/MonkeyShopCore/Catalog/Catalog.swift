@@ -10,7 +10,8 @@ public struct Catalog: Sendable, Equatable {
   public init(products: [Product], defaultStorefront: Storefront = .usa) {
     self.products = products
     self.defaultStorefront = defaultStorefront
-    positions = Dictionary(products.enumerated().map { ($1.productIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+    positions = Dictionary(
+      products.enumerated().map { ($1.productIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   public func product(_ identifier: String) -> Product? {

@@ -34,8 +34,14 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let usa = named("USA")!
 
   public static func named(_ code: String) -> Storefront? {
-    all.first { $0.code == code.uppercased() }
+    byCode[code.uppercased()]
   }
+
+  /// Whether `code` is a storefront's code exactly as written, in capitals.
+  static func isCode(_ code: String) -> Bool { byCode[code] != nil }
+
+  /// Catalogs name a storefront for every price of every product: lookups stay quick.
+  private static let byCode = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
   public static var knownCodes: String { all.map(\.code).joined(separator: ", ") }
 

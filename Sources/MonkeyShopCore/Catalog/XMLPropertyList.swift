@@ -1,0 +1,608 @@
+import Foundation
+
+/// A strict, byte-level reader of XML property lists, for catalogs of thousands of products.
+///
+/// Foundation's `PropertyListSerialization` on Linux parses into CoreFoundation objects and then
+/// bridges every one of them to Swift, which takes about a quarter of a second for a 10,000-product
+/// catalog. This reader walks the UTF-8 bytes once and builds the Swift values directly, in the
+/// shapes `PropertyListSerialization` gives: `[String: Any]` for `<dict>`, `[Any]` for `<array>`,
+/// `String`, `NSNumber` for `<integer>` and `<real>`, `Bool`, `Date` and `Data`.
+///
+/// It understands only what it can read exactly as CoreFoundation does: the XML declaration,
+/// a `<!DOCTYPE>`, comments and processing instructions, `<plist>` and the value elements, empty
+/// elements (`<string/>`, `<dict/>`, `<array/>`), the five XML entities, numeric character
+/// references and CDATA. For anything else — a binary plist, another encoding, invalid UTF-8, an
+/// unknown tag, a malformed or truncated document, or a corner where CoreFoundation has a quirk
+/// of its own — it returns nil, and the caller hands the data to `PropertyListSerialization`,
+/// which reads it or gives the real error.
+enum XMLPropertyList {
+  /// The property list in `data`, or nil if this reader does not understand it.
+  static func parse(_ data: Data) -> Any? {
+    data.withUnsafeBytes { raw -> Any? in
+      var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+      return parser.document()
+    }
+  }
+
+  /// Deeper nesting is left to Foundation, which has its own limit and error.
+  static let maximumDepth = 64
+
+  private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// Text being put together from plain runs, entities and CDATA sections.
+    var scratch: [UInt8] = []
+    /// The entries of the dictionaries being read, innermost last: each dictionary is made once
+    /// its size is known, without growing.
+    var entries: [(key: String, value: Any)] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+      self.bytes = bytes
+    }
+
+    // MARK: Document
+
+    mutating func document() -> Any? {
+      let count = bytes.count
+      // Binary plists, byte order marks, UTF-16 and UTF-32 are Foundation's.
+      guard count > 2, bytes[0] != 0, bytes[1] != 0, !starts(with: "bplist") else { return nil }
+      if starts(with: "<?xml"), !declaresUTF8() { return nil }
+      // The prolog: whitespace, the XML declaration, comments, processing instructions, DOCTYPE.
+      while true {
+        skipWhitespace()
+        guard index + 1 < count, bytes[index] == .lessThan else { return nil }
+        switch bytes[index + 1] {
+        case .questionMark:
+          index += 2
+          guard skipProcessingInstruction() else { return nil }
+        case .exclamationMark:
+          if starts(with: "<!--") {
+            // CoreFoundation starts looking for the end of a comment in the prolog one byte late.
+            let body = index + 4
+            guard skipComment(), index - 3 > body else { return nil }
+          } else if starts(with: "<!DOCTYPE") {
+            guard skipDoctype() else { return nil }
+          } else {
+            return nil
+          }
+        default:
+          guard starts(with: "<plist") else { return nil }
+          index += 6
+          return plist()
+        }
+      }
+    }
+
+    /// Foundation reads the `encoding` of a document that begins with `<?xml`; only UTF-8 is read here.
+    func declaresUTF8() -> Bool {
+      let count = bytes.count
+      var cursor = 5
+      while cursor < count {
+        let byte = bytes[cursor]
+        if byte == .questionMark || byte == .greaterThan { return true }
+        cursor += 1
+        guard cursor + 8 < count else { return false }
+        if byte == UInt8(ascii: "e"), matches("ncoding=", at: cursor) {
+          cursor += 8
+          guard cursor + 6 < count else { return false }
+          let quote = bytes[cursor]
+          guard quote == .quote || quote == .apostrophe else { return false }
+          return bytes[cursor + 1] | 0x20 == UInt8(ascii: "u") && bytes[cursor + 2] | 0x20 == UInt8(ascii: "t")
+            && bytes[cursor + 3] | 0x20 == UInt8(ascii: "f") && bytes[cursor + 4] == UInt8(ascii: "-")
+            && bytes[cursor + 5] == UInt8(ascii: "8") && bytes[cursor + 6] == quote
+        }
+      }
+      return true
+    }
+
+    /// After `<plist`: its attributes, one value, and `</plist>`. Whatever follows the close tag
+    /// is ignored, as Foundation ignores it.
+    mutating func plist() -> Any? {
+      guard index < bytes.count else { return nil }
+      if bytes[index] != .greaterThan {
+        guard isWhitespace(bytes[index]) else { return nil }
+        while index < bytes.count, bytes[index] != .greaterThan { index += 1 }
+        guard index < bytes.count, bytes[index - 1] != .slash else { return nil }
+      }
+      index += 1
+      guard let value = nextValue(depth: 0) else { return nil }
+      guard skipMisc(), closeTag("plist") else { return nil }
+      return value
+    }
+
+    // MARK: Values
+
+    /// The next element's value, after whitespace, comments and processing instructions.
+    mutating func nextValue(depth: Int) -> Any? {
+      guard depth < XMLPropertyList.maximumDepth, skipMisc(), index + 1 < bytes.count,
+        bytes[index + 1] != .slash
+      else { return nil }
+      index += 1
+      guard let (tag, empty) = openTag() else { return nil }
+      return value(tag, empty: empty, depth: depth)
+    }
+
+    mutating func value(_ tag: Tag, empty: Bool, depth: Int) -> Any? {
+      switch tag {
+      case .string:
+        return empty ? "" : text(closing: "string")
+      case .dict:
+        return empty ? [String: Any]() : dictionary(depth: depth + 1)
+      case .array:
+        return empty ? [Any]() : array(depth: depth + 1)
+      case .integer:
+        return empty ? nil : integer()
+      case .real:
+        return empty ? nil : real()
+      case .true:
+        return empty || closeTag("true") ? true : nil
+      case .false:
+        return empty || closeTag("false") ? false : nil
+      case .date:
+        return empty ? nil : date()
+      case .data:
+        return empty ? nil : data()
+      case .key:
+        // Foundation takes a <key> outside a dictionary for a string; not read here.
+        return nil
+      }
+    }
+
+    mutating func dictionary(depth: Int) -> Any? {
+      let first = entries.count
+      defer { entries.removeSubrange(first...) }
+      while true {
+        guard skipMisc(), index + 1 < bytes.count else { return nil }
+        if bytes[index + 1] == .slash { break }
+        index += 1
+        guard let (tag, empty) = openTag(), tag == .key else { return nil }
+        let key: String
+        if empty {
+          key = ""
+        } else {
+          guard let text = text(closing: "key") else { return nil }
+          key = text
+        }
+        guard let value = nextValue(depth: depth) else { return nil }
+        entries.append((key, value))
+      }
+      guard closeTag("dict") else { return nil }
+      var result = [String: Any](minimumCapacity: entries.count - first)
+      for (key, value) in entries[first...] {
+        // Foundation keeps the last of two equal keys, but its keys compare code unit by code
+        // unit and Swift's by canonical equivalence: leave duplicates to Foundation.
+        guard result.updateValue(value, forKey: key) == nil else { return nil }
+      }
+      // Foundation reads a lone `CF$UID` entry as a keyed-archiver UID.
+      if result.count == 1, result["CF$UID"] != nil { return nil }
+      return result
+    }
+
+    mutating func array(depth: Int) -> Any? {
+      var result: [Any] = []
+      while true {
+        guard skipMisc(), index + 1 < bytes.count else { return nil }
+        if bytes[index + 1] == .slash { break }
+        guard let value = nextValue(depth: depth) else { return nil }
+        result.append(value)
+      }
+      guard closeTag("array") else { return nil }
+      return result
+    }
+
+    /// The text of a `<string>` or `<key>`, up to and including its close tag.
+    mutating func text(closing name: StaticString) -> String? {
+      let count = bytes.count
+      let start = index
+      var ascii = true
+      var assembled = false
+      var mark = start
+      while index < count {
+        let byte = bytes[index]
+        if byte == .lessThan {
+          guard index + 1 < count, bytes[index + 1] == .exclamationMark else { break }
+          guard starts(with: "<![CDATA[") else { return nil }
+          if !assembled { scratch.removeAll(keepingCapacity: true) }
+          assembled = true
+          scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[mark..<index]))
+          index += 9
+          let contentStart = index
+          while index + 2 < count,
+            !(bytes[index] == .closeBracket && bytes[index + 1] == .closeBracket && bytes[index + 2] == .greaterThan)
+          {
+            index += 1
+          }
+          guard index + 2 < count else { return nil }
+          scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
+          ascii = false
+          index += 3
+          mark = index
+        } else if byte == .ampersand {
+          if !assembled { scratch.removeAll(keepingCapacity: true) }
+          assembled = true
+          scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[mark..<index]))
+          guard entity() else { return nil }
+          ascii = false
+          mark = index
+        } else {
+          if byte >= 0x80 { ascii = false }
+          index += 1
+        }
+      }
+      guard index < count else { return nil }
+      let result: String?
+      if assembled {
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[mark..<index]))
+        result = scratch.withUnsafeBufferPointer { Self.string($0, ascii: false) }
+      } else {
+        result = Self.string(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
+      }
+      guard let result, closeTag(name) else { return nil }
+      return result
+    }
+
+    /// Text from UTF-8 bytes; nil for invalid UTF-8 and for a leading byte order mark, which
+    /// CoreFoundation drops.
+    static func string(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+      if ascii { return String(decoding: utf8, as: UTF8.self) }
+      if utf8.count >= 3, utf8[0] == 0xEF, utf8[1] == 0xBB, utf8[2] == 0xBF { return nil }
+      return String(validating: utf8, as: UTF8.self)
+    }
+
+    /// After `&`: one of the five entities or a character reference, appended to `scratch`.
+    mutating func entity() -> Bool {
+      for (name, byte) in Self.entities where starts(with: name) {
+        scratch.append(byte)
+        index += name.utf8CodeUnitCount
+        return true
+      }
+      guard starts(with: "&#") else { return false }
+      index += 2
+      let hex = index < bytes.count && bytes[index] == UInt8(ascii: "x")
+      if hex { index += 1 }
+      var value: UInt32 = 0
+      var digits = 0
+      while index < bytes.count, bytes[index] != .semicolon {
+        guard let digit = Self.digit(bytes[index], hex: hex), digits < 8 else { return false }
+        value = value * (hex ? 16 : 10) + digit
+        digits += 1
+        index += 1
+      }
+      guard index < bytes.count, digits > 0 else { return false }
+      index += 1
+      // NUL, surrogates and byte order marks have quirks of their own in CoreFoundation.
+      guard value != 0, value != 0xFEFF, value != 0xFFFE, let scalar = Unicode.Scalar(value) else { return false }
+      scratch.append(contentsOf: UTF8.encode(scalar)!)
+      return true
+    }
+
+    static let entities: [(name: StaticString, byte: UInt8)] = [
+      ("&lt;", .lessThan), ("&gt;", .greaterThan), ("&amp;", .ampersand), ("&apos;", .apostrophe), ("&quot;", .quote),
+    ]
+
+    static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: return UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: return UInt32(byte - UInt8(ascii: "A") + 10)
+      default: return nil
+      }
+    }
+
+    /// The plain text of a number or date element, up to its close tag: bytes other than `<`
+    /// and `&`.
+    mutating func plainText() -> Range<Int>? {
+      let start = index
+      while index < bytes.count, bytes[index] != .lessThan {
+        if bytes[index] == .ampersand { return nil }
+        index += 1
+      }
+      return index < bytes.count ? start..<index : nil
+    }
+
+    /// `-?[0-9]+` within Int64; Foundation also reads spaces, `+` and hexadecimal, and gives
+    /// integers above Int64.max as 128-bit numbers.
+    mutating func integer() -> Any? {
+      guard let range = plainText(), !range.isEmpty else { return nil }
+      var cursor = range.lowerBound
+      let negative = bytes[cursor] == .minus
+      if negative { cursor += 1 }
+      guard cursor < range.upperBound else { return nil }
+      var magnitude: UInt64 = 0
+      for position in cursor..<range.upperBound {
+        let byte = bytes[position]
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, overflowSum) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+        guard !overflowTimes, !overflowSum else { return nil }
+        magnitude = sum
+      }
+      let value: Int64
+      if negative {
+        guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        value = magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
+      } else {
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        value = Int64(magnitude)
+      }
+      guard closeTag("integer") else { return nil }
+      // Foundation makes a 32-bit zero of an integer written with zeros only.
+      return value == 0 ? NSNumber(value: Int32(0)) : NSNumber(value: value)
+    }
+
+    /// `[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`, the way Foundation writes reals; `nan`, `inf`
+    /// and other spellings are left to Foundation.
+    mutating func real() -> Any? {
+      guard let range = plainText(), !range.isEmpty, range.count <= 64 else { return nil }
+      var cursor = range.lowerBound
+      let end = range.upperBound
+      func digits() -> Bool {
+        let start = cursor
+        while cursor < end, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") { cursor += 1 }
+        return cursor > start
+      }
+      if bytes[cursor] == .minus || bytes[cursor] == .plus { cursor += 1 }
+      guard digits() else { return nil }
+      if cursor < end, bytes[cursor] == .period {
+        cursor += 1
+        guard digits() else { return nil }
+      }
+      if cursor < end, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
+        cursor += 1
+        if cursor < end, bytes[cursor] == .minus || bytes[cursor] == .plus { cursor += 1 }
+        guard digits() else { return nil }
+      }
+      guard cursor == end else { return nil }
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+      guard let value = Double(text), closeTag("real") else { return nil }
+      return NSNumber(value: value)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, a real day of the (proleptic Gregorian) calendar between years 1
+    /// and 9999; Foundation reads other years and rolls impossible days over.
+    mutating func date() -> Any? {
+      guard let range = plainText(), range.count == 20 else { return nil }
+      let base = range.lowerBound
+      func number(_ offset: Int, _ length: Int) -> Int? {
+        var result = 0
+        for position in base + offset..<base + offset + length {
+          let byte = bytes[position]
+          guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+          result = result * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return result
+      }
+      let separators: [(Int, UInt8)] = [
+        (4, .minus), (7, .minus), (10, UInt8(ascii: "T")), (13, .colon), (16, .colon), (19, UInt8(ascii: "Z")),
+      ]
+      guard separators.allSatisfy({ bytes[base + $0.0] == $0.1 }),
+        let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+        let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+        year >= 1, (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, of: year),
+        hour < 24, minute < 60, second < 60, closeTag("date")
+      else { return nil }
+      let days = Self.daysSince2001(year: year, month: month, day: day)
+      let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+      return Date(timeIntervalSinceReferenceDate: Double(seconds))
+    }
+
+    static func days(inMonth month: Int, of year: Int) -> Int {
+      switch month {
+      case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+      case 4, 6, 9, 11: return 30
+      default: return 31
+      }
+    }
+
+    /// Days from 2001-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    static func daysSince2001(year: Int, month: Int, day: Int) -> Int {
+      let shiftedYear = month <= 2 ? year - 1 : year
+      let era = shiftedYear / 400
+      let yearOfEra = shiftedYear - era * 400
+      let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+      let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+      let daysSince1970 = era * 146_097 + dayOfEra - 719_468
+      return daysSince1970 - 11_323
+    }
+
+    /// Base64 in groups of four, with whitespace between characters and `=` padding only at the
+    /// end.
+    mutating func data() -> Any? {
+      guard let range = plainText() else { return nil }
+      var result = Data()
+      result.reserveCapacity(range.count * 3 / 4)
+      var group: UInt32 = 0
+      var inGroup = 0
+      var padding = 0
+      for position in range {
+        let byte = bytes[position]
+        if isWhitespace(byte) { continue }
+        if byte == .equals {
+          guard inGroup >= 2 else { return nil }
+          padding += 1
+          group <<= 6
+          inGroup += 1
+        } else {
+          guard padding == 0, let sextet = Self.sextet(byte) else { return nil }
+          group = group << 6 | sextet
+          inGroup += 1
+        }
+        if inGroup == 4 {
+          result.append(UInt8(truncatingIfNeeded: group >> 16))
+          if padding < 2 { result.append(UInt8(truncatingIfNeeded: group >> 8)) }
+          if padding < 1 { result.append(UInt8(truncatingIfNeeded: group)) }
+          group = 0
+          inGroup = 0
+          if padding > 0 { padding = 3 }  // nothing may follow a padded group
+        } else if padding == 3 {
+          return nil
+        }
+      }
+      guard inGroup == 0, closeTag("data") else { return nil }
+      return result
+    }
+
+    static func sextet(_ byte: UInt8) -> UInt32? {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): return UInt32(byte - UInt8(ascii: "A"))
+      case UInt8(ascii: "a")...UInt8(ascii: "z"): return UInt32(byte - UInt8(ascii: "a") + 26)
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0") + 52)
+      case .plus: return 62
+      case .slash: return 63
+      default: return nil
+      }
+    }
+
+    // MARK: Tags
+
+    enum Tag {
+      case string, dict, array, integer, real, `true`, `false`, date, data, key
+    }
+
+    /// After `<`: a known element name, then `>` or `/>`, with whitespace allowed before either.
+    mutating func openTag() -> (Tag, empty: Bool)? {
+      let start = index
+      while index < bytes.count, bytes[index] >= UInt8(ascii: "a"), bytes[index] <= UInt8(ascii: "z") { index += 1 }
+      let tag: Tag
+      switch index - start {
+      case 3 where matches("key", at: start): tag = .key
+      case 4 where matches("dict", at: start): tag = .dict
+      case 4 where matches("real", at: start): tag = .real
+      case 4 where matches("true", at: start): tag = .true
+      case 4 where matches("date", at: start): tag = .date
+      case 4 where matches("data", at: start): tag = .data
+      case 5 where matches("array", at: start): tag = .array
+      case 5 where matches("false", at: start): tag = .false
+      case 6 where matches("string", at: start): tag = .string
+      case 7 where matches("integer", at: start): tag = .integer
+      default: return nil
+      }
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      if bytes[index] == .greaterThan {
+        index += 1
+        return (tag, false)
+      }
+      guard index + 1 < bytes.count, bytes[index] == .slash, bytes[index + 1] == .greaterThan else { return nil }
+      index += 2
+      return (tag, true)
+    }
+
+    /// `</name>`, with whitespace allowed before the `>`.
+    mutating func closeTag(_ name: StaticString) -> Bool {
+      guard index + 1 < bytes.count, bytes[index] == .lessThan, bytes[index + 1] == .slash,
+        matches(name, at: index + 2)
+      else { return false }
+      index += 2 + name.utf8CodeUnitCount
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == .greaterThan else { return false }
+      index += 1
+      return true
+    }
+
+    // MARK: Skipping
+
+    /// Whitespace, comments and processing instructions between elements; false at the end of
+    /// the data or at anything malformed. Leaves `index` at a `<`.
+    mutating func skipMisc() -> Bool {
+      while true {
+        skipWhitespace()
+        guard index + 1 < bytes.count, bytes[index] == .lessThan else { return false }
+        switch bytes[index + 1] {
+        case .questionMark:
+          index += 2
+          guard skipProcessingInstruction() else { return false }
+        case .exclamationMark:
+          guard starts(with: "<!--"), skipComment() else { return false }
+        default:
+          return true
+        }
+      }
+    }
+
+    /// At `<!--`: past the next `-->`.
+    mutating func skipComment() -> Bool {
+      index += 4
+      while index + 2 < bytes.count {
+        if bytes[index] == .minus, bytes[index + 1] == .minus, bytes[index + 2] == .greaterThan {
+          index += 3
+          return true
+        }
+        index += 1
+      }
+      return false
+    }
+
+    /// After `<?`: past the next `?>`.
+    mutating func skipProcessingInstruction() -> Bool {
+      while index + 1 < bytes.count {
+        if bytes[index] == .questionMark, bytes[index + 1] == .greaterThan {
+          index += 2
+          return true
+        }
+        index += 1
+      }
+      return false
+    }
+
+    /// At `<!DOCTYPE`: past its `>`; an internal subset (`[…]`) is left to Foundation.
+    mutating func skipDoctype() -> Bool {
+      index += 9
+      while index < bytes.count {
+        switch bytes[index] {
+        case .greaterThan:
+          index += 1
+          return true
+        case .openBracket:
+          return false
+        default:
+          index += 1
+        }
+      }
+      return false
+    }
+
+    mutating func skipWhitespace() {
+      while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    func isWhitespace(_ byte: UInt8) -> Bool {
+      byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn
+    }
+
+    // MARK: Matching
+
+    func starts(with text: StaticString) -> Bool { matches(text, at: index) }
+
+    func matches(_ text: StaticString, at position: Int) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard position >= 0, position + length <= bytes.count else { return false }
+      let expected = text.utf8Start
+      for offset in 0..<length where bytes[position + offset] != expected[offset] { return false }
+      return true
+    }
+  }
+}
+
+extension UInt8 {
+  fileprivate static let tab = UInt8(ascii: "\t")
+  fileprivate static let newline = UInt8(ascii: "\n")
+  fileprivate static let carriageReturn = UInt8(ascii: "\r")
+  fileprivate static let space = UInt8(ascii: " ")
+  fileprivate static let exclamationMark = UInt8(ascii: "!")
+  fileprivate static let quote = UInt8(ascii: "\"")
+  fileprivate static let ampersand = UInt8(ascii: "&")
+  fileprivate static let apostrophe = UInt8(ascii: "'")
+  fileprivate static let plus = UInt8(ascii: "+")
+  fileprivate static let minus = UInt8(ascii: "-")
+  fileprivate static let period = UInt8(ascii: ".")
+  fileprivate static let slash = UInt8(ascii: "/")
+  fileprivate static let colon = UInt8(ascii: ":")
+  fileprivate static let semicolon = UInt8(ascii: ";")
+  fileprivate static let lessThan = UInt8(ascii: "<")
+  fileprivate static let equals = UInt8(ascii: "=")
+  fileprivate static let greaterThan = UInt8(ascii: ">")
+  fileprivate static let questionMark = UInt8(ascii: "?")
+  fileprivate static let openBracket = UInt8(ascii: "[")
+  fileprivate static let closeBracket = UInt8(ascii: "]")
+}

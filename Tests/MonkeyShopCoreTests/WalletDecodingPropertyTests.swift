@@ -1,0 +1,191 @@
+import Foundation
+import MonkeyShopCore
+import PropertyBased
+import Testing
+
+// Whatever bytes wallet.json holds — written by monkeyshop, damaged, truncated or random — the data
+// folder never crashes on them, never reads a balance the file does not say, and never writes over
+// a file it could not read.
+
+/// A fresh folder for the test's files, removed afterwards.
+private func inTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("monkeyshop-wallet-\(UUID().uuidString)").path
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  return try body(folder)
+}
+
+/// What JSONSerialization finds in the file, when it is a wallet of this schema: the oracle the
+/// data folder is checked against.
+///
+/// JSONDecoder lets through what JSONSerialization refuses inside strings it skips (control
+/// characters, invalid UTF-8 in a key it does not know): such text is blanked out first, which
+/// changes no number and no structure.
+private struct ExpectedWallet: Equatable {
+  let balance: Int
+  let deliveredTransactionIDs: [String]
+
+  init?(_ data: Data) {
+    let blanked = String(
+      String.UnicodeScalarView(
+        String(decoding: data, as: UTF8.self).unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+    guard
+      let object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        ?? (try? JSONSerialization.jsonObject(with: Data(blanked.utf8)) as? [String: Any]),
+      let version = Self.integer(object["schemaVersion"]), version == Wallet.schemaVersion,
+      let balance = Self.integer(object["balance"]),
+      let ids = object["deliveredTransactionIDs"] as? [Any]
+    else { return nil }
+    var strings: [String] = []
+    for id in ids {
+      guard let text = id as? String else { return nil }
+      strings.append(text)
+    }
+    self.balance = balance
+    deliveredTransactionIDs = strings
+  }
+
+  /// The integer a JSON number stands for exactly (`5`, `5.0`, `5e0`), if it fits an Int; not a
+  /// boolean, not a fraction.
+  static func integer(_ value: Any?) -> Int? {
+    guard let value, type(of: value) != Bool.self, let number = value as? NSNumber else { return nil }
+    let text = number.stringValue
+    if let exact = Int(text) { return exact }
+    guard let double = Double(text), double == double.rounded() else { return nil }
+    return Int(exactly: double)
+  }
+}
+
+/// Checks every property for one wallet.json.
+private func checkWalletFile(_ bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  try inTemporaryFolder { root in
+    let folder = DataFolder(path: root)
+    try bytes.write(to: URL(fileURLWithPath: folder.walletPath))
+    let expected = ExpectedWallet(bytes)
+
+    let read = Result { () throws(DataFileError) in try folder.read().wallet }
+    switch read {
+    case .success(let wallet):
+      // Never a balance the file does not hold.
+      #expect(
+        expected != nil, "read a wallet from \(String(decoding: bytes, as: UTF8.self).debugDescription)",
+        sourceLocation: sourceLocation)
+      if let expected {
+        #expect(wallet.balance == expected.balance, sourceLocation: sourceLocation)
+        #expect(wallet.deliveredTransactionIDs == expected.deliveredTransactionIDs, sourceLocation: sourceLocation)
+      }
+      // A change that changes nothing writes nothing.
+      try folder.update { _, _ in }
+    case .failure(let error):
+      #expect(error.path == folder.walletPath, sourceLocation: sourceLocation)
+      // A wallet that could not be read is never written over, not even by a change to it.
+      var ran = false
+      #expect(throws: DataFileError.self, sourceLocation: sourceLocation) {
+        try folder.update { _, wallet in
+          ran = true
+          wallet.balance += 1
+        }
+      }
+      #expect(!ran, sourceLocation: sourceLocation)
+    }
+    #expect(FileManager.default.contents(atPath: folder.walletPath) == bytes, sourceLocation: sourceLocation)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains(".tmp") }
+    #expect(leftovers.isEmpty, sourceLocation: sourceLocation)
+  }
+}
+
+/// wallet.json exactly as monkeyshop writes it.
+private func writtenWallet(balance: Int, ids: [String]) throws -> Data {
+  try inTemporaryFolder { root in
+    let folder = DataFolder(path: root)
+    // Only a change is written: go through another wallet, so that an empty wallet is written too.
+    try folder.update { _, wallet in
+      wallet.balance = 1
+      wallet.deliveredTransactionIDs = ["first"]
+    }
+    try folder.update { _, wallet in
+      wallet.balance = balance
+      wallet.deliveredTransactionIDs = ids
+    }
+    return try #require(FileManager.default.contents(atPath: folder.walletPath))
+  }
+}
+
+private let balance = Gen.int(in: 0...Int.max)
+private let smallBalance = Gen.int(in: -10...10_000)
+private let transactionIDs = Gen.letterOrNumber.string(of: 1...12).array(of: 0...3)
+/// Bytes that matter to JSON and UTF-8, to put into a valid file.
+private let awkwardByte = Gen<UInt8?>.element(
+  of: Array("{}[]\",:0123456789.eE+- \n\\tfnu".utf8) + [0x00, 0x80, 0xC3, 0xFF]
+).map { $0! }
+
+private enum Damage: CaseIterable, Sendable {
+  case truncate, replace, insert, delete
+}
+
+private func damaged(_ data: Data, _ damage: Damage, at position: Int, byte: UInt8) -> Data {
+  var bytes = Array(data)
+  let index = position % bytes.count
+  switch damage {
+  case .truncate: bytes.removeSubrange(index...)
+  case .replace: bytes[index] = byte
+  case .insert: bytes.insert(byte, at: index)
+  case .delete: bytes.remove(at: index)
+  }
+  return Data(bytes)
+}
+
+@Suite("Wallet decoding, property-based")
+struct WalletDecodingPropertyTests {
+  @Test("a wallet as monkeyshop writes it is read back exactly, and left as it is")
+  func writtenWallets() async throws {
+    await propertyCheck(count: 100, input: balance, transactionIDs) { balance, ids in
+      let bytes = try writtenWallet(balance: balance, ids: ids)
+      #expect(ExpectedWallet(bytes) != nil)
+      try checkWalletFile(bytes)
+      let wallet = try inTemporaryFolder { root in
+        let folder = DataFolder(path: root)
+        try bytes.write(to: URL(fileURLWithPath: folder.walletPath))
+        return try folder.read().wallet
+      }
+      #expect(wallet.balance == balance)
+      #expect(wallet.deliveredTransactionIDs == ids)
+    }
+  }
+
+  @Test("a damaged or truncated wallet never crashes, never gives a wrong balance, and is never written over")
+  func damagedWallets() async throws {
+    await propertyCheck(
+      count: 300, input: smallBalance, transactionIDs, Gen<Damage>.case, Gen.int(in: 0...10_000), awkwardByte
+    ) { balance, ids, damage, position, byte in
+      let bytes = try writtenWallet(balance: balance, ids: ids)
+      try checkWalletFile(damaged(bytes, damage, at: position, byte: byte))
+    }
+  }
+
+  @Test("a compact or hand-edited wallet is judged the same way")
+  func handEditedWallets() async throws {
+    await propertyCheck(
+      count: 200, input: smallBalance, Gen<Damage>.case, Gen.int(in: 0...10_000), awkwardByte
+    ) { balance, damage, position, byte in
+      let variants = [
+        #"{"schemaVersion":1,"balance":\#(balance),"deliveredTransactionIDs":[]}"#,
+        #"{"balance": \#(balance), "deliveredTransactionIDs": ["a"], "schemaVersion": 1, "note": "x"}"#,
+        #"{"schemaVersion": 1, "balance": \#(balance).0, "deliveredTransactionIDs": []}"#,
+        #"{"schemaVersion": 1, "balance": \#(balance)e0, "deliveredTransactionIDs": []}"#,
+      ]
+      for text in variants {
+        try checkWalletFile(Data(text.utf8))
+        try checkWalletFile(damaged(Data(text.utf8), damage, at: position, byte: byte))
+      }
+    }
+  }
+
+  @Test("random bytes in wallet.json never crash, never read as a wallet, and are never written over")
+  func randomBytes() async throws {
+    await propertyCheck(count: 200, input: Gen.uint8(in: 0...255).array(of: 0...64)) { bytes in
+      try checkWalletFile(Data(bytes))
+    }
+  }
+}
