@@ -34,21 +34,13 @@ struct StorefrontCommand: ParsableCommand {
           """)
       }
       let language = Language.resolve(explicit: lang, environment: options.environment)
-      let terminal = Terminal()
       let runtime = ShopRuntime(
         catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
         onCrash: { _ in
           Terminal.restoreForCrash()
           Crash.now()
         })
-      do {
-        try terminal.start()
-      } catch {
-        throw Failure.failed("\(error)")
-      }
-      let outcome = EventLoop.run(app: runtime, terminal: terminal)
-      terminal.stop()
-      if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+      try runInTerminal(runtime)
     }
   }
 }

@@ -143,14 +143,6 @@ struct WalkthroughCommand: ParsableCommand {
       )
     }
     let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
-    let terminal = Terminal()
-    do {
-      try terminal.start()
-    } catch {
-      throw Failure.failed("\(error)")
-    }
-    let outcome = EventLoop.run(app: player, terminal: terminal)
-    terminal.stop()
-    if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    try runInTerminal(player)
   }
 }

@@ -1,0 +1,17 @@
+import ArgumentParser
+import MonkeyShopCore
+import MonkeyShopTerminal
+
+/// Runs an app (the storefront, a walkthrough played live) in the terminal until it finishes, and
+/// exits as the shell expects after a signal.
+func runInTerminal(_ app: some TerminalApp) throws {
+  let terminal = Terminal()
+  do {
+    try terminal.start()
+  } catch {
+    throw Failure.failed("\(error)")
+  }
+  let outcome = EventLoop.run(app: app, terminal: terminal)
+  terminal.stop()
+  if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+}
