@@ -309,20 +309,26 @@ public enum CatalogLoader {
       var digits = 0
       var sawPoint = false
       var fractionDigits = 0
+      var negative = false
+      var significand: UInt64 = 0
       for (offset, byte) in trimmed.utf8.enumerated() {
         switch byte {
-        case UInt8(ascii: "-") where offset == 0: continue
+        case UInt8(ascii: "-") where offset == 0: negative = true
         case UInt8(ascii: "."):
           guard !sawPoint, digits > 0 else { return nil }
           sawPoint = true
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
           digits += 1
           if sawPoint { fractionDigits += 1 }
+          if digits <= 18 { significand = significand * 10 + UInt64(byte - UInt8(ascii: "0")) }
         default: return nil
         }
       }
       guard digits > 0, !sawPoint || fractionDigits > 0 else { return nil }
-      return Decimal(string: trimmed, locale: posix)
+      // Built from its digits: Decimal(string:locale:) would load an ICU locale for every price.
+      guard digits <= 18 else { return Decimal(string: trimmed, locale: posix) }
+      return Decimal(
+        sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
