@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "MonkeyShopTerminal", targets: ["MonkeyShopTerminal"]),
     .executable(name: "monkeyshop-benchmarks", targets: ["MonkeyShopBenchmarks"]),
     .executable(name: "minimal-ncurses", targets: ["MinimalNCurses"]),
+    .executable(name: "minimal-ncurses-foundation", targets: ["MinimalNCursesFoundation"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +47,11 @@ let package = Package(
       name: "MinimalNCurses",
       dependencies: ["CNCurses"],
       path: "Benchmarks/MinimalNCurses"
+    ),
+    .executableTarget(
+      name: "MinimalNCursesFoundation",
+      dependencies: ["CNCurses"],
+      path: "Benchmarks/MinimalNCursesFoundation"
     ),
     .testTarget(
       name: "MonkeyShopCoreTests",

@@ -2,8 +2,20 @@ import ArgumentParser
 import Foundation
 import MonkeyShopCore
 
+/// Where the shop's files are: the catalog and the data folder.
+protocol ShopPlaces {
+  var catalog: String? { get }
+  var dataDir: String? { get }
+}
+
+/// `monkeyshop` with no arguments: the defaults, from the environment.
+struct DefaultPlaces: ShopPlaces {
+  var catalog: String? { nil }
+  var dataDir: String? { nil }
+}
+
 /// Options every command that opens the shop shares: the catalog and the data folder.
-struct ShopOptions: ParsableArguments {
+struct ShopOptions: ParsableArguments, ShopPlaces {
   @Option(name: .long, help: ArgumentHelp("The catalog to sell from.", valueName: "path"))
   var catalog: String?
 
@@ -13,7 +25,9 @@ struct ShopOptions: ParsableArguments {
       "Where wallet.json and store.json live (default: $MONKEYSHOP_DATA_DIR, else $XDG_DATA_HOME/monkeyshop, else ~/.local/share/monkeyshop).",
       valueName: "path"))
   var dataDir: String?
+}
 
+extension ShopPlaces {
   var environment: [String: String] { ProcessInfo.processInfo.environment }
 
   var dataFolder: DataFolder {
@@ -72,12 +86,15 @@ enum Failure: Error, CustomStringConvertible {
 
 extension ParsableCommand {
   /// Runs a command body, turning a `Failure` into its message and exit status.
-  func reporting(_ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch let failure as Failure {
-      FileHandle.standardError.write(Data("monkeyshop: \(failure)\n".utf8))
-      throw ExitCode(failure.exitCode)
-    }
+  func reporting(_ body: () throws -> Void) throws { try reportingFailures(body) }
+}
+
+/// Turns a `Failure` into its message on standard error and its exit status.
+func reportingFailures(_ body: () throws -> Void) throws {
+  do {
+    try body()
+  } catch let failure as Failure {
+    FileHandle.standardError.write(Data("monkeyshop: \(failure)\n".utf8))
+    throw ExitCode(failure.exitCode)
   }
 }

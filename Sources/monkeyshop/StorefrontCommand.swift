@@ -21,7 +21,12 @@ struct StorefrontCommand: ParsableCommand {
   }
 
   func run() throws {
-    try reporting {
+    try Self.open(options, lang: lang)
+  }
+
+  /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
+  static func open(_ options: some ShopPlaces, lang: String?) throws {
+    try reportingFailures {
       let catalog = try options.loadCatalog()
       let folder = options.dataFolder
       try options.checkDataFiles(folder)
