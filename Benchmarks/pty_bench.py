@@ -69,6 +69,14 @@ def first_frame(command, env, marker, name):
     return elapsed
 
 
+def peak_memory_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
 def measure(name, marker, keys, command, presses=300, idle_seconds=5.0, launches=21):
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
     first_frames = sorted(first_frame(command, env, marker, name) for _ in range(launches))
@@ -90,6 +98,7 @@ def measure(name, marker, keys, command, presses=300, idle_seconds=5.0, launches
     before = cpu_seconds(pid)
     time.sleep(idle_seconds)
     idle = cpu_seconds(pid) - before
+    peak = peak_memory_kb(pid)
     os.write(fd, b"q")
     drain(fd, quiet=0.3)
     os.kill(pid, 9) if os.waitpid(pid, os.WNOHANG) == (0, 0) else None
@@ -101,6 +110,7 @@ def measure(name, marker, keys, command, presses=300, idle_seconds=5.0, launches
         "p99": latencies[int(len(latencies) * 0.99) - 1],
         "idle_cpu": idle,
         "idle_seconds": idle_seconds,
+        "peak_kb": peak,
     }
 
 
@@ -111,7 +121,8 @@ def main():
     print(
         f"{result['name']:<40}first frame (median of 21) {result['first_frame'] * 1000:6.2f} ms   "
         f"key→repaint median {result['median'] * 1000:5.3f} ms  p99 {result['p99'] * 1000:5.3f} ms   "
-        f"idle CPU {result['idle_cpu']:.2f} s in {result['idle_seconds']:.0f} s"
+        f"idle CPU {result['idle_cpu']:.2f} s in {result['idle_seconds']:.0f} s   "
+        f"peak RSS {result['peak_kb'] / 1024:.1f} MB"
     )
 
 
