@@ -69,13 +69,7 @@ public enum KeyMap {
     KeyBinding(
       [.character("0")], .buyTen, .main, hint: "buy-10", help: "buy the 10-credit product",
       whyNot: { $0.whyNotBuyable($0.product(granting: 10)) }),
-    KeyBinding(
-      [.enter, .character("b")], .buySelected, .main, hint: "buy", help: "buy the selected product",
-      whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
     KeyBinding([.tab], .openTransactions, .main, hint: "transactions", help: "transaction manager"),
-    KeyBinding(
-      [.character("c")], .openConditions, .main, hint: "conditions",
-      help: "conditions panel"),
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .main, hint: "select", help: "previous product",
       inHintBar: false, whyNot: { $0.selection > 0 ? nil : "the first product is selected" }),
@@ -96,6 +90,12 @@ public enum KeyMap {
     KeyBinding([.character("a")], .toggleAskToBuy, .main, hint: "ask", help: "Ask to Buy on/off"),
     KeyBinding(
       [.character("i")], .toggleInterrupted, .main, hint: "interrupt", help: "interrupted on/off"),
+    KeyBinding(
+      [.character("c")], .openConditions, .main, hint: "conditions",
+      help: "conditions panel"),
+    KeyBinding(
+      [.enter, .character("b")], .buySelected, .main, hint: "buy", help: "buy the selected product",
+      whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
     KeyBinding(
       [.character("s")], .spend, .main, hint: "spend", help: "spend a credit",
       whyNot: { $0.balance > 0 ? nil : "no monkey credits to spend" }),
