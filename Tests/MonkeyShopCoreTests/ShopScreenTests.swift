@@ -129,6 +129,14 @@ import Testing
       }
     ),
     (
+      "japanese-help",
+      {
+        let shop = ShopHarness(language: .ja)
+        shop.press("?")
+        return shop
+      }
+    ),
+    (
       "japanese",
       {
         let shop = ShopHarness(conditions: { $0.storefront = "JPN" }, balance: 15, language: .ja)

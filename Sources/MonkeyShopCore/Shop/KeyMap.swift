@@ -16,14 +16,14 @@ public enum ShopAction: String, Sendable, CaseIterable {
 public enum KeyContext: String, Sendable, CaseIterable {
   case main, paymentSheet, transactions, conditions, help, confirmQuit
 
-  public var title: String {
+  public var title: Phrase {
     switch self {
-    case .main: "Storefront"
-    case .paymentSheet: "Payment sheet"
-    case .transactions: "Transaction manager"
-    case .conditions: "Conditions panel"
-    case .help: "Help"
-    case .confirmQuit: "Quit?"
+    case .main: Phrase("Storefront", "ストア")
+    case .paymentSheet: Phrase("Payment sheet", "支払いシート")
+    case .transactions: Phrase("Transaction manager", "取引マネージャ")
+    case .conditions: Phrase("Conditions panel", "条件パネル")
+    case .help: Phrase("Help", "ヘルプ")
+    case .confirmQuit: Phrase("Quit?", "終了?")
     }
   }
 }
@@ -35,16 +35,16 @@ public struct KeyBinding: Sendable {
   public let action: ShopAction
   public let context: KeyContext
   /// Short label for the hint bar.
-  public let hint: String
+  public let hint: Phrase
   /// A sentence for the help overlay.
-  public let help: String
+  public let help: Phrase
   /// Nil when the action can act now; otherwise why not, told to the user who presses it.
   public let whyNot: @Sendable (ShopModel) -> String?
   /// Shown in the hint bar (navigation keys are left to help).
   public let inHintBar: Bool
 
   init(
-    _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: String, help: String,
+    _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: Phrase, help: Phrase,
     inHintBar: Bool = true, whyNot: @escaping @Sendable (ShopModel) -> String? = { _ in nil }
   ) {
     self.keys = keys
@@ -64,105 +64,168 @@ public enum KeyMap {
   public static let bindings: [KeyBinding] = [
     // Storefront
     KeyBinding(
-      [.character("5")], .buyFive, .main, hint: "buy-5", help: "buy the 5-credit product",
+      [.character("5")], .buyFive, .main, hint: Phrase("buy-5", "5を購入"),
+      help: Phrase("buy the 5-credit product", "5 クレジットの商品を購入"),
       whyNot: { $0.whyNotBuyable($0.product(granting: 5)) }),
     KeyBinding(
-      [.character("0")], .buyTen, .main, hint: "buy-10", help: "buy the 10-credit product",
+      [.character("0")], .buyTen, .main, hint: Phrase("buy-10", "10を購入"),
+      help: Phrase("buy the 10-credit product", "10 クレジットの商品を購入"),
       whyNot: { $0.whyNotBuyable($0.product(granting: 10)) }),
-    KeyBinding([.tab], .openTransactions, .main, hint: "transactions", help: "transaction manager"),
     KeyBinding(
-      [.up, .character("k")], .selectPrevious, .main, hint: "select", help: "previous product",
-      inHintBar: false, whyNot: { $0.selection > 0 ? nil : "the first product is selected" }),
+      [.tab], .openTransactions, .main, hint: Phrase("transactions", "取引"),
+      help: Phrase("transaction manager", "取引マネージャ")),
     KeyBinding(
-      [.down, .character("j")], .selectNext, .main, hint: "select", help: "next product",
+      [.up, .character("k")], .selectPrevious, .main, hint: Phrase("select", "選択"),
+      help: Phrase("previous product", "前の商品"),
+      inHintBar: false, whyNot: { $0.selection > 0 ? nil : $0.words.pick("the first product is selected", "先頭の商品です") }),
+    KeyBinding(
+      [.down, .character("j")], .selectNext, .main, hint: Phrase("select", "選択"), help: Phrase("next product", "次の商品"),
       inHintBar: false,
-      whyNot: { $0.selection + 1 < $0.catalog.products.count ? nil : "the last product is selected" }),
+      whyNot: {
+        $0.selection + 1 < $0.catalog.products.count ? nil : $0.words.pick("the last product is selected", "最後の商品です")
+      }),
     KeyBinding(
-      [.character("+"), .character("=")], .quantityUp, .main, hint: "qty+", help: "quantity +1 (up to 10)",
-      inHintBar: false, whyNot: { $0.quantity < 10 ? nil : "a payment buys at most 10" }),
+      [.character("+"), .character("=")], .quantityUp, .main, hint: Phrase("qty+", "数量+"),
+      help: Phrase("quantity +1 (up to 10)", "数量 +1 (最大 10)"),
+      inHintBar: false,
+      whyNot: { $0.quantity < 10 ? nil : $0.words.pick("a payment buys at most 10", "1 回の支払いは最大 10 個") }),
     KeyBinding(
-      [.character("-"), .character("−")], .quantityDown, .main, hint: "qty−", help: "quantity −1",
-      inHintBar: false, whyNot: { $0.quantity > 1 ? nil : "a payment buys at least 1" }),
+      [.character("-"), .character("−")], .quantityDown, .main, hint: Phrase("qty−", "数量−"),
+      help: Phrase("quantity −1", "数量 −1"),
+      inHintBar: false, whyNot: { $0.quantity > 1 ? nil : $0.words.pick("a payment buys at least 1", "1 回の支払いは最低 1 個") }
+    ),
     KeyBinding(
-      [.character("r")], .toggleRestrictions, .main, hint: "restrict",
-      help: "restrictions on/off"),
-    KeyBinding([.character("n")], .toggleNetwork, .main, hint: "network", help: "network up/down"),
-    KeyBinding([.character("a")], .toggleAskToBuy, .main, hint: "ask", help: "Ask to Buy on/off"),
+      [.character("r")], .toggleRestrictions, .main, hint: Phrase("restrict", "制限"),
+      help: Phrase("restrictions on/off", "機能制限 オン/オフ")),
     KeyBinding(
-      [.character("i")], .toggleInterrupted, .main, hint: "interrupt", help: "interrupted on/off"),
+      [.character("n")], .toggleNetwork, .main, hint: Phrase("network", "ネット"),
+      help: Phrase("network up/down", "ネットワーク 接続/切断")),
     KeyBinding(
-      [.character("c")], .openConditions, .main, hint: "conditions",
-      help: "conditions panel"),
+      [.character("a")], .toggleAskToBuy, .main, hint: Phrase("ask", "承認"),
+      help: Phrase("Ask to Buy on/off", "承認と購入 オン/オフ")),
     KeyBinding(
-      [.enter, .character("b")], .buySelected, .main, hint: "buy", help: "buy the selected product",
+      [.character("i")], .toggleInterrupted, .main, hint: Phrase("interrupt", "中断"),
+      help: Phrase("interrupted on/off", "購入の中断 オン/オフ")),
+    KeyBinding(
+      [.character("c")], .openConditions, .main, hint: Phrase("conditions", "条件"),
+      help: Phrase("conditions panel", "条件パネル")),
+    KeyBinding(
+      [.enter, .character("b")], .buySelected, .main, hint: Phrase("buy", "購入"),
+      help: Phrase("buy the selected product", "選択中の商品を購入"),
       whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
     KeyBinding(
-      [.character("s")], .spend, .main, hint: "spend", help: "spend a credit",
-      whyNot: { $0.balance > 0 ? nil : "no monkey credits to spend" }),
+      [.character("s")], .spend, .main, hint: Phrase("spend", "使う"), help: Phrase("spend a credit", "1 クレジット使う"),
+      whyNot: { $0.balance > 0 ? nil : $0.words.pick("no monkey credits to spend", "使えるモンキークレジットがありません") }),
     KeyBinding(
-      [.character("l")], .toggleVocabulary, .main, hint: "SK1/SK2",
-      help: "log in SK1 / SK2 names"),
+      [.character("l")], .toggleVocabulary, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
+      help: Phrase("log in SK1 / SK2 names", "ログを SK1 / SK2 表記に")),
     KeyBinding(
-      [.character("R")], .requestProducts, .main, hint: "reload", help: "request products again",
-      whyNot: { $0.canMakePayments ? nil : "purchases are restricted: no product request is made" }),
-    KeyBinding([.character("?")], .openHelp, .main, hint: "help", help: "this help"),
+      [.character("R")], .requestProducts, .main, hint: Phrase("reload", "再取得"),
+      help: Phrase("request products again", "商品を再取得"),
+      whyNot: {
+        $0.canMakePayments
+          ? nil : $0.words.pick("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
+      }),
+    KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
-      [.character("q")], .quit, .main, hint: "quit", help: "quit (asks if purchasing)"),
-    KeyBinding([.ctrlC], .quitNow, .main, hint: "quit now", help: "quit at once", inHintBar: false),
+      [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),
+      help: Phrase("quit (asks if purchasing)", "終了 (購入中は確認)")),
+    KeyBinding(
+      [.ctrlC], .quitNow, .main, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"), inHintBar: false
+    ),
 
     // Payment sheet
-    KeyBinding([.enter, .character("y")], .confirmPayment, .paymentSheet, hint: "buy", help: "confirm the purchase"),
     KeyBinding(
-      [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: "cancel", help: "cancel (paymentCancelled)"),
+      [.enter, .character("y")], .confirmPayment, .paymentSheet, hint: Phrase("buy", "購入"),
+      help: Phrase("confirm the purchase", "購入を確定")),
     KeyBinding(
-      [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: "qty+",
-      help: "quantity +1", whyNot: { $0.sheetQuantity < 10 ? nil : "a payment buys at most 10" }),
+      [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: Phrase("cancel", "キャンセル"),
+      help: Phrase("cancel (paymentCancelled)", "キャンセル (paymentCancelled)")),
     KeyBinding(
-      [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: "qty−",
-      help: "quantity −1", whyNot: { $0.sheetQuantity > 1 ? nil : "a payment buys at least 1" }),
-    KeyBinding([.ctrlC], .quitNow, .paymentSheet, hint: "quit now", help: "quit at once", inHintBar: false),
+      [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: Phrase("qty+", "数量+"),
+      help: Phrase("quantity +1", "数量 +1"),
+      whyNot: { $0.sheetQuantity < 10 ? nil : $0.words.pick("a payment buys at most 10", "1 回の支払いは最大 10 個") }),
+    KeyBinding(
+      [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: Phrase("qty−", "数量−"),
+      help: Phrase("quantity −1", "数量 −1"),
+      whyNot: { $0.sheetQuantity > 1 ? nil : $0.words.pick("a payment buys at least 1", "1 回の支払いは最低 1 個") }),
+    KeyBinding(
+      [.ctrlC], .quitNow, .paymentSheet, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
+      inHintBar: false),
 
     // Transaction manager
     KeyBinding(
-      [.up, .character("k")], .selectPrevious, .transactions, hint: "select", help: "previous transaction",
+      [.up, .character("k")], .selectPrevious, .transactions, hint: Phrase("select", "選択"),
+      help: Phrase("previous transaction", "前の取引"),
       inHintBar: false),
     KeyBinding(
-      [.down, .character("j")], .selectNext, .transactions, hint: "select", help: "next transaction",
+      [.down, .character("j")], .selectNext, .transactions, hint: Phrase("select", "選択"),
+      help: Phrase("next transaction", "次の取引"),
       inHintBar: false),
     KeyBinding(
-      [.character("a")], .approve, .transactions, hint: "approve", help: "approve Ask to Buy",
-      whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be approved" }),
-    KeyBinding(
-      [.character("d")], .decline, .transactions, hint: "decline", help: "decline Ask to Buy",
-      whyNot: { $0.selectedTransaction?.state == .deferred ? nil : "only a deferred transaction can be declined" }),
-    KeyBinding(
-      [.character("v")], .resolve, .transactions, hint: "resolve", help: "resolve an interruption",
+      [.character("a")], .approve, .transactions, hint: Phrase("approve", "承認"),
+      help: Phrase("approve Ask to Buy", "承認と購入を承認"),
       whyNot: {
-        $0.selectedTransaction?.hasPurchaseIssue == true ? nil : "only an interrupted purchase can be resolved"
+        $0.selectedTransaction?.state == .deferred
+          ? nil : $0.words.pick("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
       }),
-    KeyBinding([.escape, .tab, .character("q")], .close, .transactions, hint: "close", help: "close"),
-    KeyBinding([.ctrlC], .quitNow, .transactions, hint: "quit now", help: "quit at once", inHintBar: false),
+    KeyBinding(
+      [.character("d")], .decline, .transactions, hint: Phrase("decline", "拒否"),
+      help: Phrase("decline Ask to Buy", "承認と購入を拒否"),
+      whyNot: {
+        $0.selectedTransaction?.state == .deferred
+          ? nil : $0.words.pick("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+      }),
+    KeyBinding(
+      [.character("v")], .resolve, .transactions, hint: Phrase("resolve", "解決"),
+      help: Phrase("resolve an interruption", "中断を解決"),
+      whyNot: {
+        $0.selectedTransaction?.hasPurchaseIssue == true
+          ? nil : $0.words.pick("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+      }),
+    KeyBinding(
+      [.escape, .tab, .character("q")], .close, .transactions, hint: Phrase("close", "閉じる"),
+      help: Phrase("close", "閉じる")),
+    KeyBinding(
+      [.ctrlC], .quitNow, .transactions, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
+      inHintBar: false),
 
     // Conditions panel
     KeyBinding(
-      [.up, .character("k")], .selectPrevious, .conditions, hint: "select", help: "previous condition",
+      [.up, .character("k")], .selectPrevious, .conditions, hint: Phrase("select", "選択"),
+      help: Phrase("previous condition", "前の条件"),
       inHintBar: false),
     KeyBinding(
-      [.down, .character("j")], .selectNext, .conditions, hint: "select", help: "next condition", inHintBar: false),
+      [.down, .character("j")], .selectNext, .conditions, hint: Phrase("select", "選択"),
+      help: Phrase("next condition", "次の条件"), inHintBar: false),
     KeyBinding(
-      [.right, .enter], .nextValue, .conditions, hint: "change", help: "next value"),
-    KeyBinding([.left], .previousValue, .conditions, hint: "back", help: "previous value"),
-    KeyBinding([.escape, .character("c"), .character("q")], .close, .conditions, hint: "close", help: "close"),
-    KeyBinding([.ctrlC], .quitNow, .conditions, hint: "quit now", help: "quit at once", inHintBar: false),
+      [.right, .enter], .nextValue, .conditions, hint: Phrase("change", "変更"), help: Phrase("next value", "次の値")),
+    KeyBinding([.left], .previousValue, .conditions, hint: Phrase("back", "戻す"), help: Phrase("previous value", "前の値")),
+    KeyBinding(
+      [.escape, .character("c"), .character("q")], .close, .conditions, hint: Phrase("close", "閉じる"),
+      help: Phrase("close", "閉じる")),
+    KeyBinding(
+      [.ctrlC], .quitNow, .conditions, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
+      inHintBar: false),
 
     // Help
-    KeyBinding([.escape, .character("?"), .character("q")], .close, .help, hint: "close", help: "close help"),
-    KeyBinding([.ctrlC], .quitNow, .help, hint: "quit now", help: "quit at once", inHintBar: false),
+    KeyBinding(
+      [.escape, .character("?"), .character("q")], .close, .help, hint: Phrase("close", "閉じる"),
+      help: Phrase("close help", "ヘルプを閉じる")),
+    KeyBinding(
+      [.ctrlC], .quitNow, .help, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"), inHintBar: false
+    ),
 
     // Quit confirmation
-    KeyBinding([.character("y"), .enter], .confirmQuit, .confirmQuit, hint: "quit", help: "quit now"),
-    KeyBinding([.character("n"), .escape], .keepRunning, .confirmQuit, hint: "stay", help: "keep shopping"),
-    KeyBinding([.ctrlC], .quitNow, .confirmQuit, hint: "quit now", help: "quit at once", inHintBar: false),
+    KeyBinding(
+      [.character("y"), .enter], .confirmQuit, .confirmQuit, hint: Phrase("quit", "終了"),
+      help: Phrase("quit now", "終了する")),
+    KeyBinding(
+      [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
+      help: Phrase("keep shopping", "買い物を続ける")),
+    KeyBinding(
+      [.ctrlC], .quitNow, .confirmQuit, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
+      inHintBar: false),
   ]
 
   public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {

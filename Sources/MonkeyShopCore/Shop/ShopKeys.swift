@@ -84,7 +84,7 @@ extension ShopModel {
       return []
     case .toggleVocabulary:
       vocabulary = vocabulary.other
-      say("Event log: \(vocabulary.rawValue)", .info)
+      say(words.eventLogSwitched(vocabulary), .info)
       return []
     case .requestProducts:
       return requestProducts()

@@ -95,14 +95,14 @@ public struct ShopModel: Sendable {
   func whyNotBuyable(_ product: Product?) -> String? {
     guard let product else { return words.notAvailable }
     switch products {
-    case .restricted: return "purchases are restricted (canMakePayments is false)"
-    case .notRequested, .loading: return "products are loading"
-    case .failed: return "the product request failed (network down?): press R to request again"
+    case .restricted: return words.restricted
+    case .notRequested, .loading: return words.productsLoading
+    case .failed: return words.requestFailed
     case .loaded(let response):
       guard response.contains(product.productIdentifier) else {
-        return "\(product.productIdentifier) is in invalidProductIdentifiers"
+        return words.invalidProduct(product.productIdentifier)
       }
-      return canMakePayments ? nil : "purchases are restricted (canMakePayments is false)"
+      return canMakePayments ? nil : words.restricted
     }
   }
 

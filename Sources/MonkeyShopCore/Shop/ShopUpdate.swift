@@ -52,7 +52,11 @@ extension ShopModel {
       return []
     case .walletChanged(let wallet):
       if wallet.balance != balance {
-        record(.note("another monkeyshop changed the wallet: balance \(wallet.balance)"))
+        record(
+          .note(
+            words.pick(
+              "another monkeyshop changed the wallet: balance \(wallet.balance)",
+              "別の monkeyshop がウォレットを変更: 残高 \(wallet.balance)")))
         balance = wallet.balance
       }
       return []
@@ -80,7 +84,11 @@ extension ShopModel {
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished
     if !unfinished.isEmpty {
-      record(.note("\(unfinished.count) unfinished transaction(s) from an earlier run: the queue delivers them again"))
+      record(
+        .note(
+          words.pick(
+            "\(unfinished.count) unfinished transaction(s) from an earlier run: the queue delivers them again",
+            "前回の実行から未完了の取引 \(unfinished.count) 件: キューが再び届けます")))
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
     if requestsProducts { effects += requestProducts() }
@@ -158,7 +166,9 @@ extension ShopModel {
       }
       return [.finish(transaction)]
     case .deferred:
-      record(.note("Ask to Buy: the purchase waits for a parent; do not finish it"))
+      record(
+        .note(
+          words.pick("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")))
       say(words.waitingForApproval(transaction.id), .warning)
       return []
     case .restored:
@@ -176,7 +186,11 @@ extension ShopModel {
     for transaction in answered {
       if transaction.finished {
         inFlight[transaction.id] = nil
-        record(.note("#\(transaction.id) was answered and finished by another monkeyshop"))
+        record(
+          .note(
+            words.pick(
+              "#\(transaction.id) was answered and finished by another monkeyshop",
+              "#\(transaction.id) は別の monkeyshop が受け取り完了しました")))
         say(words.finishedElsewhere(transaction.id, transaction.state.description), .info)
         effects.append(.readWallet)
       } else {
@@ -200,7 +214,11 @@ extension ShopModel {
         .success)
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
-      record(.note("credited before the app stopped; finishing it now keeps it from coming back"))
+      record(
+        .note(
+          words.pick(
+            "credited before the app stopped; finishing it now keeps it from coming back",
+            "アプリ停止前に付与済み。ここで finish すれば再配信されません")))
       say(words.alreadyDelivered(transaction.id), .info)
     }
     return [.finish(transaction)]
@@ -216,7 +234,11 @@ extension ShopModel {
         products = .restricted
       }
     case "storefront":
-      record(.note("storefront \(storefront.code): prices in \(storefront.currencyCode)"))
+      record(
+        .note(
+          words.pick(
+            "storefront \(storefront.code): prices in \(storefront.currencyCode)",
+            "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")))
     default:
       break
     }

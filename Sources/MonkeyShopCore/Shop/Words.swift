@@ -18,6 +18,19 @@ public enum Language: String, Sendable, CaseIterable {
   }
 }
 
+/// A short text in both languages, for tables such as the key map.
+public struct Phrase: Sendable {
+  public let en: String
+  public let ja: String
+
+  public init(_ en: String, _ ja: String) {
+    self.en = en
+    self.ja = ja
+  }
+
+  public func text(_ language: Language) -> String { language == .ja ? ja : en }
+}
+
 /// Every string the storefront shows, in English and Japanese. One place, so a translation never
 /// drifts from the screen it belongs to.
 public struct Words: Sendable {
@@ -26,6 +39,9 @@ public struct Words: Sendable {
   public init(_ language: Language) { self.language = language }
 
   private func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+
+  /// A string given in both languages where it is used (the key map's reasons).
+  func pick(_ en: String, _ ja: String) -> String { say(en, ja) }
 
   // Header and balance
   var shopTitle: String { say("monkeyshop — Monkey Credits", "monkeyshop — モンキークレジット") }
@@ -40,6 +56,21 @@ public struct Words: Sendable {
   var loading: String { "loading..." }
   var networkDown: String { "Network down?" }
   var appStoreDisabled: String { "AppStore disabled" }
+  var restricted: String {
+    say("purchases are restricted (canMakePayments is false)", "購入が制限されています (canMakePayments が false)")
+  }
+  var productsLoading: String { say("products are loading", "商品を読み込み中です") }
+  var requestFailed: String {
+    say(
+      "the product request failed (network down?): press R to request again",
+      "商品の取得に失敗しました (ネットワーク切断?): R で再取得")
+  }
+  func invalidProduct(_ id: String) -> String {
+    say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
+  }
+  func eventLogSwitched(_ vocabulary: Vocabulary) -> String {
+    say("Event log: \(vocabulary.rawValue)", "イベントログ: \(vocabulary.rawValue)")
+  }
   var notAvailable: String { say("Not available", "販売されていません") }
   func buy(_ price: String) -> String { say("Buy \(price)", "購入 \(price)") }
   func quantity(_ quantity: Int) -> String { say("qty \(quantity)", "数量 \(quantity)") }

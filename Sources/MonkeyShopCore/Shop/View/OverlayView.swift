@@ -125,9 +125,9 @@ struct OverlayView {
     canvas.box(rect, title: words.help)
     var lines: [(String, Style)] = []
     for context in KeyContext.allCases where context != .help && context != .confirmQuit {
-      lines.append((context.title, Style(tint: .accent, bold: true)))
+      lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
       for binding in KeyMap.bindings(in: context) where binding.action != .quitNow || context == .main {
-        lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help, .plain))
+        lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help.text(words.language), .plain))
       }
     }
     let rows = rect.height - 2
@@ -151,7 +151,7 @@ struct OverlayView {
   /// The keys of an overlay, on its bottom edge.
   private func drawKeys(_ context: KeyContext, on canvas: inout some Canvas, rect: Rect) {
     let active = KeyMap.bindings(in: context).filter { $0.inHintBar && $0.whyNot(model) == nil }
-    let text = " " + active.map { "\($0.keyLabel) \($0.hint)" }.joined(separator: " · ") + " "
+    let text = " " + active.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
     canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
   }
 }

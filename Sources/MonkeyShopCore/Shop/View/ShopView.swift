@@ -200,30 +200,32 @@ public struct ShopView {
   }
 
   private func drawHints(on canvas: inout some Canvas, y: Int) {
-    HintBar.draw(model.activeBindings, on: &canvas, y: y)
+    HintBar.draw(model.activeBindings, language: words.language, on: &canvas, y: y)
   }
 }
 
 /// The hint bar: the keys that can act now, from the key map, as many as fit.
 enum HintBar {
-  static func draw(_ bindings: [KeyBinding], on canvas: inout some Canvas, y: Int) {
+  static func draw(_ bindings: [KeyBinding], language: Language, on canvas: inout some Canvas, y: Int) {
     let width = canvas.size.width
     canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: Style(reverse: true))
     var x = 1
     let help = bindings.first { $0.action == .openHelp }
-    let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint) + 2 } ?? 0
+    let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint.text(language)) + 2 } ?? 0
     for binding in bindings where binding.action != .openHelp {
       let key = binding.keys[0].description
-      let cell = TextWidth.of(key) + 1 + TextWidth.of(binding.hint) + 2
+      let hint = binding.hint.text(language)
+      let cell = TextWidth.of(key) + 1 + TextWidth.of(hint) + 2
       guard x + cell <= width - reserve else { continue }
       canvas.put(key, x: x, y: y, style: Style(bold: true, reverse: true))
-      canvas.put(binding.hint, x: x + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
+      canvas.put(hint, x: x + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
       x += cell
     }
     if let help {
       let key = help.keys[0].description
       canvas.put(key, x: width - reserve + 1, y: y, style: Style(bold: true, reverse: true))
-      canvas.put(help.hint, x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
+      canvas.put(
+        help.hint.text(language), x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
     }
   }
 }
