@@ -43,7 +43,7 @@ public enum WalkthroughParser {
   }
 
   public static func parse(_ text: String, path: String) throws(WalkthroughError) -> Walkthrough {
-    var reader = Reader(path: path)
+    var reader = WalkthroughReader(path: path)
     let root: Node?
     do {
       root = try Yams.compose(yaml: text)
@@ -70,7 +70,7 @@ public enum WalkthroughParser {
 }
 
 /// Walks the node tree, collecting every problem rather than stopping at the first.
-private struct Reader {
+struct WalkthroughReader {
   let path: String
   var problems: [WalkthroughError.Problem] = []
 
@@ -328,196 +328,6 @@ private struct Reader {
     return .store(operation, transaction: id)
   }
 
-  // MARK: Expectations
-
-  mutating func expectations(_ node: Node) -> [Expectation]? {
-    guard let fields = fields(node, of: "expect", allowed: Expectation.fields) else { return nil }
-    if fields.isEmpty {
-      fail(node, "expect checks nothing (expected one or more of \(Expectation.fields.joined(separator: ", ")))")
-      return nil
-    }
-    let count = problems.count
-    var expectations: [Expectation] = []
-    for (name, value) in fields {
-      switch name {
-      case "screen", "notScreen":
-        let texts = strings(value, name, expected: "text, or a list of texts")
-        for text in texts where text.isEmpty { fail(value, "\(name) text is empty (expected some text)") }
-        expectations += texts.map { name == "screen" ? .screen($0) : .notScreen($0) }
-      case "balance":
-        if let balance = integer(value, name, range: 0...Int.max, expected: "a number of credits") {
-          expectations.append(.balance(balance))
-        }
-      case "event":
-        if let event = eventName(value) { expectations.append(.event(event)) }
-      case "events":
-        guard let sequence = value.sequence, !sequence.isEmpty else {
-          fail(
-            value,
-            "events is \(Self.describe(value)) (expected a list of event names in order, such as [purchased, delivered, finished])"
-          )
-          continue
-        }
-        let names = sequence.compactMap { eventName($0) }
-        if names.count == sequence.count { expectations.append(.events(names)) }
-      case "transaction":
-        if let expected = transaction(value) { expectations.append(.transaction(expected)) }
-      default:
-        break
-      }
-    }
-    return problems.count == count ? expectations : nil
-  }
-
-  mutating func eventName(_ node: Node) -> String? {
-    guard let name = text(node, "event", expected: "an event name such as purchased") else { return nil }
-    guard Expectation.eventNames.contains(name) else {
-      let hint = Self.suggestion(name, Expectation.eventNames)
-      fail(node, "unknown event '\(name)'\(hint) (expected one of \(Expectation.eventNames.joined(separator: ", ")))")
-      return nil
-    }
-    return name
-  }
-
-  mutating func transaction(_ node: Node) -> TransactionExpectation? {
-    guard let fields = fields(node, of: "transaction", allowed: TransactionExpectation.fields) else { return nil }
-    var expected = TransactionExpectation()
-    let count = problems.count
-    for (name, value) in fields {
-      switch name {
-      case "id":
-        if let id = text(value, "id", expected: "a transaction id or last") {
-          if id == "last" || (!id.isEmpty && id.allSatisfy(\.isNumber)) {
-            expected.id = id
-          } else {
-            fail(value, "'\(id)' is not a transaction (expected a transaction id such as 3, or last)")
-          }
-        }
-      case "state":
-        let states = TransactionState.allCases.map(\.description)
-        if let text = text(value, "state", expected: states.joined(separator: "|")) {
-          if let state = TransactionState(name: text) {
-            expected.state = state
-          } else {
-            fail(value, "unknown transaction state '\(text)' (expected one of \(states.joined(separator: ", ")))")
-          }
-        }
-      case "finished":
-        expected.finished = flag(value, "finished")
-      case "errorCode":
-        if let text = text(value, "errorCode", expected: "an SKError code") {
-          if let code = SKErrorCode(argument: text) {
-            expected.errorCode = code.rawValue
-          } else {
-            fail(value, "unknown SKError code '\(text)' (expected one of \(SKErrorCode.accepted))")
-          }
-        }
-      case "quantity":
-        expected.quantity = integer(value, "quantity", range: AppStore.quantityLimit, expected: "1 to 10")
-      case "product":
-        expected.product = text(value, "product", expected: "a product identifier")
-      default:
-        break
-      }
-    }
-    return problems.count == count ? expected : nil
-  }
-
-  // MARK: Conditions
-
-  mutating func settings(_ node: Node, in context: String) -> [ConditionSetting] {
-    let names = Conditions.settings.map(\.name)
-    guard let fields = fields(node, of: context, allowed: names, unknown: "condition") else { return [] }
-    return fields.compactMap { name, value in
-      guard let text = text(value, name, expected: Conditions.settings.first { $0.name == name }?.values ?? "a value")
-      else { return nil }
-      return condition(name, text, at: value)
-    }
-  }
-
-  /// A condition checked as the store would check it, without a store.
-  mutating func condition(_ name: String, _ value: String, at node: Node) -> ConditionSetting? {
-    var conditions = Conditions()
-    do {
-      try conditions.set(name, to: value)
-    } catch {
-      fail(node, error.description)
-      return nil
-    }
-    return ConditionSetting(name: name, value: value)
-  }
-
-  // MARK: Values
-
-  /// The fields of a mapping, refusing unknown and repeated ones with their line.
-  mutating func fields(_ node: Node, of context: String, allowed: [String], unknown: String = "field")
-    -> [(key: String, value: Node)]?
-  {
-    guard let mapping = node.mapping else {
-      fail(node, "\(context) is \(Self.describe(node)) (expected a mapping of \(allowed.joined(separator: ", ")))")
-      return nil
-    }
-    var result: [(key: String, value: Node)] = []
-    var seen: [String: Int] = [:]
-    for (keyNode, value) in mapping {
-      guard let key = keyNode.scalar?.string else {
-        fail(
-          keyNode,
-          "a key of \(context) is \(Self.describe(keyNode)) (expected one of \(allowed.joined(separator: ", ")))")
-        continue
-      }
-      guard allowed.contains(key) else {
-        let hint = Self.suggestion(key, allowed)
-        fail(
-          keyNode,
-          "unknown \(unknown) '\(key)' in \(context)\(hint) (expected one of \(allowed.joined(separator: ", ")))")
-        continue
-      }
-      if let first = seen[key] {
-        fail(keyNode, "'\(key)' appears twice in \(context) (first on line \(first))")
-        continue
-      }
-      seen[key] = keyNode.mark?.line ?? 0
-      result.append((key, value))
-    }
-    return result
-  }
-
-  mutating func text(_ node: Node, _ field: String, expected: String) -> String? {
-    guard let scalar = node.scalar, scalar.style != .plain || node.null == nil else {
-      fail(node, "\(field) is \(Self.describe(node)) (expected \(expected))")
-      return nil
-    }
-    return scalar.string
-  }
-
-  mutating func strings(_ node: Node, _ field: String, expected: String) -> [String] {
-    if let sequence = node.sequence {
-      return sequence.compactMap { text($0, field, expected: expected) }
-    }
-    return text(node, field, expected: expected).map { [$0] } ?? []
-  }
-
-  mutating func integer(_ node: Node, _ field: String, range: ClosedRange<Int>, expected: String) -> Int? {
-    guard let text = text(node, field, expected: expected) else { return nil }
-    guard let value = Int(text), range.contains(value) else {
-      fail(node, "\(field) '\(text)' is not a valid value (expected \(expected))")
-      return nil
-    }
-    return value
-  }
-
-  mutating func flag(_ node: Node, _ field: String) -> Bool? {
-    guard let text = text(node, field, expected: "true or false") else { return nil }
-    switch text.lowercased() {
-    case "true", "yes", "on": return true
-    case "false", "no", "off": return false
-    default:
-      fail(node, "\(field) '\(text)' is not a valid value (expected true or false)")
-      return nil
-    }
-  }
-
   // MARK: Order
 
   /// The app must be running for keys and the screen; launch starts it once, relaunch again.
@@ -547,49 +357,4 @@ private struct Reader {
     }
   }
 
-  // MARK: Wording
-
-  /// `2s`, `500ms`, `1.5s`, `2m` in seconds.
-  static func duration(_ text: String) -> TimeInterval? {
-    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-    for (unit, scale) in units where text.hasSuffix(unit) {
-      let number = text.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
-      guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number),
-        value >= 0, value <= 86_400
-      else { return nil }
-      return value * scale
-    }
-    return nil
-  }
-
-  static func describe(_ node: Node) -> String {
-    if node.mapping != nil { return "a mapping" }
-    if node.sequence != nil { return "a list" }
-    if node.null != nil { return "empty" }
-    if let text = node.scalar?.string { return "'\(text)'" }
-    return "an alias"
-  }
-
-  /// ` (did you mean 'screen'?)` when a name is one or two edits from a known one.
-  static func suggestion(_ name: String, _ known: [String]) -> String {
-    let scored = known.map { ($0, distance(name.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(2, name.count / 3)) else { return "" }
-    return " (did you mean '\(best.0)'?)"
-  }
-
-  static func distance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
 }

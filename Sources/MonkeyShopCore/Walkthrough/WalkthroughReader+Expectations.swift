@@ -1,0 +1,124 @@
+import Foundation
+import Yams
+
+/// Reading `expect` checks and condition settings.
+extension WalkthroughReader {
+  // MARK: Expectations
+
+  mutating func expectations(_ node: Node) -> [Expectation]? {
+    guard let fields = fields(node, of: "expect", allowed: Expectation.fields) else { return nil }
+    if fields.isEmpty {
+      fail(node, "expect checks nothing (expected one or more of \(Expectation.fields.joined(separator: ", ")))")
+      return nil
+    }
+    let count = problems.count
+    var expectations: [Expectation] = []
+    for (name, value) in fields {
+      switch name {
+      case "screen", "notScreen":
+        let texts = strings(value, name, expected: "text, or a list of texts")
+        for text in texts where text.isEmpty { fail(value, "\(name) text is empty (expected some text)") }
+        expectations += texts.map { name == "screen" ? .screen($0) : .notScreen($0) }
+      case "balance":
+        if let balance = integer(value, name, range: 0...Int.max, expected: "a number of credits") {
+          expectations.append(.balance(balance))
+        }
+      case "event":
+        if let event = eventName(value) { expectations.append(.event(event)) }
+      case "events":
+        guard let sequence = value.sequence, !sequence.isEmpty else {
+          fail(
+            value,
+            "events is \(Self.describe(value)) (expected a list of event names in order, such as [purchased, delivered, finished])"
+          )
+          continue
+        }
+        let names = sequence.compactMap { eventName($0) }
+        if names.count == sequence.count { expectations.append(.events(names)) }
+      case "transaction":
+        if let expected = transaction(value) { expectations.append(.transaction(expected)) }
+      default:
+        break
+      }
+    }
+    return problems.count == count ? expectations : nil
+  }
+
+  mutating func eventName(_ node: Node) -> String? {
+    guard let name = text(node, "event", expected: "an event name such as purchased") else { return nil }
+    guard Expectation.eventNames.contains(name) else {
+      let hint = Self.suggestion(name, Expectation.eventNames)
+      fail(node, "unknown event '\(name)'\(hint) (expected one of \(Expectation.eventNames.joined(separator: ", ")))")
+      return nil
+    }
+    return name
+  }
+
+  mutating func transaction(_ node: Node) -> TransactionExpectation? {
+    guard let fields = fields(node, of: "transaction", allowed: TransactionExpectation.fields) else { return nil }
+    var expected = TransactionExpectation()
+    let count = problems.count
+    for (name, value) in fields {
+      switch name {
+      case "id":
+        if let id = text(value, "id", expected: "a transaction id or last") {
+          if id == "last" || (!id.isEmpty && id.allSatisfy(\.isNumber)) {
+            expected.id = id
+          } else {
+            fail(value, "'\(id)' is not a transaction (expected a transaction id such as 3, or last)")
+          }
+        }
+      case "state":
+        let states = TransactionState.allCases.map(\.description)
+        if let text = text(value, "state", expected: states.joined(separator: "|")) {
+          if let state = TransactionState(name: text) {
+            expected.state = state
+          } else {
+            fail(value, "unknown transaction state '\(text)' (expected one of \(states.joined(separator: ", ")))")
+          }
+        }
+      case "finished":
+        expected.finished = flag(value, "finished")
+      case "errorCode":
+        if let text = text(value, "errorCode", expected: "an SKError code") {
+          if let code = SKErrorCode(argument: text) {
+            expected.errorCode = code.rawValue
+          } else {
+            fail(value, "unknown SKError code '\(text)' (expected one of \(SKErrorCode.accepted))")
+          }
+        }
+      case "quantity":
+        expected.quantity = integer(value, "quantity", range: AppStore.quantityLimit, expected: "1 to 10")
+      case "product":
+        expected.product = text(value, "product", expected: "a product identifier")
+      default:
+        break
+      }
+    }
+    return problems.count == count ? expected : nil
+  }
+
+  // MARK: Conditions
+
+  mutating func settings(_ node: Node, in context: String) -> [ConditionSetting] {
+    let names = Conditions.settings.map(\.name)
+    guard let fields = fields(node, of: context, allowed: names, unknown: "condition") else { return [] }
+    return fields.compactMap { name, value in
+      guard let text = text(value, name, expected: Conditions.settings.first { $0.name == name }?.values ?? "a value")
+      else { return nil }
+      return condition(name, text, at: value)
+    }
+  }
+
+  /// A condition checked as the store would check it, without a store.
+  mutating func condition(_ name: String, _ value: String, at node: Node) -> ConditionSetting? {
+    var conditions = Conditions()
+    do {
+      try conditions.set(name, to: value)
+    } catch {
+      fail(node, error.description)
+      return nil
+    }
+    return ConditionSetting(name: name, value: value)
+  }
+}
