@@ -82,8 +82,11 @@ struct WalkthroughCommand: ParsableCommand {
     }
     let runner = WalkthroughRunner(catalog: try options.loadCatalog())
     var results: [WalkthroughResult] = []
+    let clock = ContinuousClock()
     for walkthrough in walkthroughs {
-      let result = runner.run(walkthrough)
+      let began = clock.now
+      var result = runner.run(walkthrough)
+      result.elapsed = clock.now - began
       results.append(result)
       print(Transcript.text(result, steps: !quiet))
       if !quiet { print() }
