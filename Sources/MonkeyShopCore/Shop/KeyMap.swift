@@ -88,11 +88,18 @@ public enum KeyMap {
       [.character("+"), .character("=")], .quantityUp, .main, hint: Phrase("qty+", "数量+"),
       help: Phrase("quantity +1 (up to 10)", "数量 +1 (最大 10)"),
       inHintBar: false,
-      whyNot: { $0.quantity < 10 ? nil : $0.words.pick("a payment buys at most 10", "1 回の支払いは最大 10 個") }),
+      whyNot: {
+        $0.quantity < AppStore.quantityLimit.upperBound
+          ? nil : $0.words.quantityAtMost
+      }),
     KeyBinding(
       [.character("-"), .character("−")], .quantityDown, .main, hint: Phrase("qty−", "数量−"),
       help: Phrase("quantity −1", "数量 −1"),
-      inHintBar: false, whyNot: { $0.quantity > 1 ? nil : $0.words.pick("a payment buys at least 1", "1 回の支払いは最低 1 個") }
+      inHintBar: false,
+      whyNot: {
+        $0.quantity > AppStore.quantityLimit.lowerBound
+          ? nil : $0.words.quantityAtLeast
+      }
     ),
     KeyBinding(
       [.character("r")], .toggleRestrictions, .main, hint: Phrase("restrict", "制限"),
@@ -144,11 +151,17 @@ public enum KeyMap {
     KeyBinding(
       [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: Phrase("qty+", "数量+"),
       help: Phrase("quantity +1", "数量 +1"),
-      whyNot: { $0.sheetQuantity < 10 ? nil : $0.words.pick("a payment buys at most 10", "1 回の支払いは最大 10 個") }),
+      whyNot: {
+        $0.sheetQuantity < AppStore.quantityLimit.upperBound
+          ? nil : $0.words.quantityAtMost
+      }),
     KeyBinding(
       [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: Phrase("qty−", "数量−"),
       help: Phrase("quantity −1", "数量 −1"),
-      whyNot: { $0.sheetQuantity > 1 ? nil : $0.words.pick("a payment buys at least 1", "1 回の支払いは最低 1 個") }),
+      whyNot: {
+        $0.sheetQuantity > AppStore.quantityLimit.lowerBound
+          ? nil : $0.words.quantityAtLeast
+      }),
     KeyBinding(
       [.ctrlC], .quitNow, .paymentSheet, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
       inHintBar: false),

@@ -46,10 +46,10 @@ extension ShopModel {
     case .quantityUp, .quantityDown:
       let step = action == .quantityUp ? 1 : -1
       if case .paymentSheet(var sheet) = overlay {
-        sheet.quantity = min(10, max(1, sheet.quantity + step))
+        sheet.quantity = Self.clampQuantity(sheet.quantity + step)
         overlay = .paymentSheet(sheet)
       } else {
-        quantity = min(10, max(1, quantity + step))
+        quantity = Self.clampQuantity(quantity + step)
       }
       return []
     case .buySelected:
@@ -122,6 +122,11 @@ extension ShopModel {
       let step = action == .nextValue ? 1 : values.count - 1
       return [.setCondition(name: setting.name, value: values[(index + step) % values.count])]
     }
+  }
+
+  /// Apple's limit for one payment, from the store that enforces it.
+  static func clampQuantity(_ quantity: Int) -> Int {
+    min(AppStore.quantityLimit.upperBound, max(AppStore.quantityLimit.lowerBound, quantity))
   }
 
   private mutating func openSheet(_ product: Product?) -> [ShopEffect] {

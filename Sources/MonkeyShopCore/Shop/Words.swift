@@ -59,6 +59,14 @@ public struct Words: Sendable {
   var restricted: String {
     say("purchases are restricted (canMakePayments is false)", "購入が制限されています (canMakePayments が false)")
   }
+  var quantityAtMost: String {
+    let limit = AppStore.quantityLimit.upperBound
+    return say("a payment buys at most \(limit)", "1 回の支払いは最大 \(limit) 個")
+  }
+  var quantityAtLeast: String {
+    let limit = AppStore.quantityLimit.lowerBound
+    return say("a payment buys at least \(limit)", "1 回の支払いは最低 \(limit) 個")
+  }
   var productsLoading: String { say("products are loading", "商品を読み込み中です") }
   var requestFailed: String {
     say(
