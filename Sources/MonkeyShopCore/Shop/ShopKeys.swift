@@ -113,11 +113,11 @@ extension ShopModel {
       }
     case .nextValue, .previousValue:
       guard case .conditions(let selection) = overlay else { return [] }
-      let setting = ConditionChoices.all[selection]
+      let setting = Conditions.settings[selection]
       let current =
         store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
         .first { $0.name == setting.name }?.value ?? ""
-      let values = setting.values(catalog)
+      let values = setting.choices(catalog)
       let index = values.firstIndex(of: current) ?? 0
       let step = action == .nextValue ? 1 : values.count - 1
       return [.setCondition(name: setting.name, value: values[(index + step) % values.count])]
@@ -141,35 +141,9 @@ extension ShopModel {
     case .transactions(let selection):
       overlay = .transactions(selection: min(max(0, store.transactions.count - 1), max(0, selection + step)))
     case .conditions(let selection):
-      overlay = .conditions(selection: min(ConditionChoices.all.count - 1, max(0, selection + step)))
+      overlay = .conditions(selection: min(Conditions.settings.count - 1, max(0, selection + step)))
     default:
       selection = min(catalog.products.count - 1, max(0, selection + step))
     }
   }
-}
-
-/// The values the conditions panel cycles through for each condition.
-public enum ConditionChoices {
-  public struct Setting: Sendable {
-    public let name: String
-    let values: @Sendable (Catalog) -> [String]
-  }
-
-  static let codes = ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
-
-  public static let all: [Setting] = [
-    Setting(name: "purchasesAllowed") { _ in ["true", "false"] },
-    Setting(name: "network") { _ in ["up", "down"] },
-    Setting(name: "askToBuy") { _ in ["off", "on"] },
-    Setting(name: "interruptedPurchases") { _ in ["off", "on"] },
-    Setting(name: "failNext") { _ in codes },
-    Setting(name: "failAll") { _ in codes },
-    Setting(name: "latency") { _ in Latency.allCases.map(\.rawValue) },
-    Setting(name: "storefront") { catalog in
-      Storefront.all.filter { storefront in
-        catalog.products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
-      }.map(\.code)
-    },
-    Setting(name: "crashPoint") { _ in ["off"] + CrashPoint.allCases.map(\.rawValue) },
-  ]
 }

@@ -47,17 +47,42 @@ public struct Conditions: Codable, Equatable, Sendable {
 
   public init() {}
 
-  /// The names `store set` and walkthroughs accept, with the values each takes.
-  public static let settings: [(name: String, values: String)] = [
-    ("purchasesAllowed", "true|false"),
-    ("network", "up|down"),
-    ("askToBuy", "on|off"),
-    ("interruptedPurchases", "on|off"),
-    ("failNext", "CODE|off (\(SKErrorCode.accepted))"),
-    ("failAll", "CODE|off (\(SKErrorCode.accepted))"),
-    ("latency", "instant|normal|slow"),
-    ("storefront", Storefront.all.map(\.code).joined(separator: "|")),
-    ("crashPoint", "beforeDelivery|afterDeliveryBeforeFinish|off"),
+  /// One condition: its name, the values `store set` and walkthroughs accept, and the values the
+  /// conditions panel cycles through.
+  public struct Setting: Sendable {
+    public let name: String
+    /// How its values are written in help and error messages.
+    public let values: String
+    /// Its values in the order the conditions panel offers them.
+    public let choices: @Sendable (Catalog) -> [String]
+
+    init(_ name: String, _ values: String, choices: @escaping @Sendable (Catalog) -> [String]) {
+      self.name = name
+      self.values = values
+      self.choices = choices
+    }
+  }
+
+  static let codes = ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
+
+  /// Every condition, in the order the conditions bar and panel show them.
+  public static let settings: [Setting] = [
+    Setting("purchasesAllowed", "true|false") { _ in ["true", "false"] },
+    Setting("network", "up|down") { _ in ["up", "down"] },
+    Setting("askToBuy", "on|off") { _ in ["off", "on"] },
+    Setting("interruptedPurchases", "on|off") { _ in ["off", "on"] },
+    Setting("failNext", "CODE|off (\(SKErrorCode.accepted))") { _ in codes },
+    Setting("failAll", "CODE|off (\(SKErrorCode.accepted))") { _ in codes },
+    Setting("latency", "instant|normal|slow") { _ in Latency.allCases.map(\.rawValue) },
+    Setting("storefront", Storefront.all.map(\.code).joined(separator: "|")) { catalog in
+      // Only storefronts every product has a price in: the store refuses the others.
+      Storefront.all.filter { storefront in
+        catalog.products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
+      }.map(\.code)
+    },
+    Setting("crashPoint", "beforeDelivery|afterDeliveryBeforeFinish|off") { _ in
+      ["off"] + CrashPoint.allCases.map(\.rawValue)
+    },
   ]
 
   /// Applies `store set NAME VALUE`, refusing anything it does not know with what it expected.

@@ -104,7 +104,7 @@ struct OverlayView {
 
   /// Every condition with its value; the selected one can be changed with ← →.
   private func drawConditions(selection: Int, on canvas: inout some Canvas) {
-    let settings = ConditionChoices.all
+    let settings = Conditions.settings
     let rect = canvas.centered(width: 60, height: settings.count + 5)
     canvas.box(rect, title: words.conditions)
     let values = model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront)
