@@ -27,6 +27,14 @@ struct ShopOptions: ParsableArguments, ShopPlaces {
   var dataDir: String?
 }
 
+/// Only the catalog: for walkthroughs, which never touch the data folder.
+struct CatalogOption: ParsableArguments, ShopPlaces {
+  @Option(name: .long, help: ArgumentHelp("The catalog to sell from.", valueName: "path"))
+  var catalog: String?
+
+  var dataDir: String? { nil }
+}
+
 extension ShopPlaces {
   var environment: [String: String] { ProcessInfo.processInfo.environment }
 

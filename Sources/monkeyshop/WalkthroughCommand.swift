@@ -36,7 +36,7 @@ struct WalkthroughCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only each walkthrough's outcome, with the details of a failure.")
   var quiet = false
 
-  @OptionGroup var options: ShopOptions
+  @OptionGroup var options: CatalogOption
 
   func validate() throws {
     if list, !files.isEmpty || play != nil {
