@@ -14,6 +14,15 @@ public struct Wallet: Codable, Equatable, Sendable {
   }
 
   public init(from decoder: any Decoder) throws {
+    // A field the wallet does not know would be dropped by the next write, and JSONDecoder does not
+    // even check its text: refuse it instead.
+    for key in try decoder.container(keyedBy: AnyKey.self).allKeys where CodingKeys(stringValue: key.stringValue) == nil
+    {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [key],
+          debugDescription: "unknown field (expected schemaVersion, balance, deliveredTransactionIDs)"))
+    }
     let container = try decoder.container(keyedBy: CodingKeys.self)
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
     balance = try container.decode(Int.self, forKey: .balance)
@@ -23,4 +32,12 @@ public struct Wallet: Codable, Equatable, Sendable {
         forKey: .balance, in: container, debugDescription: "is \(balance), expected 0 or more")
     }
   }
+}
+
+/// Any key of a JSON object, to see the ones a type does not know.
+struct AnyKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
