@@ -76,7 +76,7 @@ public struct ShopModel: Sendable {
   // MARK: Derived
 
   public var storefront: Storefront {
-    store.conditions.storefront.flatMap(Storefront.named) ?? catalog.defaultStorefront
+    store.conditions.activeStorefront(default: catalog.defaultStorefront)
   }
 
   public var canMakePayments: Bool { store.conditions.purchasesAllowed }

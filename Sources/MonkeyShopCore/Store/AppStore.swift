@@ -19,7 +19,7 @@ public struct AppStore: Sendable {
   public var canMakePayments: Bool { state.conditions.purchasesAllowed }
 
   public var storefront: Storefront {
-    state.conditions.storefront.flatMap(Storefront.named) ?? catalog.defaultStorefront
+    state.conditions.activeStorefront(default: catalog.defaultStorefront)
   }
 
   // MARK: Product requests

@@ -133,6 +133,11 @@ public struct Conditions: Codable, Equatable, Sendable {
   }
 
   /// Each condition and its state, as the conditions bar and `store show` list them.
+  /// The storefront in force: the one set, else the catalog's default.
+  public func activeStorefront(default defaultStorefront: Storefront) -> Storefront {
+    storefront.flatMap(Storefront.named) ?? defaultStorefront
+  }
+
   public func summary(defaultStorefront: Storefront) -> [(name: String, value: String)] {
     [
       ("purchasesAllowed", purchasesAllowed ? "true" : "false"),
@@ -142,7 +147,7 @@ public struct Conditions: Codable, Equatable, Sendable {
       ("failNext", failNext.map { "\($0.rawValue)" } ?? "off"),
       ("failAll", failAll.map { "\($0.rawValue)" } ?? "off"),
       ("latency", latency.rawValue),
-      ("storefront", storefront ?? defaultStorefront.code),
+      ("storefront", activeStorefront(default: defaultStorefront).code),
       ("crashPoint", crashPoint?.rawValue ?? "off"),
     ]
   }
