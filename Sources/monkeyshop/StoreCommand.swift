@@ -76,7 +76,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
-        let done = try changeStore(options) { store, _ in try store.approve(transaction) }
+        let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
         print("approved: transaction #\(done.id) is \(done.state)")
       }
     }
@@ -90,7 +90,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
-        let done = try changeStore(options) { store, _ in try store.decline(transaction) }
+        let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
         print("declined: transaction #\(done.id) is \(done.state)")
       }
     }
@@ -104,7 +104,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
-        let done = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
+        let (done, _) = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
         print("resolved: the store sends transaction #\(done.id) (purchased)")
       }
     }
@@ -122,15 +122,9 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
-        do {
-          _ = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
-        } catch let failure as Failure {
-          throw failure
-        }
-        let store = try readStore(options.dataFolder)
-        let catalog = try options.loadCatalog()
+        let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
         let shown =
-          store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
+          store.conditions.summary(defaultStorefront: store.catalog.defaultStorefront)
           .first { $0.name == condition }?.value ?? value
         print("\(condition) = \(shown)")
       }
@@ -186,20 +180,18 @@ private func readStore(_ folder: DataFolder) throws -> StoreState {
   }
 }
 
-/// One locked change of the store, with its errors as the command's failures.
+/// One locked change of the store, with its errors as the command's failures. Returns the result
+/// and the store as written.
 private func changeStore<Result>(
   _ options: ShopOptions, _ body: (inout AppStore, Date) throws -> Result
-) throws -> Result {
+) throws -> (result: Result, store: AppStore) {
   let folder = options.dataFolder
   try options.checkDataFiles(folder)
   let catalog = try options.loadCatalog()
   do {
-    return try folder.update { state, _ in
-      var store = AppStore(state: state, catalog: catalog)
-      let result = try body(&store, Date())
-      state = store.state
-      return result
-    }
+    let now = Date()
+    let (result, state) = try folder.changeStore(catalog: catalog) { try body(&$0, now) }
+    return (result, AppStore(state: state, catalog: catalog))
   } catch let error as TransactionError {
     throw Failure.failed(error.description)
   } catch let error as ConditionError {

@@ -59,11 +59,7 @@ final class ShopHarness {
 
   /// Another process changed the store (a headless `store` command).
   func changeStore(_ body: (inout AppStore) throws -> Void) throws {
-    try storage.update { state, _ in
-      var store = AppStore(state: state, catalog: Self.catalog)
-      try body(&store)
-      state = store.state
-    }
+    _ = try storage.changeStore(catalog: Self.catalog, body)
     runtime.folderChanged(now: now)
   }
 
