@@ -48,7 +48,11 @@ struct Buy: ParsableCommand {
       let runtime = ShopRuntime(
         catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
         armedCrash: crash, onCrash: { _ in Crash.now() })
-      runtime.onLog = { entry in print(LogLine.format(entry, since: runtime.model.launchDate)) }
+      // The same lines, times and names as the storefront's event log.
+      runtime.onLog = { entry in
+        print(
+          LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
+      }
       runtime.start(now: Date())
       runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
       Headless.runWhilePurchasing(runtime)

@@ -19,14 +19,6 @@ enum Headless {
   }
 }
 
-/// One event-log line as the headless commands print it.
-enum LogLine {
-  static func format(_ entry: LogEntry, since launch: Date) -> String {
-    let seconds = entry.time.timeIntervalSince(launch)
-    return String(format: "[%7.3fs] ", seconds) + entry.event.text(.storeKit1)
-  }
-}
-
 /// A simulated crash: the process dies at once, as an app killed by the system would.
 enum Crash {
   static func now() -> Never {

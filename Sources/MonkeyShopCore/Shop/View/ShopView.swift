@@ -231,8 +231,8 @@ enum HintBar {
 }
 
 /// Log times: minutes, seconds and milliseconds since launch, `01:02.250`.
-enum LogClock {
-  static func format(_ seconds: TimeInterval) -> String {
+public enum LogClock {
+  public static func format(_ seconds: TimeInterval) -> String {
     let milliseconds = Int((max(0, seconds) * 1000).rounded())
     let minutes = milliseconds / 60_000
     let rest = milliseconds % 60_000
