@@ -49,7 +49,7 @@ struct OverlayView {
     let cancel = "[ \(words.cancel) ]"
     canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
     canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
-    drawKeys(.paymentSheet, on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
   }
 
   /// Every transaction the store holds, newest first, with what can be done to it.
@@ -62,7 +62,7 @@ struct OverlayView {
     let list = model.transactionsNewestFirst
     guard !list.isEmpty else {
       canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
-      return drawKeys(.transactions, on: &canvas, rect: rect)
+      return drawKeys(on: &canvas, rect: rect)
     }
     let header = Self.columns("#", "product", "qty", "state", "finished", "note", width: width)
     canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
@@ -87,7 +87,7 @@ struct OverlayView {
       let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
       canvas.put(line, x: x, y: rect.y + 2 + offset, style: style)
     }
-    drawKeys(.transactions, on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
   }
 
   static func columns(
@@ -115,7 +115,7 @@ struct OverlayView {
       let line = TextWidth.fit(words.conditionName(setting.name), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
       canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)
     }
-    drawKeys(.conditions, on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
   }
 
   /// Help, generated from the key map: every key of every part of the screen.
@@ -138,7 +138,7 @@ struct OverlayView {
       let row = index % rows
       canvas.put(text, x: rect.x + 2 + column * columnWidth, y: rect.y + 1 + row, width: columnWidth - 1, style: style)
     }
-    drawKeys(.help, on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
   }
 
   private func drawQuit(on canvas: inout some Canvas) {
@@ -148,10 +148,9 @@ struct OverlayView {
     canvas.put(text, x: rect.x + 3, y: rect.y + 2, style: .bold)
   }
 
-  /// The keys of an overlay, on its bottom edge.
-  private func drawKeys(_ context: KeyContext, on canvas: inout some Canvas, rect: Rect) {
-    let active = KeyMap.bindings(in: context).filter { $0.inHintBar && $0.whyNot(model) == nil }
-    let text = " " + active.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
+  /// The keys of the open overlay that can act now, on its bottom edge.
+  private func drawKeys(on canvas: inout some Canvas, rect: Rect) {
+    let text = " " + model.activeBindings.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
     canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
   }
 }
