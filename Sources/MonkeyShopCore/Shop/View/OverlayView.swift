@@ -150,7 +150,8 @@ struct OverlayView {
 
   /// The keys of the open overlay that can act now, on its bottom edge.
   private func drawKeys(on canvas: inout some Canvas, rect: Rect) {
-    let text = " " + model.activeBindings.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
+    let text =
+      " " + model.activeBindings.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
     canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
   }
 }
