@@ -129,7 +129,9 @@ public struct ShopView {
     canvas.rule(words.conditions, y: top, width: width)
     var x = 2
     var y = top + 1
-    for (name, value) in model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront) {
+    let current = model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront)
+    let defaults = Conditions().summary(defaultStorefront: model.catalog.defaultStorefront)
+    for ((name, value), (_, normal)) in zip(current, defaults) {
       let label = words.conditionName(name) + " "
       let shown = words.conditionValue(name, value)
       let cell = label + shown
@@ -138,17 +140,16 @@ public struct ShopView {
         y += 1
       }
       canvas.put(label, x: x, y: y, style: .muted)
-      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(name, value))
+      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(name, value, normal: normal))
       x += TextWidth.of(cell) + 3
     }
     return y + 1
   }
 
-  private func conditionStyle(_ name: String, _ value: String) -> Style {
-    let normal = Conditions().summary(defaultStorefront: model.catalog.defaultStorefront)
-      .first { $0.name == name }?.value
+  /// A condition away from its default stands out; storefront and latency are choices, not faults.
+  private func conditionStyle(_ name: String, _ value: String, normal: String) -> Style {
     if name == "storefront" || name == "latency" { return Style(bold: true) }
-    return value == normal ? Style(tint: .success) : Style(tint: .danger, bold: true, reverse: false)
+    return value == normal ? Style(tint: .success) : Style(tint: .danger, bold: true)
   }
 
   // MARK: Event log
