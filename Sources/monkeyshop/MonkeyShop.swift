@@ -9,7 +9,8 @@ struct MonkeyShop: ParsableCommand {
       and wallet without a screen, for scripts, CI and QA.
       """,
     subcommands: [
-      StorefrontCommand.self, Buy.self, WalletCommand.self, Spend.self, StoreCommand.self, CatalogCommand.self,
+      StorefrontCommand.self, LaunchCommand.self, Buy.self, WalletCommand.self, Spend.self, StoreCommand.self,
+      CatalogCommand.self,
       WalkthroughCommand.self,
     ],
     defaultSubcommand: StorefrontCommand.self
