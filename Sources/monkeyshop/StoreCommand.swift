@@ -156,12 +156,13 @@ struct StoreCommand: ParsableCommand {
         let folder = options.dataFolder
         try options.checkDataFiles(folder)
         do {
-          try folder.update { store, wallet in
-            // Identifiers keep counting up, so a new purchase never takes an old one's id.
+          // Only the store is written: the wallet keeps every transaction it credited, so an
+          // unfinished one is never credited again, and the store keeps counting above the highest
+          // number either side has seen.
+          try folder.update { store, _ in
             let last = store.lastTransactionNumber
             store = StoreState()
             store.lastTransactionNumber = last
-            wallet.deliveredTransactionIDs = []
           }
         } catch {
           throw Failure.data("\(error)")

@@ -38,10 +38,14 @@ private func transaction(_ id: String) -> StoreTransaction {
 }
 
 /// A purchased transaction the store holds, as the App Store has it before the app delivers.
-private func purchased(_ id: String, in storage: any ShopStorage) throws -> StoreTransaction {
-  let purchase = transaction(id)
-  try storage.update { state, _ in state.transactions.append(purchase) }
-  return purchase
+/// A purchased transaction added to the store under the next transaction number.
+private func purchased(in storage: any ShopStorage) throws -> StoreTransaction {
+  try storage.update { state, _ in
+    state.lastTransactionNumber += 1
+    let purchase = transaction("\(state.lastTransactionNumber)")
+    state.transactions.append(purchase)
+    return purchase
+  }
 }
 
 /// A wallet.json that must not be used, nor written over.
@@ -130,7 +134,9 @@ struct DataFolderTests {
       #expect(json["schemaVersion"] as? Int == StoreState.schemaVersion)
       let text = String(decoding: try #require(contents(folder.storePath)), as: UTF8.self)
       #expect(text.contains("\"deferred\""))
-      #expect(!FileManager.default.fileExists(atPath: folder.walletPath))
+      // The wallet holds no credits, only the highest transaction number given (IDs never repeat).
+      #expect(try folder.readWallet().balance == 0)
+      #expect(try folder.readWallet().lastTransactionNumber == 1)
       let relaunched = try DataFolder(path: root).readStore()
       #expect(relaunched == purchased)
       #expect(relaunched.conditions.askToBuy)
@@ -224,8 +230,8 @@ struct DataFolderTests {
     try withTemporaryFolder { root in
       let folder = DataFolder(path: root)
       let manager = CreditManager(storage: folder, catalog: catalog)
-      for number in 1...5 {
-        _ = try manager.deliver(purchased("\(number)", in: folder))
+      for _ in 1...5 {
+        _ = try manager.deliver(purchased(in: folder))
       }
       try manager.spend(3)
       try folder.update { state, _ in state.conditions.networkUp = false }
@@ -243,15 +249,15 @@ struct DataFolderTests {
     try withTemporaryFolder { root in
       let failures = Mutex<[String]>([])
       let group = DispatchGroup()
-      for thread in 0..<threads {
+      for _ in 0..<threads {
         group.enter()
         Thread {
           defer { group.leave() }
           // Each writer its own instance, as two monkeyshop processes would have.
           let manager = CreditManager(storage: DataFolder(path: root), catalog: catalog)
-          for number in 0..<deliveries {
+          for _ in 0..<deliveries {
             do {
-              _ = try manager.deliver(purchased("\(thread)-\(number)", in: manager.storage))
+              _ = try manager.deliver(purchased(in: manager.storage))
             } catch {
               failures.withLock { $0.append("\(error)") }
             }

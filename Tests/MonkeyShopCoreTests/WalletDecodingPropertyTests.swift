@@ -24,7 +24,8 @@ private func inTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
 /// changes no number and no structure.
 private struct ExpectedWallet: Equatable {
   let balance: Int
-  let deliveredTransactionIDs: [String]
+  let credited: [[Int]]
+  let lastTransactionNumber: Int
 
   init?(_ data: Data) {
     let blanked = String(
@@ -33,17 +34,56 @@ private struct ExpectedWallet: Equatable {
     guard
       let object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])
         ?? (try? JSONSerialization.jsonObject(with: Data(blanked.utf8)) as? [String: Any]),
-      let version = Self.integer(object["schemaVersion"]), version == Wallet.schemaVersion,
-      let balance = Self.integer(object["balance"]),
-      let ids = object["deliveredTransactionIDs"] as? [Any]
+      let version = Self.integer(object["schemaVersion"]),
+      let balance = Self.integer(object["balance"]), (0...Wallet.balanceLimit).contains(balance)
     else { return nil }
-    var strings: [String] = []
-    for id in ids {
-      guard let text = id as? String else { return nil }
-      strings.append(text)
-    }
     self.balance = balance
-    deliveredTransactionIDs = strings
+    switch version {
+    case 1:
+      // The first format: credited ids kept as strings, upgraded when read.
+      guard Set(object.keys) == ["schemaVersion", "balance", "deliveredTransactionIDs"],
+        let ids = object["deliveredTransactionIDs"] as? [Any]
+      else { return nil }
+      var numbers: [Int] = []
+      for id in ids {
+        guard let text = id as? String, let number = Int(text), number >= 1, "\(number)" == text else { return nil }
+        numbers.append(number)
+      }
+      credited = Self.runs(numbers)
+      lastTransactionNumber = numbers.max() ?? 0
+    case 2:
+      guard Set(object.keys) == ["schemaVersion", "balance", "credited", "lastTransactionNumber"],
+        let runs = object["credited"] as? [Any],
+        let last = Self.integer(object["lastTransactionNumber"]),
+        (0...StoreState.transactionNumberLimit).contains(last)
+      else { return nil }
+      var pairs: [[Int]] = []
+      for run in runs {
+        guard let pair = run as? [Any], pair.count == 2, let first = Self.integer(pair[0]),
+          let final = Self.integer(pair[1]), first >= 1, first <= final,
+          pairs.last.map({ $0[1] + 1 < first }) ?? true
+        else { return nil }
+        pairs.append([first, final])
+      }
+      guard (pairs.last?[1] ?? 0) <= last else { return nil }
+      credited = pairs
+      lastTransactionNumber = last
+    default:
+      return nil
+    }
+  }
+
+  /// Numbers as sorted runs of consecutive numbers.
+  static func runs(_ numbers: [Int]) -> [[Int]] {
+    var runs: [[Int]] = []
+    for number in Set(numbers).sorted() {
+      if let last = runs.last, last[1] + 1 == number {
+        runs[runs.count - 1][1] = number
+      } else {
+        runs.append([number, number])
+      }
+    }
+    return runs
   }
 
   /// The integer a JSON number stands for exactly (`5`, `5.0`, `5e0`), if it fits an Int; not a
@@ -73,7 +113,10 @@ private func checkWalletFile(_ bytes: Data, sourceLocation: SourceLocation = #_s
         sourceLocation: sourceLocation)
       if let expected {
         #expect(wallet.balance == expected.balance, sourceLocation: sourceLocation)
-        #expect(wallet.deliveredTransactionIDs == expected.deliveredTransactionIDs, sourceLocation: sourceLocation)
+        #expect(
+          wallet.credited.runs.map { [$0.lowerBound, $0.upperBound] } == expected.credited,
+          sourceLocation: sourceLocation)
+        #expect(wallet.lastTransactionNumber == expected.lastTransactionNumber, sourceLocation: sourceLocation)
       }
       // A change that changes nothing writes nothing.
       try folder.update { _, _ in }
@@ -96,25 +139,23 @@ private func checkWalletFile(_ bytes: Data, sourceLocation: SourceLocation = #_s
 }
 
 /// wallet.json exactly as monkeyshop writes it.
-private func writtenWallet(balance: Int, ids: [String]) throws -> Data {
+private func writtenWallet(balance: Int, numbers: [Int]) throws -> Data {
   try inTemporaryFolder { root in
     let folder = DataFolder(path: root)
     // Only a change is written: go through another wallet, so that an empty wallet is written too.
-    try folder.update { _, wallet in
-      wallet.balance = 1
-      wallet.deliveredTransactionIDs = ["first"]
-    }
+    try folder.update { _, wallet in wallet.balance = 1 }
     try folder.update { _, wallet in
       wallet.balance = balance
-      wallet.deliveredTransactionIDs = ids
+      for number in numbers { wallet.credited.insert(number) }
+      wallet.lastTransactionNumber = numbers.max() ?? 0
     }
     return try #require(FileManager.default.contents(atPath: folder.walletPath))
   }
 }
 
-private let balance = Gen.int(in: 0...Int.max)
-private let smallBalance = Gen.int(in: -10...10_000)
-private let transactionIDs = Gen.letterOrNumber.string(of: 1...12).array(of: 0...3)
+private let balance = Gen.int(in: 0...Wallet.balanceLimit)
+private let smallBalance = Gen.int(in: 0...10_000)
+private let transactionNumbers = Gen.int(in: 1...40).array(of: 0...6)
 /// Bytes that matter to JSON and UTF-8, to put into a valid file.
 private let awkwardByte = Gen<UInt8?>.element(
   of: Array("{}[]\",:0123456789.eE+- \n\\tfnu".utf8) + [0x00, 0x80, 0xC3, 0xFF]
@@ -140,8 +181,8 @@ private func damaged(_ data: Data, _ damage: Damage, at position: Int, byte: UIn
 struct WalletDecodingPropertyTests {
   @Test("a wallet as monkeyshop writes it is read back exactly, and left as it is")
   func writtenWallets() async throws {
-    await propertyCheck(count: 100, input: balance, transactionIDs) { balance, ids in
-      let bytes = try writtenWallet(balance: balance, ids: ids)
+    await propertyCheck(count: 100, input: balance, transactionNumbers) { balance, numbers in
+      let bytes = try writtenWallet(balance: balance, numbers: numbers)
       #expect(ExpectedWallet(bytes) != nil)
       try checkWalletFile(bytes)
       let wallet = try inTemporaryFolder { root in
@@ -150,16 +191,16 @@ struct WalletDecodingPropertyTests {
         return try folder.read().wallet
       }
       #expect(wallet.balance == balance)
-      #expect(wallet.deliveredTransactionIDs == ids)
+      #expect(wallet.credited.runs.map { [$0.lowerBound, $0.upperBound] } == ExpectedWallet.runs(numbers))
     }
   }
 
   @Test("a damaged or truncated wallet never crashes, never gives a wrong balance, and is never written over")
   func damagedWallets() async throws {
     await propertyCheck(
-      count: 300, input: smallBalance, transactionIDs, Gen<Damage>.case, Gen.int(in: 0...10_000), awkwardByte
-    ) { balance, ids, damage, position, byte in
-      let bytes = try writtenWallet(balance: balance, ids: ids)
+      count: 300, input: smallBalance, transactionNumbers, Gen<Damage>.case, Gen.int(in: 0...10_000), awkwardByte
+    ) { balance, numbers, damage, position, byte in
+      let bytes = try writtenWallet(balance: balance, numbers: numbers)
       try checkWalletFile(damaged(bytes, damage, at: position, byte: byte))
     }
   }
@@ -170,10 +211,11 @@ struct WalletDecodingPropertyTests {
       count: 200, input: smallBalance, Gen<Damage>.case, Gen.int(in: 0...10_000), awkwardByte
     ) { balance, damage, position, byte in
       let variants = [
-        #"{"schemaVersion":1,"balance":\#(balance),"deliveredTransactionIDs":[]}"#,
+        #"{"schemaVersion":2,"balance":\#(balance),"credited":[],"lastTransactionNumber":0}"#,
+        #"{"balance": \#(balance), "credited": [[1, 3], [5, 5]], "lastTransactionNumber": 7, "schemaVersion": 2}"#,
+        #"{"schemaVersion": 2, "balance": \#(balance).0, "credited": [[2, 2]], "lastTransactionNumber": 2e0}"#,
+        #"{"schemaVersion": 1, "balance": \#(balance)e0, "deliveredTransactionIDs": ["4", "5"]}"#,
         #"{"balance": \#(balance), "deliveredTransactionIDs": ["a"], "schemaVersion": 1, "note": "x"}"#,
-        #"{"schemaVersion": 1, "balance": \#(balance).0, "deliveredTransactionIDs": []}"#,
-        #"{"schemaVersion": 1, "balance": \#(balance)e0, "deliveredTransactionIDs": []}"#,
       ]
       for text in variants {
         try checkWalletFile(Data(text.utf8))

@@ -28,25 +28,27 @@ public struct CreditManager {
     guard let product = catalog.product(transaction.productIdentifier) else {
       throw CreditError.unknownProduct(transaction.productIdentifier)
     }
-    let (credits, overflow) = product.credits.multipliedReportingOverflow(by: transaction.quantity)
-    guard !overflow else { throw CreditError.balanceOverflow }
+    guard let number = transaction.number else { throw CreditError.notPurchased(transaction.id) }
     return try storage.update { store, wallet in
-      if wallet.deliveredTransactionIDs.contains(transaction.id)
-        || store.transaction(transaction.id)?.finished == true
-      {
+      // The wallet's record decides, whatever the store says: the store file may have been reset,
+      // deleted or replaced by an older copy that lists this transaction as unfinished again.
+      let paid = store.transaction(transaction.id)
+      // A transaction is finished only after it was credited (here, or by another monkeyshop).
+      if wallet.credited.contains(number) || paid?.finished == true {
         return .alreadyDelivered(balance: wallet.balance)
       }
       // Only what the App Store says was paid for is credited.
-      guard store.transaction(transaction.id)?.state == .purchased else {
+      guard let paid, paid.state == .purchased else {
         throw CreditError.notPurchased(transaction.id)
       }
-      let (balance, overflow) = wallet.balance.addingReportingOverflow(credits)
-      guard !overflow else { throw CreditError.balanceOverflow }
-      wallet.balance = balance
-      wallet.deliveredTransactionIDs.removeAll { id in
-        store.transaction(id).map(\.finished) ?? true
+      // The quantity the store holds, not the one the caller passed.
+      let (credits, overflow) = product.credits.multipliedReportingOverflow(by: paid.quantity)
+      let balance = wallet.balance + credits
+      guard !overflow, credits >= 1, balance <= Wallet.balanceLimit else {
+        throw CreditError.balanceOverflow
       }
-      wallet.deliveredTransactionIDs.append(transaction.id)
+      wallet.balance = balance
+      wallet.credited.insert(number)
       return .credited(credits: credits, balance: balance)
     }
   }
@@ -64,7 +66,7 @@ public struct CreditManager {
     }
   }
 
-  /// Sets the balance to zero. Transactions already delivered stay recognised, so an unfinished
+  /// Sets the balance to zero. Transactions already credited stay recognised, so an unfinished
   /// one is not credited again after the reset.
   public func reset() throws {
     try storage.update { _, wallet in wallet.balance = 0 }
@@ -99,7 +101,7 @@ public enum CreditError: Error, Equatable, CustomStringConvertible {
     case .notPurchased(let id):
       "transaction #\(id) is not purchased in the store, so nothing is credited — \(errorID)"
     case .balanceOverflow:
-      "the balance would exceed \(Int.max) monkey credits — \(errorID)"
+      "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished — \(errorID)"
     }
   }
 }

@@ -66,9 +66,9 @@ public struct AppStore: Sendable {
     productIdentifier: String, quantity: Int, confirmed: Bool = true, at now: Date
   ) throws(PaymentError) -> StoreTransaction {
     guard Self.quantityLimit.contains(quantity) else { throw .invalidQuantity(quantity) }
-    state.lastTransactionNumber += 1
+    guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
     var transaction = StoreTransaction(
-      id: "\(state.lastTransactionNumber)", productIdentifier: productIdentifier,
+      id: id, productIdentifier: productIdentifier,
       quantity: quantity, state: .purchasing, purchaseDate: now)
     let product = catalog.product(productIdentifier)
     if !canMakePayments {
@@ -167,11 +167,11 @@ public struct AppStore: Sendable {
   /// purchased transaction that the app did not start in this session.
   public mutating func resolve(_ id: String, at now: Date) throws(TransactionError) -> StoreTransaction {
     let index = try indexOf(id, for: "resolve", where: \.hasPurchaseIssue, expected: "interrupted")
+    guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
     state.transactions[index].hasPurchaseIssue = false
     let interrupted = state.transactions[index]
-    state.lastTransactionNumber += 1
     let purchase = StoreTransaction(
-      id: "\(state.lastTransactionNumber)", productIdentifier: interrupted.productIdentifier,
+      id: id, productIdentifier: interrupted.productIdentifier,
       quantity: interrupted.quantity, state: .purchased, purchaseDate: now,
       originalTransactionID: interrupted.id)
     state.transactions.append(purchase)
@@ -187,8 +187,9 @@ public struct AppStore: Sendable {
       id, for: "finish", where: { $0.state == .purchased || $0.state == .failed },
       expected: "purchased or failed")
     state.transactions[index].finished = true
+    let finished = state.transactions[index]
     pruneFinished()
-    return state.transactions.first { $0.id == id }!
+    return finished
   }
 
   private mutating func pruneFinished() {
@@ -233,12 +234,21 @@ public enum ProductRequestError: Error, Equatable, Sendable {
 public enum PaymentError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `Product.PurchaseError.invalidQuantity`: Apple allows 1 to 10 per payment.
   case invalidQuantity(Int)
+  /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
+  case outOfTransactionNumbers
 
-  public var errorID: ErrorID { .invalidQuantity }
+  public var errorID: ErrorID {
+    switch self {
+    case .invalidQuantity: .invalidQuantity
+    case .outOfTransactionNumbers: .unreadableDataFile
+    }
+  }
   public var description: String {
     switch self {
     case .invalidQuantity(let quantity):
       "invalid quantity \(quantity): a payment buys 1 to 10 (Product.PurchaseError.invalidQuantity) — \(errorID)"
+    case .outOfTransactionNumbers:
+      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); `monkeyshop store reset` cannot help, move the data folder away — \(errorID)"
     }
   }
 }
@@ -247,8 +257,13 @@ public enum TransactionError: Error, Equatable, Sendable, CustomStringConvertibl
   case unknown(String)
   case wrongState(id: String, operation: String, state: TransactionState, expected: String)
   case noneToAct(operation: String, expected: String)
+  /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
+  case outOfTransactionNumbers
 
-  public var errorID: ErrorID { .unknownTransaction }
+  public var errorID: ErrorID {
+    if case .outOfTransactionNumbers = self { return .unreadableDataFile }
+    return .unknownTransaction
+  }
   public var description: String {
     switch self {
     case .unknown(let id):
@@ -257,6 +272,8 @@ public enum TransactionError: Error, Equatable, Sendable, CustomStringConvertibl
       "cannot \(operation) transaction \(id): it is \(state), expected \(expected) — \(errorID)"
     case .noneToAct(let operation, let expected):
       "no \(expected) transaction to \(operation) — \(errorID)"
+    case .outOfTransactionNumbers:
+      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); move the data folder away — \(errorID)"
     }
   }
 }

@@ -74,6 +74,7 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   case cannotWriteDataFile = "MS-E0015"
   case invalidAmount = "MS-E0016"
   case balanceOverflow = "MS-E0017"
+  case dataFolderBusy = "MS-E0018"
 
   public var description: String { rawValue }
 }

@@ -22,6 +22,13 @@ public struct StoreState: Codable, Equatable, Sendable {
   /// The transactions the app's observer receives at launch: paid or failed, not finished.
   public var unfinished: [StoreTransaction] { transactions.filter(\.awaitsFinish) }
 
+  /// The next transaction's id, counting up; nil once the counter has reached its limit.
+  mutating func takeTransactionNumber() -> String? {
+    guard lastTransactionNumber < Self.transactionNumberLimit else { return nil }
+    lastTransactionNumber += 1
+    return "\(lastTransactionNumber)"
+  }
+
   /// When the App Store next answers a purchase in flight.
   public var nextAnswerDate: Date? {
     transactions.compactMap { $0.state == .purchasing ? $0.answerDate : nil }.min()

@@ -5,7 +5,8 @@ public protocol ShopStorage: AnyObject {
   /// A consistent read without the lock: each file is replaced whole, never written in place.
   func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet)
   /// One read-modify-write of both files under the exclusive lock; only what changed is written,
-  /// the wallet before the store.
+  /// the wallet before the store. The store numbers transactions from above the highest number
+  /// the wallet has seen (`TransactionNumbers`).
   func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result
 }
 
@@ -58,9 +59,11 @@ public final class MemoryStorage: ShopStorage {
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
 
   public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
     let result = try body(&newStore, &newWallet)
+    TransactionNumbers.remember(newStore, in: &newWallet)
     if newWallet != wallet {
       wallet = newWallet
       writes.wallet += 1

@@ -1,0 +1,132 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The data folder on disk: `wallet.json` and `store.json`. Every read-modify-write holds an
+/// exclusive lock on the folder, so monkeyshop processes on one wallet never lose an update.
+public final class DataFolder: ShopStorage {
+  public let path: String
+  public var walletPath: String { path + "/wallet.json" }
+  public var storePath: String { path + "/store.json" }
+  /// How a change waits for another monkeyshop's lock.
+  public var waiting = LockWaiting()
+
+  public init(path: String) {
+    self.path = path
+  }
+
+  /// `--data-dir`, else `MONKEYSHOP_DATA_DIR`, else `$XDG_DATA_HOME/monkeyshop`, else
+  /// `~/.local/share/monkeyshop`.
+  public static func defaultPath(explicit: String?, environment: [String: String]) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    if let folder = environment["MONKEYSHOP_DATA_DIR"], !folder.isEmpty { return folder }
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/monkeyshop" }
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return home + "/.local/share/monkeyshop"
+  }
+
+  public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
+    guard let folder = try openFolder(creating: false) else { return (StoreState(), Wallet()) }
+    defer { close(folder) }
+    return try read(in: folder)
+  }
+
+  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    guard let folder = try openFolder(creating: true) else {
+      throw DataFileError(path: path, problem: "the data folder vanished while being created")
+    }
+    defer { close(folder) }
+    let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
+    defer { lock.release() }
+    var (store, wallet) = try read(in: folder)
+    TransactionNumbers.catchUp(&store, with: wallet)
+    var newStore = store
+    var newWallet = wallet
+    let result = try body(&newStore, &newWallet)
+    TransactionNumbers.remember(newStore, in: &newWallet)
+    // The wallet first: it records the credit and the numbers given, so a crash before the store
+    // is written leaves a transaction to deliver again (and recognise), never one credited twice.
+    if newWallet != wallet { try file("wallet.json", in: folder).replace(with: encode(newWallet, for: walletPath)) }
+    if newStore != store { try file("store.json", in: folder).replace(with: encode(newStore, for: storePath)) }
+    return result
+  }
+
+  // MARK: The folder
+
+  /// The folder's descriptor, checked: a folder (not a file), owned by this user or root, and
+  /// writable by nobody else, as ssh checks its key files. Nil when it does not exist and
+  /// `creating` is false.
+  private func openFolder(creating: Bool) throws(DataFileError) -> Int32? {
+    var fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if fd < 0, errno == ENOENT {
+      guard creating else { return nil }
+      do {
+        try FileManager.default.createDirectory(
+          atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw DataFileError(
+          path: path, problem: "the data folder cannot be created (\(error.localizedDescription))",
+          errorID: .cannotWriteDataFile)
+      }
+      fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+    guard fd >= 0 else {
+      let code = errno
+      if code == ENOTDIR {
+        throw DataFileError(path: path, problem: "is a file, expected the data folder (a directory)")
+      }
+      throw DataFileError(path: path, problem: "the data folder cannot be opened: \(String(cString: strerror(code)))")
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      close(fd)
+      throw DataFileError(path: path, problem: "the data folder cannot be examined")
+    }
+    if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      close(fd)
+      throw DataFileError(
+        path: path,
+        problem: String(
+          format:
+            "the data folder is writable by other users (mode %o): they could plant links in it; `chmod go-w %@` to use it",
+          info.st_mode & 0o7777, path))
+    }
+    if info.st_uid != geteuid(), info.st_uid != 0 {
+      close(fd)
+      throw DataFileError(
+        path: path, problem: "the data folder belongs to another user (uid \(info.st_uid)); use a folder of your own")
+    }
+    return fd
+  }
+
+  private func file(_ name: String, in folder: Int32) -> DataFile {
+    DataFile(folder: folder, name: name, path: path + "/" + name)
+  }
+
+  // MARK: Reading
+
+  private func read(in folder: Int32) throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
+    let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
+      try DataFileReader(path: walletPath, data: data).wallet()
+    }
+    let store = try file("store.json", in: folder).read().map { data throws(DataFileError) in
+      try DataFileReader(path: storePath, data: data).store()
+    }
+    return (store ?? StoreState(), wallet ?? Wallet())
+  }
+
+  private func encode<Value: Encodable>(_ value: Value, for path: String) throws(DataFileError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    do {
+      return try encoder.encode(value) + Data("\n".utf8)
+    } catch {
+      throw DataFileError(path: path, problem: "cannot be encoded (\(error))", errorID: .cannotWriteDataFile)
+    }
+  }
+}

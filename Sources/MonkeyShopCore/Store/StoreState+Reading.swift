@@ -1,0 +1,119 @@
+import Foundation
+
+// `store.json` is read in full and refused whole when anything in it is out of place (SPEC §12):
+// a field this monkeyshop does not know, a quantity Apple would never accept, a transaction number
+// that repeats or lies above the counter, a storefront that does not exist. JSONDecoder's
+// synthesized readers check only types.
+
+extension StoreState {
+  /// Transaction numbers stay below this, so the counter can never overflow and every number
+  /// survives a trip through a JSON reader that uses doubles.
+  public static let transactionNumberLimit = (1 << 53) - 1
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case schemaVersion, conditions, transactions, lastTransactionNumber
+  }
+
+  public init(from decoder: any Decoder) throws {
+    try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    conditions = try container.decode(Conditions.self, forKey: .conditions)
+    lastTransactionNumber = try container.decodeWholeNumber(
+      forKey: .lastTransactionNumber, in: 0...Self.transactionNumberLimit)
+    transactions = try container.decode([StoreTransaction].self, forKey: .transactions)
+    var seen = Set<Int>()
+    for (index, transaction) in transactions.enumerated() {
+      let place = "transactions[\(index)]"
+      guard let number = transaction.number, number <= lastTransactionNumber else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription:
+            "\(place).id is '\(transaction.id)', expected a transaction number from 1 to lastTransactionNumber (\(lastTransactionNumber))"
+        )
+      }
+      guard seen.insert(number).inserted else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription: "\(place).id \(transaction.id) is listed twice (transaction IDs are unique)")
+      }
+    }
+  }
+}
+
+extension StoreTransaction {
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
+    case hasPurchaseIssue, originalTransactionID
+  }
+
+  public init(from decoder: any Decoder) throws {
+    try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    productIdentifier = try container.decode(String.self, forKey: .productIdentifier)
+    quantity = try container.decodeWholeNumber(
+      forKey: .quantity, in: AppStore.quantityLimit.lowerBound...AppStore.quantityLimit.upperBound)
+    state = try container.decode(TransactionState.self, forKey: .state)
+    finished = try container.decode(Bool.self, forKey: .finished)
+    failure = try container.decodeIfPresent(StoreFailure.self, forKey: .failure)
+    purchaseDate = try container.decode(Date.self, forKey: .purchaseDate)
+    answerDate = try container.decodeIfPresent(Date.self, forKey: .answerDate)
+    forcedError = try container.decodeIfPresent(SKErrorCode.self, forKey: .forcedError)
+    hasPurchaseIssue = try container.decode(Bool.self, forKey: .hasPurchaseIssue)
+    originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID)
+    if let original = originalTransactionID, Self.number(original) == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .originalTransactionID, in: container,
+        debugDescription: "is '\(original)', expected a transaction number")
+    }
+    guard (state == .failed) == (failure != nil) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .failure, in: container,
+        debugDescription: state == .failed
+          ? "is missing: a failed transaction says why" : "is set on a \(state) transaction")
+    }
+    if finished, state != .purchased, state != .failed, state != .restored {
+      throw DecodingError.dataCorruptedError(
+        forKey: .finished, in: container,
+        debugDescription: "is true on a \(state) transaction (only a purchased or failed one is finished)")
+    }
+  }
+
+  /// The transaction's number, when its id is one as the store writes it: decimal digits, no sign,
+  /// no leading zero.
+  public var number: Int? { Self.number(id) }
+
+  static func number(_ id: String) -> Int? {
+    guard let first = id.utf8.first, first != UInt8(ascii: "0"), id.utf8.count <= 16,
+      id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    return Int(id)
+  }
+}
+
+extension Conditions {
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
+    case crashPoint
+  }
+
+  public init(from decoder: any Decoder) throws {
+    try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init()
+    purchasesAllowed = try container.decode(Bool.self, forKey: .purchasesAllowed)
+    networkUp = try container.decode(Bool.self, forKey: .networkUp)
+    askToBuy = try container.decode(Bool.self, forKey: .askToBuy)
+    interruptedPurchases = try container.decode(Bool.self, forKey: .interruptedPurchases)
+    failNext = try container.decodeIfPresent(SKErrorCode.self, forKey: .failNext)
+    failAll = try container.decodeIfPresent(SKErrorCode.self, forKey: .failAll)
+    latency = try container.decode(Latency.self, forKey: .latency)
+    storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+    crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
+    if let code = storefront, Storefront.named(code) == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .storefront, in: container, debugDescription: "is '\(code)', expected one of \(Storefront.knownCodes)")
+    }
+  }
+}
