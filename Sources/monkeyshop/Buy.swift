@@ -11,7 +11,7 @@ struct Buy: ParsableCommand {
       observer does at launch), then adds the payment, waits for the store's answer in real time \
       (latency), credits the wallet and finishes the transaction. Honours the stored conditions \
       (see `monkeyshop store set`). Exit status: 0 purchased or deferred, 1 failed, 64 bad \
-      arguments, 65 unreadable data.
+      arguments, 65 unreadable or unwritable data (the purchase stays unfinished), 75 another monkeyshop held the data folder too long.
       """)
 
   @Argument(help: "The product identifier, e.g. com.monkeyshop.credits.10.")
@@ -60,22 +60,28 @@ struct Buy: ParsableCommand {
     }
   }
 
-  /// Says how the purchase ended, from the transaction the store holds.
+  /// Says how the purchase ended, from the transaction the store holds. Exit 0 only when it was
+  /// delivered and finished, or waits for approval.
   private func report(_ runtime: ShopRuntime) throws {
     let model = runtime.model
-    guard let id = model.lastAddedTransactionID, let transaction = model.store.transaction(id) else {
-      throw Failure.failed(model.status?.text ?? "the payment was not added")
+    guard let id = model.lastAddedTransactionID else { throw Failure.of(model, "the payment was not added") }
+    guard let transaction = model.store.transaction(id) else {
+      throw Failure.of(model, "the purchase did not end")
     }
     switch transaction.state {
-    case .purchased:
+    case .purchased where transaction.finished:
       print("purchased: transaction #\(id), balance \(model.balance) monkey credits")
+    case .purchased:
+      throw Failure.of(
+        model,
+        "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
     case .deferred:
       print("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
     case .failed:
       let failure = transaction.failure ?? .networkLost
       throw Failure.failed("purchase failed: \(failure.summary) (transaction #\(id))")
     case .purchasing, .restored:
-      throw Failure.failed("transaction #\(id) is still \(transaction.state)")
+      throw Failure.of(model, "transaction #\(id) is still \(transaction.state)")
     }
   }
 }

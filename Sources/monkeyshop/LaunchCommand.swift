@@ -30,7 +30,7 @@ struct LaunchCommand: ParsableCommand {
       }
       runtime.start(now: Date())
       let model = runtime.model
-      if let status = model.status, status.tone == .failure { throw Failure.failed(status.text) }
+      if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
       print("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
     }
   }

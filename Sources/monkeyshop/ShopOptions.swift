@@ -38,8 +38,14 @@ struct CatalogOption: ParsableArguments, ShopPlaces {
 extension ShopPlaces {
   var environment: [String: String] { ProcessInfo.processInfo.environment }
 
+  /// The data folder; a change that waits for another monkeyshop's lock says so on standard error.
   var dataFolder: DataFolder {
-    DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
+    let folder = DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
+    folder.waiting = LockWaiting(environment: environment)
+    folder.waiting.onWaiting = { text in
+      FileHandle.standardError.write(Data("monkeyshop: \(text)…\n".utf8))
+    }
+    return folder
   }
 
   /// `--catalog`, else `$MONKEYSHOP_CATALOG`, else `products.plist` in the current folder.
@@ -68,6 +74,33 @@ extension ShopPlaces {
   }
 }
 
+extension Failure {
+  /// How a headless run of the app ended badly: what happened (`what`), then the app's last error,
+  /// with the exit status that error calls for.
+  static func of(_ model: ShopModel, _ what: String) -> Failure {
+    guard let id = model.lastFailure, let text = model.status?.text else { return .failed(what) }
+    let message = "\(what): \(text)"
+    switch id {
+    case .unreadableDataFile, .cannotWriteDataFile: return .data(message)
+    case .dataFolderBusy: return .busy(message)
+    default: return .failed(message)
+    }
+  }
+
+  /// An error from the store, the wallet or the data folder as a command's failure: unreadable or
+  /// unwritable data is 65, a lock held too long by another monkeyshop is 75.
+  static func of(_ error: any Error) -> Failure {
+    switch error {
+    case let failure as Failure: failure
+    case let busy as DataFolderBusy: .busy(busy.description)
+    case let data as DataFileError: .data(data.description)
+    case let payment as PaymentError:
+      payment == .outOfTransactionNumbers ? .data(payment.description) : .failed(payment.description)
+    default: .failed("\(error)")
+    }
+  }
+}
+
 /// How a command fails: a message on standard error and an exit status scripts can test.
 enum Failure: Error, CustomStringConvertible {
   /// Bad data: a catalog, wallet or store file (EX_DATAERR).
@@ -76,10 +109,12 @@ enum Failure: Error, CustomStringConvertible {
   case failed(String)
   /// Wrong use of the command line (EX_USAGE).
   case usage(String)
+  /// Another monkeyshop held the data folder's lock for longer than a command waits (EX_TEMPFAIL).
+  case busy(String)
 
   var description: String {
     switch self {
-    case .data(let text), .failed(let text), .usage(let text): text
+    case .data(let text), .failed(let text), .usage(let text), .busy(let text): text
     }
   }
 
@@ -88,6 +123,7 @@ enum Failure: Error, CustomStringConvertible {
     case .data: 65
     case .failed: 1
     case .usage: 64
+    case .busy: 75
     }
   }
 }
@@ -101,6 +137,8 @@ extension ParsableCommand {
 func reportingFailures(_ body: () throws -> Void) throws {
   do {
     try body()
+  } catch let error as DataFolderBusy {
+    try reportingFailures { throw Failure.of(error) }
   } catch let failure as Failure {
     FileHandle.standardError.write(Data("monkeyshop: \(failure)\n".utf8))
     throw ExitCode(failure.exitCode)

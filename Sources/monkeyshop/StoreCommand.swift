@@ -165,7 +165,7 @@ struct StoreCommand: ParsableCommand {
             store.lastTransactionNumber = last
           }
         } catch {
-          throw Failure.data("\(error)")
+          throw Failure.of(error)
         }
         print("store reset: no transactions, default conditions")
       }
@@ -177,7 +177,7 @@ private func readStore(_ folder: DataFolder) throws -> StoreState {
   do {
     return try folder.readStore()
   } catch {
-    throw Failure.data("\(error)")
+    throw Failure.of(error)
   }
 }
 
@@ -197,7 +197,7 @@ private func changeStore<Result>(
     throw Failure.failed(error.description)
   } catch let error as ConditionError {
     throw Failure.usage("\(error) — \(ErrorID.invalidCondition)")
-  } catch let error as DataFileError {
-    throw Failure.data(error.description)
+  } catch {
+    throw Failure.of(error)
   }
 }

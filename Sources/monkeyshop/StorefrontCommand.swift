@@ -39,6 +39,11 @@ struct StorefrontCommand: ParsableCommand {
           """)
       }
       let language = Language.resolve(explicit: lang, environment: options.environment)
+      folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
+      folder.waiting.shouldStop = {
+        BlockedWait.leaveIfAsked()
+        return false
+      }
       let runtime = ShopRuntime(
         catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
         onCrash: { _ in

@@ -24,7 +24,7 @@ struct WalletCommand: ParsableCommand {
         do {
           wallet = try folder.readWallet()
         } catch {
-          throw Failure.data("\(error)")
+          throw Failure.of(error)
         }
         if json {
           printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
@@ -51,7 +51,7 @@ struct WalletCommand: ParsableCommand {
         do {
           try CreditManager(storage: folder, catalog: catalog).reset()
         } catch {
-          throw Failure.data("\(error)")
+          throw Failure.of(error)
         }
         print("0 monkey credits")
       }
@@ -84,7 +84,7 @@ struct Spend: ParsableCommand {
       } catch let error as CreditError {
         throw Failure.failed(error.description)
       } catch {
-        throw Failure.data("\(error)")
+        throw Failure.of(error)
       }
     }
   }

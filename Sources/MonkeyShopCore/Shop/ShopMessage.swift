@@ -10,7 +10,10 @@ public enum ShopMessage: Sendable {
   case transactionsUpdated([StoreTransaction], redelivered: Bool)
   case paymentRefused(PaymentError)
   case delivered(StoreTransaction, CreditManager.Delivery)
-  case deliveryFailed(StoreTransaction, String)
+  case deliveryFailed(StoreTransaction, ErrorID, String)
+  /// The store could not answer the purchases in flight (its file could not be read or written):
+  /// the app stops waiting for them until the data folder changes.
+  case answersFailed(ErrorID, String)
   case finished(StoreTransaction)
   case approved(StoreTransaction)
   case declined(StoreTransaction)

@@ -60,6 +60,11 @@ public struct ShopModel: Sendable {
   /// Transactions being delivered or finished now, so a second notice does not start it twice.
   var handling: Set<String> = []
   public internal(set) var isFinished = false
+  /// The error ID of the last failure this session, for the exit status of a headless command.
+  public internal(set) var lastFailure: ErrorID?
+  /// Set when the store could not answer the purchases in flight: no more answers are awaited
+  /// (which would retry a failing write forever) until the data folder is read again.
+  public internal(set) var answersHeld = false
   /// Whether to request products at launch: the storefront does, a headless `buy` does not.
   let requestsProducts: Bool
 

@@ -34,7 +34,7 @@ public final class ShopRuntime: TerminalApp {
   public var isFinished: Bool { model.isFinished || crashed }
 
   public var nextDeadline: Date? {
-    [model.nextDeadline, model.store.nextAnswerDate].compactMap { $0 }.min()
+    [model.nextDeadline, model.answersHeld ? nil : model.store.nextAnswerDate].compactMap { $0 }.min()
   }
 
   public func start(now: Date) {
@@ -43,7 +43,7 @@ public final class ShopRuntime: TerminalApp {
       let (store, wallet) = try storage.read()
       send(.launched(store, wallet))
     } catch {
-      send(.failed(.unreadableDataFile, "\(error)"))
+      send(Self.failure(error))
     }
   }
 
@@ -54,12 +54,17 @@ public final class ShopRuntime: TerminalApp {
 
   public func tick(now: Date) {
     model.setNow(now)
-    if let due = model.store.nextAnswerDate, due <= now {
-      let answers = try? storeMessages { store in
-        let updates = store.advance(to: now)
-        return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
+    if !model.answersHeld, let due = model.store.nextAnswerDate, due <= now {
+      do {
+        send(
+          try storeMessages { store in
+            let updates = store.advance(to: now)
+            return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
+          })
+      } catch {
+        let (id, text) = Self.describe(error)
+        send(.answersFailed(id, text))
       }
-      send(answers ?? [])
     }
     send(.tick)
   }
@@ -68,7 +73,14 @@ public final class ShopRuntime: TerminalApp {
   /// made deliverable (an approval, a resolved interruption), as `Transaction.updates` would.
   public func folderChanged(now: Date) {
     model.setNow(now)
-    guard let (store, wallet) = try? storage.read() else { return }
+    let store: StoreState
+    let wallet: Wallet
+    do {
+      (store, wallet) = try storage.read()
+    } catch {
+      send(Self.failure(error))
+      return
+    }
     let known = Dictionary(model.store.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     let changed = store.transactions.filter { transaction in
       known[transaction.id].map { $0.state != transaction.state } ?? true
@@ -207,16 +219,22 @@ public final class ShopRuntime: TerminalApp {
 
   /// A failed effect, with the error ID of what actually went wrong.
   static func failure(_ error: any Error) -> ShopMessage {
+    let (id, text) = describe(error)
+    return .failed(id, text)
+  }
+
+  static func describe(_ error: any Error) -> (ErrorID, String) {
     let id: ErrorID =
       switch error {
       case let error as DataFileError: error.errorID
+      case let error as DataFolderBusy: error.errorID
       case let error as CreditError: error.errorID
       case let error as TransactionError: error.errorID
       case let error as PaymentError: error.errorID
       case is ConditionError: .invalidCondition
       default: .unreadableDataFile
       }
-    return .failed(id, "\(error)")
+    return (id, "\(error)")
   }
 
   /// Delivery as an app does it: credit the wallet, then finish. A crash point stops it between.
@@ -228,7 +246,8 @@ public final class ShopRuntime: TerminalApp {
     do {
       delivery = try credits.deliver(transaction)
     } catch {
-      return [.deliveryFailed(transaction, "\(error)")]
+      let (id, text) = Self.describe(error)
+      return [.deliveryFailed(transaction, id, text)]
     }
     if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish) { return [] }
     return [.delivered(transaction, delivery)]
@@ -241,12 +260,17 @@ public final class ShopRuntime: TerminalApp {
     if armedForThisRun { armedCrash = nil }
     var armedInStore = false
     if model.store.conditions.crashPoint == point {
-      armedInStore =
-        (try? storage.update { store, _ -> Bool in
+      // Disarmed before dying, or the relaunch would die again. If the store cannot be written,
+      // the app does not die: a crash point that cannot be disarmed would crash every launch.
+      do {
+        armedInStore = try storage.update { store, _ -> Bool in
           guard store.conditions.crashPoint == point else { return false }
           store.conditions.crashPoint = nil
           return true
-        }) ?? false
+        }
+      } catch {
+        send(Self.failure(error))
+      }
     }
     guard armedForThisRun || armedInStore else { return false }
     _ = model.update(.crashed(point))

@@ -20,9 +20,17 @@ extension ShopModel {
       return []
     case .delivered(let transaction, let delivery):
       return delivered(transaction, delivery)
-    case .deliveryFailed(let transaction, let text):
+    case .deliveryFailed(let transaction, let id, let text):
       handling.remove(transaction.id)
-      record(.error(.cannotWriteDataFile, text))
+      lastFailure = id
+      record(.error(id, text))
+      say(text, .failure)
+      return []
+    case .answersFailed(let id, let text):
+      answersHeld = true
+      lastFailure = id
+      inFlight = [:]
+      record(.error(id, text))
       say(text, .failure)
       return []
     case .finished(let transaction):
@@ -48,6 +56,7 @@ extension ShopModel {
       return conditionChanged(name)
     case .storeChanged(let store):
       self.store = store
+      answersHeld = false
       clampSelections()
       return []
     case .walletChanged(let wallet):
@@ -66,6 +75,7 @@ extension ShopModel {
       isFinished = true
       return []
     case .failed(let id, let text):
+      lastFailure = id
       record(.error(id, text))
       say("\(text)", .failure)
       return []
@@ -181,6 +191,15 @@ extension ShopModel {
   /// payment of this session that left `purchasing` elsewhere must still reach the observer, or the
   /// app would wait for it forever.
   private mutating func answeredElsewhere() -> [ShopEffect] {
+    // A payment the store no longer holds (a `store reset`, or a store file moved away) will never
+    // be answered: say so rather than wait for it forever.
+    for id in inFlight.keys.sorted() where store.transaction(id) == nil {
+      inFlight[id] = nil
+      lastFailure = .unknownTransaction
+      let text = words.vanished(id) + " — \(ErrorID.unknownTransaction)"
+      record(.error(.unknownTransaction, text))
+      say(text, .failure)
+    }
     let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
     var effects: [ShopEffect] = []
     for transaction in answered {

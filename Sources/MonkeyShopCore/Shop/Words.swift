@@ -172,6 +172,12 @@ public struct Words: Sendable {
       "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
       "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
   }
+  func vanished(_ id: String) -> String {
+    say(
+      "transaction #\(id) is no longer in the store (was it reset?): it will never be answered",
+      "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません")
+  }
+
   var crashed: String { say("The app crashed", "アプリがクラッシュしました") }
 
   // Transaction manager

@@ -1,0 +1,49 @@
+import CNCurses
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// While the storefront is blocked in a call that waits, such as another monkeyshop holding the
+/// data folder's lock: it says so on its bottom line, and Ctrl-C or a termination signal still ends
+/// it at once. Leaving then is safe: the lock was never taken, so nothing was half-written.
+public enum BlockedWait {
+  /// Writes `text` over the bottom line of the screen, which the next frame redraws.
+  public static func show(_ text: String) {
+    guard let window = ms_stdscr() else { return }
+    let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    let row = getmaxy(window) - 1
+    wmove(window, row, 0)
+    wclrtoeol(window)
+    waddnstr(window, printable, getmaxx(window) - 1)
+    wrefresh(window)
+  }
+
+  /// Ends the storefront, restoring the terminal, if Ctrl-C was typed or a termination signal came
+  /// while it was blocked. Other keys typed meanwhile are dropped; a resize is passed on.
+  public static func leaveIfAsked() {
+    var resized = false
+    for signo in SignalPipe.drain() {
+      if signo == SIGWINCH {
+        resized = true
+      } else {
+        leave(status: 128 + signo)
+      }
+    }
+    if resized { raise(SIGWINCH) }
+    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while poll(&descriptor, 1, 0) > 0, descriptor.revents & Int16(POLLIN) != 0 {
+      let count = read(STDIN_FILENO, &bytes, bytes.count)
+      guard count > 0 else { break }
+      if bytes[0..<count].contains(3) { leave(status: 130) }
+    }
+  }
+
+  private static func leave(status: Int32) -> Never {
+    CrashGuard.restore()
+    exit(status)
+  }
+}
