@@ -149,7 +149,9 @@ struct StoreCommand: ParsableCommand {
   struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "reset",
-      abstract: "Forget every transaction and set every condition back to its default. The wallet stays.")
+      abstract:
+        "Set every condition back to its default and forget every transaction but those paid for and not yet delivered. The wallet stays."
+    )
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
@@ -157,17 +159,16 @@ struct StoreCommand: ParsableCommand {
         try options.checkDataFiles(folder)
         do {
           // Only the store is written: the wallet keeps every transaction it credited, so an
-          // unfinished one is never credited again, and the store keeps counting above the highest
-          // number either side has seen.
-          try folder.update { store, _ in
-            let last = store.lastTransactionNumber
-            store = StoreState()
-            store.lastTransactionNumber = last
+          // unfinished one is never credited again.
+          let kept = try folder.update { store, _ in store.reset() }
+          if !kept.isEmpty {
+            let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
+            print("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
           }
         } catch {
           throw Failure.of(error)
         }
-        print("store reset: no transactions, default conditions")
+        print("store reset: default conditions, no other transactions")
       }
     }
   }

@@ -22,6 +22,20 @@ public struct StoreState: Codable, Equatable, Sendable {
   /// The transactions the app's observer receives at launch: paid or failed, not finished.
   public var unfinished: [StoreTransaction] { transactions.filter(\.awaitsFinish) }
 
+  /// `store reset`: default conditions and no transactions, except those paid for and not yet
+  /// finished. The app has not delivered them yet, and forgetting them would lose a paid purchase
+  /// (SPEC §12); its next launch delivers and finishes them. Numbers keep counting up, so no new
+  /// transaction takes an old one's id. Returns the transactions kept.
+  @discardableResult
+  public mutating func reset() -> [StoreTransaction] {
+    let kept = transactions.filter { $0.state == .purchased && !$0.finished }
+    let last = lastTransactionNumber
+    self = StoreState()
+    lastTransactionNumber = last
+    transactions = kept
+    return kept
+  }
+
   /// The next transaction's id, counting up; nil once the counter has reached its limit.
   mutating func takeTransactionNumber() -> String? {
     guard lastTransactionNumber < Self.transactionNumberLimit else { return nil }
