@@ -254,7 +254,8 @@ private func expectWholeFiles(
   for path in [folder.walletPath, folder.storePath] where FileManager.default.fileExists(atPath: path) {
     do {
       let object = try folder.jsonObject(path)
-      #expect(object["schemaVersion"] as? Int == 1, "\(path)\n\(context)", sourceLocation: sourceLocation)
+      let version = path == folder.walletPath ? 2 : 1
+      #expect(object["schemaVersion"] as? Int == version, "\(path)\n\(context)", sourceLocation: sourceLocation)
     } catch {
       Issue.record("\(path) is torn: \(error)\n\(context)", sourceLocation: sourceLocation)
     }

@@ -38,7 +38,7 @@ struct HeadlessCommandTests {
     #expect(transaction.finished)
     #expect(transaction.errorCode == nil)
     // The wallet file carries its schema version.
-    #expect(try folder.jsonObject(folder.walletPath)["schemaVersion"] as? Int == 1)
+    #expect(try folder.jsonObject(folder.walletPath)["schemaVersion"] as? Int == 2)
     #expect(try folder.jsonObject(folder.storePath)["schemaVersion"] as? Int == 1)
   }
 

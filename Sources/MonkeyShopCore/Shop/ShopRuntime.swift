@@ -89,7 +89,8 @@ public final class ShopRuntime: TerminalApp {
     let before = model.store.conditions.summary(defaultStorefront: defaultStorefront)
     let after = store.conditions.summary(defaultStorefront: defaultStorefront)
     if wallet.balance != model.balance { send(.walletChanged(wallet)) }
-    if store != model.store { send(.storeChanged(store)) }
+    // A store read again also lets the app await answers it stopped awaiting after a failed write.
+    if store != model.store || model.answersHeld { send(.storeChanged(store)) }
     for (old, new) in zip(before, after) where old.value != new.value {
       send(.conditionChanged(name: new.name, value: new.value))
     }

@@ -10,6 +10,8 @@ final class ShopHarness {
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
   let storage: MemoryStorage
+  /// What the app writes through: the memory storage, or a failure when `failWrites` is set.
+  let disk: SwitchableStorage
   var now = ShopHarness.start
   private(set) var runtime: ShopRuntime
   private(set) var crashes: [CrashPoint] = []
@@ -22,15 +24,16 @@ final class ShopHarness {
     var store = StoreState()
     conditions(&store.conditions)
     storage = MemoryStorage(store: store, wallet: Wallet(balance: balance))
+    disk = SwitchableStorage(storage)
     self.language = language
-    runtime = ShopRuntime(catalog: Self.catalog, storage: storage, language: language, now: now, onCrash: { _ in })
+    runtime = ShopRuntime(catalog: Self.catalog, storage: disk, language: language, now: now, onCrash: { _ in })
     if launch { self.launch() }
   }
 
   /// Starts the app and lets its launch work (the product request) finish.
   func launch(settle: Bool = true) {
     runtime = ShopRuntime(
-      catalog: Self.catalog, storage: storage, language: language, now: now,
+      catalog: Self.catalog, storage: disk, language: language, now: now,
       onCrash: { [unowned self] point in crashes.append(point) })
     runtime.start(now: now)
     if settle { wait(Latency.slow.productRequest) }

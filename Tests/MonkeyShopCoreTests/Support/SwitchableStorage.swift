@@ -1,0 +1,17 @@
+import MonkeyShopCore
+
+/// Memory storage whose writes can be made to fail, as a full disk or a read-only folder would.
+final class SwitchableStorage: ShopStorage {
+  let memory: MemoryStorage
+  var failWrites = false
+
+  init(_ memory: MemoryStorage) { self.memory = memory }
+
+  func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { try memory.read() }
+
+  func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    guard failWrites else { return try memory.update(body) }
+    throw DataFileError(
+      path: "/data/store.json", problem: "writing failed: No space left on device", errorID: .cannotWriteDataFile)
+  }
+}
