@@ -50,7 +50,7 @@ struct Buy: ParsableCommand {
         armedCrash: crash, onCrash: { _ in Crash.now() })
       // The same lines, times and names as the storefront's event log.
       runtime.onLog = { entry in
-        print(
+        say(
           LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
       }
       runtime.start(now: Date())
@@ -68,9 +68,9 @@ struct Buy: ParsableCommand {
     }
     switch transaction.state {
     case .purchased:
-      print("purchased: transaction #\(id), balance \(model.balance) monkey credits")
+      say("purchased: transaction #\(id), balance \(model.balance) monkey credits")
     case .deferred:
-      print("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
+      say("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
     case .failed:
       let failure = transaction.failure ?? .networkLost
       throw Failure.failed("purchase failed: \(failure.summary) (transaction #\(id))")

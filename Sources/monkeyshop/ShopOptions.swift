@@ -102,7 +102,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
   do {
     try body()
   } catch let failure as Failure {
-    FileHandle.standardError.write(Data("monkeyshop: \(failure)\n".utf8))
+    Output.warn("monkeyshop: \(failure)")
     throw ExitCode(failure.exitCode)
   }
 }

@@ -29,8 +29,8 @@ struct WalletCommand: ParsableCommand {
         if json {
           printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
         } else {
-          print("\(wallet.balance) monkey credits")
-          print("wallet: \(folder.walletPath)")
+          say("\(wallet.balance) monkey credits")
+          say("wallet: \(folder.walletPath)")
         }
       }
     }
@@ -53,7 +53,7 @@ struct WalletCommand: ParsableCommand {
         } catch {
           throw Failure.data("\(error)")
         }
-        print("0 monkey credits")
+        say("0 monkey credits")
       }
     }
   }
@@ -80,7 +80,7 @@ struct Spend: ParsableCommand {
       let catalog = try options.loadCatalog()
       do {
         let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
-        print("spent \(credits): \(balance) monkey credits left")
+        say("spent \(credits): \(balance) monkey credits left")
       } catch let error as CreditError {
         throw Failure.failed(error.description)
       } catch {
@@ -98,5 +98,5 @@ func printJSON(_ value: Any) {
   else {
     return
   }
-  print(String(decoding: data, as: UTF8.self))
+  Output.sayJSON(String(decoding: data, as: UTF8.self))
 }

@@ -74,4 +74,19 @@ struct TerminalTextTests {
     #expect(transcript.contains(#"say: clear \u{1B}[2J, \u{9B}31m and \u{202E}olleh"#), "\(transcript)")
     #expect(transcript.contains(#"Buy \u{1B}]52;c;cHduZWQ=\u{7}"#), "\(transcript)")
   }
+
+  @Test("the headless commands print only through Output: no print( elsewhere in Sources/monkeyshop")
+  func onlyOutputPrints() throws {
+    let folder = repository.appendingPathComponent("Sources/monkeyshop")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+    #expect(files.contains("Output.swift"))
+    for file in files where file != "Output.swift" {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      for (number, line) in text.components(separatedBy: "\n").enumerated() {
+        let code = line.components(separatedBy: "//").first ?? ""
+        let writes = ["print(", "FileHandle.standardError", "FileHandle.standardOutput", "fputs(", "putchar("]
+        #expect(!writes.contains { code.contains($0) }, "\(file):\(number + 1): \(line)")
+      }
+    }
+  }
 }
