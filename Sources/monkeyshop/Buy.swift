@@ -17,7 +17,9 @@ struct Buy: ParsableCommand {
   @Argument(help: "The product identifier, e.g. com.monkeyshop.credits.10.")
   var productIdentifier: String
 
-  @Option(name: .shortAndLong, help: "Units to buy, 1 to 10 (SKMutablePayment.quantity).")
+  // `.unconditional`: swift-argument-parser otherwise reads `-1` after `--quantity` as an option
+  // and says the value is missing; this way validate() says what the number must be.
+  @Option(name: .shortAndLong, parsing: .unconditional, help: "Units to buy, 1 to 10 (SKMutablePayment.quantity).")
   var quantity = 1
 
   @Option(

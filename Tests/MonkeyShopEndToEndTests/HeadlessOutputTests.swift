@@ -8,7 +8,8 @@ import Testing
 #endif
 
 /// What the headless commands write, byte for byte: nothing from a catalog, a walkthrough, a data
-/// file or the command line reaches the terminal raw (SPEC §12); lines are written as they happen.
+/// file or the command line reaches the terminal raw (SPEC §12); lines are written as they happen;
+/// numbers out of range are refused with what was expected.
 @Suite("Headless output", .timeLimit(.minutes(2)))
 struct HeadlessOutputTests {
   // MARK: Terminal injection (issue 8, finding 7)
@@ -123,6 +124,25 @@ struct HeadlessOutputTests {
     for line in ["SKPaymentQueue.add(payment com.monkeyshop.credits.5 ×1)", ".purchasing #1"] {
       #expect(result.stdout.contains(line), "\(result)")
     }
+  }
+
+  // MARK: Negative numbers (finding 15)
+
+  @Test(
+    "a negative quantity or amount says what the number must be, exit 64",
+    arguments: [
+      (["buy", ShippedCatalog.five, "--quantity", "-1"], "1 to 10"),
+      (["buy", ShippedCatalog.five, "-q", "-3"], "1 to 10"),
+      (["spend", "-1"], "spend 1 or more credits, not -1"),
+      (["spend"], "at least 1"),
+      (["spend", "two"], "at least 1"),
+    ])
+  func negativeNumbers(_ arguments: [String], _ fragment: String) async throws {
+    let folder = try ShopFolder("negative")
+    let result = try await Child(arguments, in: folder).wait()
+    #expect(result.exitStatus == 64, "\(result)")
+    #expect(result.stderr.contains(fragment), "\(result)")
+    #expect(!result.stderr.contains("Missing"), "\(result)")
   }
 }
 
