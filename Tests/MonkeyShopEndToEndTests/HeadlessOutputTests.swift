@@ -144,6 +144,34 @@ struct HeadlessOutputTests {
     #expect(result.stderr.contains(fragment), "\(result)")
     #expect(!result.stderr.contains("Missing"), "\(result)")
   }
+
+  // MARK: Catalog credits (finding 12)
+
+  @Test(
+    "catalog credits 2^63−1, 2^64 and 5.5 are refused with the file, product, key and what was expected, exit 65",
+    arguments: [
+      ("<integer>9223372036854775807</integer>", "9223372036854775807"),
+      ("<integer>18446744073709551616</integer>", "18446744073709551616"),
+      ("<real>5.5</real>", "5.5, not a whole number"),
+    ])
+  func catalogCredits(_ credits: String, _ fragment: String) async throws {
+    let folder = try ShopFolder("credits")
+    let shipped = try String(contentsOfFile: Locations.catalog, encoding: .utf8)
+    let spoiled = shipped.replacingOccurrences(
+      of: #"<key>credits</key>\s*<integer>5</integer>"#, with: "<key>credits</key>\(credits)",
+      options: .regularExpression)
+    #expect(spoiled.contains(credits))
+    let path = folder.file("products.plist").path
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(spoiled.utf8)))
+    let result = try await monkeyshop("catalog", "check", path, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    for expected in [
+      path, "product '\(ShippedCatalog.five)'", "key 'credits'", fragment, "a whole number from 1 to 1000000000",
+    ] {
+      #expect(result.stderr.contains(expected), "\(result)")
+    }
+    #expect(!result.stderr.contains("not a property list"), "\(result)")
+  }
 }
 
 // MARK: Helpers
