@@ -88,4 +88,28 @@ static inline int ms_set_signal_info_handler(int sig, void (*handler)(int, sigin
 // Async-signal-safe: the default action for a signal (SIG_DFL is a cast macro that does not import).
 static inline void ms_default_signal(int sig) { ms_set_signal_handler(sig, SIG_DFL, 0, NULL); }
 
+// Whether a signal is ignored now (SIG_IGN, e.g. inherited from nohup): then it ends nothing.
+static inline int ms_signal_is_ignored(int sig) {
+  struct sigaction current;
+  if (sigaction(sig, NULL, &current) != 0) return 0;
+  return (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN;
+}
+
+// The real-time signals, whose default action ends the process (function-like macros in glibc);
+// 0 and -1 where there are none.
+static inline int ms_sigrtmin(void) {
+#ifdef SIGRTMIN
+  return SIGRTMIN;
+#else
+  return 0;
+#endif
+}
+static inline int ms_sigrtmax(void) {
+#ifdef SIGRTMAX
+  return SIGRTMAX;
+#else
+  return -1;
+#endif
+}
+
 #endif

@@ -1,4 +1,5 @@
 import CNCurses
+import MonkeyShopCore
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +14,7 @@ public enum BlockedWait {
   /// Writes `text` over the bottom line of the screen, which the next frame redraws.
   public static func show(_ text: String) {
     guard let window = ms_stdscr() else { return }
-    let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    let printable = TerminalText.escaped(text)
     let row = getmaxy(window) - 1
     wmove(window, row, 0)
     wclrtoeol(window)

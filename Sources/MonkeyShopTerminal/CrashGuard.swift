@@ -10,6 +10,20 @@ import CNCurses
 /// the app kills itself at a simulated crash point. Only async-signal-safe calls (tcsetattr, write).
 enum CrashGuard {
   static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
+  /// Every other signal whose default action ends the process and that the event loop does not
+  /// relay (SIGTERM, SIGHUP, SIGINT are in `SignalPipe`): the terminal is restored, then the signal
+  /// is raised again with its default action, so the process still dies of it. A stray SIGUSR1,
+  /// SIGALRM, SIGPIPE or SIGXCPU must not leave the shell raw and on the alternate screen.
+  static let terminatingSignals: [Int32] = {
+    var signals: [Int32] = [SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF]
+    #if os(Linux)
+      // SIGPOLL is SIGIO on Linux; on macOS SIGIO and the rest are ignored by default or absent.
+      signals += [SIGSTKFLT, SIGIO, SIGPWR]
+    #endif
+    let realTime = ms_sigrtmin()...max(ms_sigrtmin() - 1, ms_sigrtmax())
+    signals += realTime.map { Int32($0) }.filter { $0 > 0 && $0 < SignalHandlers.slots }
+    return signals
+  }()
   private static let sequenceCapacity = 512
   private static let alternateStackSize = 64 * 1024
 
@@ -36,11 +50,14 @@ enum CrashGuard {
     ensureAlternateStack()
     armed = true
     SignalHandlers.install(crashSignals, flags: SA_ONSTACK, infoHandler: handleCrash)
+    // A signal ignored at start (nohup, a parent's SIG_IGN) stays ignored: it would end nothing.
+    let terminating = terminatingSignals.filter { ms_signal_is_ignored($0) == 0 }
+    SignalHandlers.install(terminating, flags: SA_ONSTACK, infoHandler: handleCrash)
   }
 
   static func disarm() {
     armed = false
-    for signo in crashSignals { SignalHandlers.restorePrevious(signo) }
+    for signo in crashSignals + terminatingSignals { SignalHandlers.restorePrevious(signo) }
   }
 
   /// Async-signal-safe. Restores the shell's terminal without ncurses; does nothing when not armed.
@@ -77,7 +94,7 @@ enum CrashGuard {
   }
 }
 
-/// Restores the terminal, then lets the crash take its course. A real fault happens again when the
+/// Restores the terminal, then lets the crash (or a terminating signal) take its course. A real fault happens again when the
 /// handler returns, now into whatever handled it before us (Swift's backtracer or the default action);
 /// a signal sent with kill(2) or abort(3) would not repeat, so it is re-raised with the default action.
 private func handleCrash(

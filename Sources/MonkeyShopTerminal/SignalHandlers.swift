@@ -9,8 +9,8 @@ import CNCurses
 /// Installs signal handlers and remembers what was there before, so `stop()` and a crash handler can
 /// put the previous disposition back (the default action, or Swift's own crash backtracer).
 enum SignalHandlers {
-  /// Signal numbers used here are all below 32 on Linux and macOS.
-  static let slots = 32
+  /// Signal numbers go up to 64 on Linux (the real-time ones), below 32 on macOS.
+  static let slots = 65
 
   // Indexed by signal number; read inside signal handlers, which may not lock or allocate, so it is
   // a raw buffer allocated once and never freed. Written only while the signal is not yet handled.

@@ -17,7 +17,9 @@ struct Buy: ParsableCommand {
   @Argument(help: "The product identifier, e.g. com.monkeyshop.credits.10.")
   var productIdentifier: String
 
-  @Option(name: .shortAndLong, help: "Units to buy, 1 to 10 (SKMutablePayment.quantity).")
+  // `.unconditional`: swift-argument-parser otherwise reads `-1` after `--quantity` as an option
+  // and says the value is missing; this way validate() says what the number must be.
+  @Option(name: .shortAndLong, parsing: .unconditional, help: "Units to buy, 1 to 10 (SKMutablePayment.quantity).")
   var quantity = 1
 
   @Option(
@@ -50,7 +52,7 @@ struct Buy: ParsableCommand {
         armedCrash: crash, onCrash: { _ in Crash.now() })
       // The same lines, times and names as the storefront's event log.
       runtime.onLog = { entry in
-        print(
+        say(
           LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
       }
       runtime.start(now: Date())
@@ -70,13 +72,13 @@ struct Buy: ParsableCommand {
     }
     switch transaction.state {
     case .purchased where transaction.finished:
-      print("purchased: transaction #\(id), balance \(model.balance) monkey credits")
+      say("purchased: transaction #\(id), balance \(model.balance) monkey credits")
     case .purchased:
       throw Failure.of(
         model,
         "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
     case .deferred:
-      print("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
+      say("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
     case .failed:
       let failure = transaction.failure ?? .networkLost
       throw Failure.failed("purchase failed: \(failure.summary) (transaction #\(id))")

@@ -21,18 +21,18 @@ struct CatalogCommand: ParsableCommand {
         var options = options
         if let file { options.catalog = file }
         let catalog = try options.loadCatalog()
-        print("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
+        say("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
         for product in catalog.products {
           let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
           let availability = product.availableInStore ? "" : "  (not available in the store)"
-          print(
+          say(
             "  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)"
           )
           let storefronts = product.prices.keys.sorted().map { code in
             "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
           }
-          print("    prices: \(storefronts.joined(separator: ", "))")
-          print("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
+          say("    prices: \(storefronts.joined(separator: ", "))")
+          say("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
         }
       }
     }

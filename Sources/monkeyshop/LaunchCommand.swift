@@ -25,13 +25,13 @@ struct LaunchCommand: ParsableCommand {
         catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
         onCrash: { _ in Crash.now() })
       runtime.onLog = { entry in
-        print(
+        say(
           LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
       }
       runtime.start(now: Date())
       let model = runtime.model
       if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
-      print("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
+      say("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
     }
   }
 }

@@ -29,7 +29,7 @@ enum Launch {
       do {
         try StorefrontCommand.open(DefaultPlaces(), lang: nil)
       } catch {
-        StorefrontCommand.exit(withError: error)
+        exit(StorefrontCommand.self, after: error)
       }
       return
     }
@@ -39,15 +39,39 @@ enum Launch {
     }
     let asksForMore = arguments.contains { $0 == "-h" || $0 == "--help" || $0.hasPrefix("--generate-") }
     if let first = arguments.first, names.contains(first) || asksForMore {
-      MonkeyShop.main()
+      runCommandLine(arguments)
     } else if let storefront = try? StorefrontCommand.parse(arguments) {
       do {
         try storefront.run()
       } catch {
-        StorefrontCommand.exit(withError: error)
+        exit(StorefrontCommand.self, after: error)
       }
     } else {
-      MonkeyShop.main()
+      runCommandLine(arguments)
     }
+  }
+
+  /// `MonkeyShop.main()`, with the parser's messages written through `Output` like everything
+  /// else: an error echoes the arguments it refuses, which may come from a file.
+  private static func runCommandLine(_ arguments: [String]) {
+    do {
+      var command = try MonkeyShop.parseAsRoot(arguments)
+      try command.run()
+    } catch {
+      exit(MonkeyShop.self, after: error)
+    }
+  }
+
+  /// What `exit(withError:)` does, through `Output`: help (a clean exit) on standard output, as
+  /// the program wrote it; an error's message escaped on standard error; then the exit status.
+  private static func exit(_ command: any ParsableCommand.Type, after error: Error) -> Never {
+    let message = command.fullMessage(for: error)
+    let status = command.exitCode(for: error)
+    if status == .success {
+      if !message.isEmpty { Output.sayVerbatim(message) }
+    } else if !message.isEmpty {
+      Output.warn(message)
+    }
+    command.exit(withError: ExitCode(status.rawValue))
   }
 }

@@ -43,7 +43,7 @@ extension ShopPlaces {
     let folder = DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
     folder.waiting = LockWaiting(environment: environment)
     folder.waiting.onWaiting = { text in
-      FileHandle.standardError.write(Data("monkeyshop: \(text)…\n".utf8))
+      Output.warn("monkeyshop: \(text)…")
     }
     return folder
   }
@@ -140,7 +140,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
   } catch let error as DataFolderBusy {
     try reportingFailures { throw Failure.of(error) }
   } catch let failure as Failure {
-    FileHandle.standardError.write(Data("monkeyshop: \(failure)\n".utf8))
+    Output.warn("monkeyshop: \(failure)")
     throw ExitCode(failure.exitCode)
   }
 }

@@ -27,15 +27,15 @@ struct StoreCommand: ParsableCommand {
           return
         }
         guard !store.transactions.isEmpty else {
-          print("no transactions")
+          say("no transactions")
           return
         }
-        print(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
+        say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
         for transaction in store.transactions {
           var note = transaction.failure.map { "\($0.code) \($0.errorID)" } ?? ""
           if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
           if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
-          print(
+          say(
             row(
               transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
               transaction.finished ? "yes" : "no", note))
@@ -77,7 +77,7 @@ struct StoreCommand: ParsableCommand {
     func run() throws {
       try reporting {
         let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
-        print("approved: transaction #\(done.id) is \(done.state)")
+        say("approved: transaction #\(done.id) is \(done.state)")
       }
     }
   }
@@ -91,7 +91,7 @@ struct StoreCommand: ParsableCommand {
     func run() throws {
       try reporting {
         let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
-        print("declined: transaction #\(done.id) is \(done.state)")
+        say("declined: transaction #\(done.id) is \(done.state)")
       }
     }
   }
@@ -105,7 +105,7 @@ struct StoreCommand: ParsableCommand {
     func run() throws {
       try reporting {
         let (done, _) = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
-        print("resolved: the store sends transaction #\(done.id) (purchased)")
+        say("resolved: the store sends transaction #\(done.id) (purchased)")
       }
     }
   }
@@ -126,7 +126,7 @@ struct StoreCommand: ParsableCommand {
         let shown =
           store.conditions.summary(defaultStorefront: store.catalog.defaultStorefront)
           .first { $0.name == condition }?.value ?? value
-        print("\(condition) = \(shown)")
+        say("\(condition) = \(shown)")
       }
     }
   }
@@ -140,7 +140,7 @@ struct StoreCommand: ParsableCommand {
         let store = try readStore(options.dataFolder)
         let catalog = try options.loadCatalog()
         for (name, value) in store.conditions.summary(defaultStorefront: catalog.defaultStorefront) {
-          print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
+          say("\(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
         }
       }
     }
@@ -163,12 +163,12 @@ struct StoreCommand: ParsableCommand {
           let kept = try folder.update { store, _ in store.reset() }
           if !kept.isEmpty {
             let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
-            print("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
+            say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
           }
         } catch {
           throw Failure.of(error)
         }
-        print("store reset: default conditions, no other transactions")
+        say("store reset: default conditions, no other transactions")
       }
     }
   }

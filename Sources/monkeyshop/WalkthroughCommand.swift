@@ -88,10 +88,10 @@ struct WalkthroughCommand: ParsableCommand {
       var result = runner.run(walkthrough)
       result.elapsed = clock.now - began
       results.append(result)
-      print(Transcript.text(result, steps: !quiet))
-      if !quiet { print() }
+      say(Transcript.text(result, steps: !quiet))
+      if !quiet { say() }
     }
-    print(Transcript.summary(results))
+    say(Transcript.summary(results))
     if let junit { try write(JUnitReport.xml(results), to: junit) }
     if results.contains(where: { !$0.passed }) { throw ExitCode.failure }
   }
@@ -113,20 +113,20 @@ struct WalkthroughCommand: ParsableCommand {
       )
     }
     let paths = WalkthroughLibrary.files(in: library)
-    print("\(library)/: \(paths.count) walkthrough\(paths.count == 1 ? "" : "s")")
+    say("\(library)/: \(paths.count) walkthrough\(paths.count == 1 ? "" : "s")")
     let width = paths.map { URL(fileURLWithPath: $0).lastPathComponent.count }.max() ?? 0
     for path in paths {
       let file = URL(fileURLWithPath: path).lastPathComponent
       let padded = file.padding(toLength: width + 2, withPad: " ", startingAt: 0)
       do {
         let walkthrough = try WalkthroughParser.load(path: path)
-        print("  \(padded)\(walkthrough.name)")
+        say("  \(padded)\(walkthrough.name)")
       } catch {
-        print("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
+        say("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
       }
     }
-    print("\nRun them all: monkeyshop walkthrough \(library)/*.yaml")
-    print("Present one:  monkeyshop walkthrough --play NAME")
+    say("\nRun them all: monkeyshop walkthrough \(library)/*.yaml")
+    say("Present one:  monkeyshop walkthrough --play NAME")
   }
 
   // MARK: Playing

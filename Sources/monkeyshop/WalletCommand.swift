@@ -29,8 +29,8 @@ struct WalletCommand: ParsableCommand {
         if json {
           printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
         } else {
-          print("\(wallet.balance) monkey credits")
-          print("wallet: \(folder.walletPath)")
+          say("\(wallet.balance) monkey credits")
+          say("wallet: \(folder.walletPath)")
         }
       }
     }
@@ -53,7 +53,7 @@ struct WalletCommand: ParsableCommand {
         } catch {
           throw Failure.of(error)
         }
-        print("0 monkey credits")
+        say("0 monkey credits")
       }
     }
   }
@@ -62,14 +62,33 @@ struct WalletCommand: ParsableCommand {
 struct Spend: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "spend",
-    abstract: "Spend monkey credits (feed the monkey); refused when the balance is too low.")
+    abstract: "Spend monkey credits (feed the monkey); refused when the balance is too low.",
+    usage: "monkeyshop spend <credits> [--catalog <path>] [--data-dir <path>]")
 
-  @Argument(help: "How many credits to spend (1 or more).")
-  var credits: Int
+  // swift-argument-parser reads `-1` as a short option, never as the value of a positional
+  // argument, and says "Missing expected argument"; a single @Argument has no parsing strategy
+  // (ArgumentArrayParsingStrategy is for arrays). So the argument is an array that also takes
+  // unrecognized dash-prefixed input (`.allUnrecognized`), and validate() wants one whole number.
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("How many credits to spend (1 or more).", valueName: "credits"))
+  var amount: [String] = []
+
+  /// The number of credits, once validate() has accepted `amount`.
+  var credits: Int { amount.first.flatMap { Int($0) } ?? 0 }
 
   @OptionGroup var options: ShopOptions
 
   func validate() throws {
+    guard let text = amount.first else {
+      throw ValidationError("say how many credits to spend: a whole number, at least 1")
+    }
+    guard amount.count == 1 else {
+      throw ValidationError("unexpected '\(amount[1])': spend takes one number of credits, at least 1")
+    }
+    guard let credits = Int(text) else {
+      throw ValidationError("'\(text)' is not a number of credits: spend a whole number, at least 1")
+    }
     guard credits >= 1 else { throw ValidationError("spend 1 or more credits, not \(credits)") }
   }
 
@@ -80,7 +99,7 @@ struct Spend: ParsableCommand {
       let catalog = try options.loadCatalog()
       do {
         let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
-        print("spent \(credits): \(balance) monkey credits left")
+        say("spent \(credits): \(balance) monkey credits left")
       } catch let error as CreditError {
         throw Failure.failed(error.description)
       } catch {
@@ -98,5 +117,5 @@ func printJSON(_ value: Any) {
   else {
     return
   }
-  print(String(decoding: data, as: UTF8.self))
+  Output.sayJSON(String(decoding: data, as: UTF8.self))
 }

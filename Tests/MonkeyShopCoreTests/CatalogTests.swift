@@ -213,6 +213,48 @@ struct CatalogTests {
     if let key = bad.key { #expect(error.description.contains(key)) }
   }
 
+  @Test(
+    "credits beyond 64 bits, near Int.max, above the maximum or with a fraction say what was expected",
+    arguments: [
+      ("<integer>9223372036854775807</integer>", "is 9223372036854775807, more than 1000000000"),
+      ("<integer>9223372036854775808</integer>", "is 9223372036854775808, out of range"),
+      ("<integer>18446744073709551616</integer>", "is 18446744073709551616, out of range"),
+      ("<integer>-18446744073709551616</integer>", "is -18446744073709551616, out of range"),
+      ("<integer>1000000001</integer>", "is 1000000001, more than 1000000000"),
+      ("<real>5.5</real>", "is 5.5, not a whole number"),
+      ("<integer>0</integer>", "is 0"),
+      ("<string>5</string>", "is a string"),
+    ])
+  func creditsOutOfRange(_ credits: String, _ problem: String) throws {
+    let catalog = try plistData(goodCatalog())
+    let xml = String(decoding: catalog, as: UTF8.self)
+      .replacingOccurrences(
+        of: #"<key>credits</key>\s*<integer>5</integer>"#, with: "<key>credits</key>\(credits)",
+        options: .regularExpression)
+    #expect(xml.contains(credits))
+    let (path, result) = try load(Data(xml.utf8))
+    guard case .failure(let error) = result else {
+      Issue.record("credits \(credits) was accepted")
+      return
+    }
+    #expect(error.path == path)
+    #expect(error.product == "com.example.credits.5")
+    #expect(error.key == "credits")
+    #expect(error.problem == problem, "\(error)")
+    #expect(error.expected == "a whole number from 1 to \(Product.maximumCredits)", "\(error)")
+  }
+
+  @Test("the most credits a product may grant is accepted, and a payment of 10 of it cannot overflow")
+  func maximumCredits() throws {
+    var root = goodCatalog()
+    var products = root["products"] as! [[String: Any]]
+    products[0]["credits"] = Product.maximumCredits
+    root["products"] = products
+    let (_, result) = try load(plistData(root))
+    #expect(try result.get().product("com.example.credits.5")?.credits == Product.maximumCredits)
+    #expect(!Product.maximumCredits.multipliedReportingOverflow(by: 10 * 1_000_000).overflow)
+  }
+
   @Test("a missing catalog file is refused with its path")
   func missingFile() throws {
     try withTemporaryFolder { folder in

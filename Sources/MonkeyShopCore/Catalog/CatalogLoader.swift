@@ -30,8 +30,15 @@ public enum CatalogLoader {
       do {
         root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
       } catch {
-        throw CatalogError(
-          path: path, problem: "not a property list", expected: "an XML or binary plist")
+        let refusal = CatalogError(path: path, problem: "not a property list", expected: "an XML or binary plist")
+        // Foundation refuses a whole document for one integer beyond 64 bits. Read it again
+        // keeping such integers, to name the product and key that hold one; whatever that reading
+        // finds, the document stays refused.
+        if let kept = XMLPropertyList.parse(data, keepingOversizedIntegers: true) as? [String: Any] {
+          var reader = Reader(path: path)
+          _ = try reader.catalog(kept)
+        }
+        throw refusal
       }
     }
     guard let dictionary = root as? [String: Any] else {
@@ -128,14 +135,24 @@ public enum CatalogLoader {
       guard type == "consumable" else {
         throw fail("type", "'\(type)' is not sold here", expected: "consumable")
       }
+      let expectedCredits = "a whole number from 1 to \(Product.maximumCredits)"
       guard let creditsValue = entry["credits"] else {
-        throw fail("credits", "missing", expected: "an integer ≥ 1")
+        throw fail("credits", "missing", expected: expectedCredits)
       }
-      guard let credits = Self.integer(creditsValue) else {
-        throw fail("credits", "is \(typeName(creditsValue))", expected: "an integer ≥ 1")
-      }
-      guard credits >= 1 else {
-        throw fail("credits", "is \(credits)", expected: "an integer ≥ 1")
+      let credits: Int
+      switch Self.number(creditsValue) {
+      case .whole(let number) where (1...Product.maximumCredits).contains(number):
+        credits = number
+      case .whole(let number) where number > Product.maximumCredits:
+        throw fail("credits", "is \(number), more than \(Product.maximumCredits)", expected: expectedCredits)
+      case .whole(let number):
+        throw fail("credits", "is \(number)", expected: expectedCredits)
+      case .outOfRange(let text):
+        throw fail("credits", "is \(text), out of range", expected: expectedCredits)
+      case .fraction(let text):
+        throw fail("credits", "is \(text), not a whole number", expected: expectedCredits)
+      case .notANumber:
+        throw fail("credits", "is \(typeName(creditsValue))", expected: expectedCredits)
       }
       return Product(
         productIdentifier: identifier, credits: credits,
@@ -295,11 +312,28 @@ public enum CatalogLoader {
       return parts >= 2 && partLength > 0
     }
 
-    static func integer(_ value: Any) -> Int? {
-      guard !CatalogLoader.isBoolean(value), let number = value as? NSNumber else { return nil }
+    /// How a number of the property list reads, for a message that says what is wrong with it.
+    enum Number {
+      case whole(Int)
+      /// A whole number beyond `Int`, as written.
+      case outOfRange(String)
+      /// A real with a fraction, as written.
+      case fraction(String)
+      case notANumber
+    }
+
+    static func number(_ value: Any) -> Number {
+      if let oversized = value as? XMLPropertyList.OversizedInteger { return .outOfRange(oversized.text) }
+      guard !CatalogLoader.isBoolean(value), let number = value as? NSNumber else { return .notANumber }
+      let kind = String(cString: number.objCType)
+      guard kind == "d" || kind == "f" else {
+        // An integer: Int64, or wider when Foundation read one above Int64.max.
+        return Int(number.description).map(Number.whole) ?? .outOfRange(number.description)
+      }
       let double = number.doubleValue
-      guard double == double.rounded(), abs(double) < 1e15 else { return nil }
-      return number.intValue
+      guard double.isFinite, double == double.rounded() else { return .fraction(number.description) }
+      guard abs(double) < 1e15 else { return .outOfRange(number.description) }
+      return .whole(Int(double))
     }
 
     /// Prices are decimal strings, never binary floating point: digits, an optional minus sign
@@ -349,7 +383,7 @@ func typeName(_ value: Any) -> String {
   if CatalogLoader.isBoolean(value) { return "a boolean" }
   switch value {
   case is String: return "a string"
-  case is NSNumber: return "a number"
+  case is NSNumber, is XMLPropertyList.OversizedInteger: return "a number"
   case is [Any]: return "an array"
   case is [String: Any]: return "a dictionary"
   case is Data: return "data"

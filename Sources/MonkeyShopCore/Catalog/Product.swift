@@ -14,8 +14,13 @@ public struct Product: Hashable, Sendable {
 
   /// Reverse-DNS identifier, as App Store Connect knows it.
   public let productIdentifier: String
-  /// Monkey credits granted for each unit bought.
+  /// Monkey credits granted for each unit bought, 1…`maximumCredits`.
   public let credits: Int
+
+  /// The most credits a product may grant per unit: 10⁹. A payment of the largest quantity (10)
+  /// is then worth at most 10¹⁰ credits, so `credits × quantity` can never overflow, and a wallet
+  /// holds hundreds of millions of such payments before it nears `Int.max`.
+  public static let maximumCredits = 1_000_000_000
   public let localizations: [String: Localization]
   /// Price per storefront code.
   public let prices: [String: Decimal]

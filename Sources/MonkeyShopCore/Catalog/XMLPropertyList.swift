@@ -17,11 +17,19 @@ import Foundation
 /// which reads it or gives the real error.
 enum XMLPropertyList {
   /// The property list in `data`, or nil if this reader does not understand it.
-  static func parse(_ data: Data) -> Any? {
+  ///
+  /// `keepingOversizedIntegers`: an `<integer>` beyond 64 bits, which Foundation refuses the whole
+  /// document for, becomes an `OversizedInteger`, so the catalog loader can say where it is.
+  static func parse(_ data: Data, keepingOversizedIntegers: Bool = false) -> Any? {
     data.withUnsafeBytes { raw -> Any? in
-      var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+      var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), keepsOversizedIntegers: keepingOversizedIntegers)
       return parser.document()
     }
+  }
+
+  /// An `<integer>` outside Int64, as written: only from `parse(_:keepingOversizedIntegers:)`.
+  struct OversizedInteger {
+    let text: String
   }
 
   /// Deeper nesting is left to Foundation, which has its own limit and error.
@@ -36,8 +44,13 @@ enum XMLPropertyList {
     /// its size is known, without growing.
     var entries: [(key: String, value: Any)] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// Whether an integer beyond 64 bits is read as an `OversizedInteger` rather than left to
+    /// Foundation.
+    let keepsOversizedIntegers: Bool
+
+    init(bytes: UnsafeBufferPointer<UInt8>, keepsOversizedIntegers: Bool = false) {
       self.bytes = bytes
+      self.keepsOversizedIntegers = keepsOversizedIntegers
     }
 
     // MARK: Document
@@ -309,21 +322,31 @@ enum XMLPropertyList {
       if negative { cursor += 1 }
       guard cursor < range.upperBound else { return nil }
       var magnitude: UInt64 = 0
+      var overflow = false
       for position in cursor..<range.upperBound {
         let byte = bytes[position]
         guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        if overflow { continue }
         let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
         let (sum, overflowSum) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-        guard !overflowTimes, !overflowSum else { return nil }
+        guard !overflowTimes, !overflowSum else {
+          guard keepsOversizedIntegers else { return nil }
+          overflow = true
+          continue
+        }
         magnitude = sum
       }
-      let value: Int64
-      if negative {
-        guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-        value = magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
-      } else {
-        guard magnitude <= UInt64(Int64.max) else { return nil }
+      var value: Int64?
+      if overflow {
+        value = nil
+      } else if negative {
+        if magnitude <= UInt64(Int64.max) + 1 { value = magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude) }
+      } else if magnitude <= UInt64(Int64.max) {
         value = Int64(magnitude)
+      }
+      guard let value else {
+        guard keepsOversizedIntegers, closeTag("integer") else { return nil }
+        return OversizedInteger(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
       }
       guard closeTag("integer") else { return nil }
       // Foundation makes a 32-bit zero of an integer written with zeros only.

@@ -24,9 +24,10 @@ public enum TextWidth {
   }
 
   static func width(_ scalar: Unicode.Scalar) -> Int {
+    // Controls, by the rule the headless output escapes them by, take no cell and are not drawn.
+    if TerminalText.isControl(scalar) { return 0 }
     let value = scalar.value
-    if value < 0x7F { return value < 0x20 ? 0 : 1 }
-    if value < 0xA0 { return 0 }
+    if value < 0x7F { return 1 }
     if isWide(value) { return 2 }
     if scalar.properties.generalCategory == .nonspacingMark
       || scalar.properties.generalCategory == .enclosingMark || value == 0x200B

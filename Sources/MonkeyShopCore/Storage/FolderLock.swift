@@ -101,8 +101,8 @@ struct FolderLock {
     let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     // The state is the field after the command name, which is in parentheses.
     let state = stat.split(separator: ")").last?.split(separator: " ").first
-    // A process names itself: keep only what prints.
-    let shown = String(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+    // A process names itself: show what it chose, escaped.
+    let shown = TerminalText.escaped(name)
     if state == "T" || state == "t" {
       return "\(shown) (pid \(pid)), which is stopped: `kill -CONT \(pid)` lets it go on"
     }

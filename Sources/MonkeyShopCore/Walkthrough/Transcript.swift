@@ -2,6 +2,7 @@ import Foundation
 
 /// The readable record of walkthrough runs: each step with the StoreKit events it caused (in
 /// StoreKit 1 names), snapshots, and ✓ / ✗ for every expectation, the screen when one fails.
+/// Control characters in it are escaped (`TerminalText`).
 public enum Transcript {
   /// One walkthrough. `steps: false` keeps only the heading, the outcome and a failure's details.
   public static func text(_ result: WalkthroughResult, steps: Bool = true) -> String {
@@ -14,7 +15,9 @@ public enum Transcript {
       lines += self.lines(record, start: WalkthroughSession.epoch, width: walkthrough.size.width)
     }
     lines.append(outcome(result))
-    return lines.joined(separator: "\n")
+    // Names, steps, `say:` and expected text come from the walkthrough file: shown escaped, never
+    // acted on by the terminal the transcript is printed on (SPEC §12).
+    return lines.map(TerminalText.escaped).joined(separator: "\n")
   }
 
   /// `N passed, M failed`.

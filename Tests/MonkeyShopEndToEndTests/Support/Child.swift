@@ -33,7 +33,8 @@ struct ChildResult: Sendable, CustomStringConvertible {
 final class Child: @unchecked Sendable {
   let command: [String]
   let pid: pid_t
-  private let stdoutPath: String
+  /// Where standard output goes, unless `output` was given.
+  let stdoutPath: String
   private let stderrPath: String
   private var ended: (exitStatus: Int32?, signal: Int32?)?
 

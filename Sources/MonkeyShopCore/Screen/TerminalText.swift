@@ -1,0 +1,67 @@
+/// Text read from a catalog, a walkthrough or a data file, made safe to write to a terminal
+/// (SPEC §12): nothing a terminal would act on reaches it raw.
+///
+/// One rule, `isControl`, says which scalars a terminal acts on rather than shows: the C0 controls
+/// (ESC starts every escape sequence, BEL ends OSC titles and clipboard writes), DEL, the C1
+/// controls U+0080–U+009F (U+009B is a one-character CSI, U+009D an OSC), and the bidirectional
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make text read in
+/// another order than it is stored. The storefront takes no cell for them and draws nothing
+/// (`TextWidth`); the headless commands and transcripts show them escaped, with `escaped(_:)`.
+public enum TerminalText {
+  /// Whether a terminal would act on this scalar instead of showing it.
+  @inline(__always)
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    if value < 0x20 { return true }
+    if value < 0x7F { return false }
+    if value < 0xA0 { return true }
+    return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+  }
+
+  /// The text with every control shown as a Swift-style escape: `\n`, `\r`, `\t`, else `\u{1B}`
+  /// (hexadecimal, upper case). Everything else is kept, backslashes included, so escaping twice
+  /// gives the same text as escaping once: a line built from escaped parts can go through the
+  /// output helper again unchanged.
+  public static func escaped(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      guard isControl(scalar) else {
+        result.unicodeScalars.append(scalar)
+        continue
+      }
+      result += notation(scalar)
+    }
+    return result
+  }
+
+  /// Like `escaped(_:)`, but in JSON's own notation (`\u009B`), for JSON text whose strings
+  /// JSONSerialization already escaped below U+0020 but left C1, DEL and bidirectional controls
+  /// in. Those can only occur inside JSON strings, where `\uXXXX` means the same character, so the
+  /// document stays valid and equal.
+  public static func escapedJSON(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: isControl) else { return json }
+    var result = ""
+    result.reserveCapacity(json.utf8.count + 8)
+    for scalar in json.unicodeScalars {
+      // Newlines and indentation between JSON tokens are layout, not text.
+      if !isControl(scalar) || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+        result.unicodeScalars.append(scalar)
+      } else {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      }
+    }
+    return result
+  }
+
+  private static func notation(_ scalar: Unicode.Scalar) -> String {
+    switch scalar {
+    case "\n": "\\n"
+    case "\r": "\\r"
+    case "\t": "\\t"
+    default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Everything the headless commands write goes through here, so that:
+/// - nothing read from a catalog, a walkthrough or a data file reaches the terminal raw: each line
+///   is shown with its control characters escaped (`TerminalText.escaped`, SPEC §12);
+/// - each line is written as it happens: standard output redirected to a file is fully buffered,
+///   and a `buy` ended by SIGTERM would otherwise leave the file empty.
+enum Output {
+  /// Lines for standard output. Text with newlines is several lines, each escaped.
+  static func say(_ text: String = "") {
+    emit(lines(text), to: .standardOutput)
+  }
+
+  /// Lines for standard error: failures and warnings.
+  static func warn(_ text: String) {
+    emit(lines(text), to: .standardError)
+  }
+
+  /// JSON from JSONSerialization, which escapes C0 controls but not C1, DEL or bidirectional ones:
+  /// those in JSON's own notation, so the document stays valid.
+  static func sayJSON(_ json: String) {
+    emit(TerminalText.escapedJSON(json) + "\n", to: .standardOutput)
+  }
+
+  /// The program's own text, unescaped: help and shell completion scripts, which hold no text
+  /// from any file and must reach a shell exactly as written.
+  static func sayVerbatim(_ text: String) {
+    emit(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+  }
+
+  private static func lines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { TerminalText.escaped(String($0)) + "\n" }.joined()
+  }
+
+  private enum Stream { case standardOutput, standardError }
+
+  /// One write(2) per call, retried when interrupted or short: nothing waits in a buffer.
+  private static func emit(_ text: String, to stream: Stream) {
+    let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
+  }
+}
+
+/// `Output.say`: the one way headless commands print.
+func say(_ text: String = "") { Output.say(text) }
