@@ -82,7 +82,14 @@ struct ConcurrentWritersTests {
 
     // The launch that takes delivery of whatever the run left.
     let launch = try await Outcome.run(["launch"], in: folder, bound: Self.hangBound)
-    let final = try await LedgerView.read(folder)
+    // A data folder left unreadable is a failure, reported with everything else.
+    let final: LedgerView?
+    do {
+      final = try await LedgerView.read(folder)
+    } catch {
+      Issue.record("after the run and a launch: \(error)")
+      final = nil
+    }
     let report = Report(outcomes + [launch])
     let elapsed = clock.now - start
     print(
@@ -103,6 +110,7 @@ struct ConcurrentWritersTests {
         ? " (commands that hung or crashed lost what they printed, so their deliveries may be missing here)" : "")
       + "; every command's output: \(transcript.path)"
 
+    #expect(outcomes.count >= 100, "too few commands to test anything: \(outcomes.count)")
     // Nobody hung; no command crashed or found the data unreadable.
     for outcome in report.problems.prefix(12) { Issue.record("\(outcome)") }
     #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
@@ -110,10 +118,11 @@ struct ConcurrentWritersTests {
 
     // Each transaction ID is handed out once.
     #expect(report.repeatedIDs.isEmpty, "transaction IDs handed out twice: \(report.repeatedIDs)\(caveat)")
-    #expect(final.repeatedIDs.isEmpty, "the store lists IDs twice: \(final)")
+    if let final { #expect(final.repeatedIDs.isEmpty, "the store lists IDs twice: \(final)") }
     // Every purchase that reached `purchased` is credited exactly once, and finished after launch.
     #expect(report.neverCredited.isEmpty, "paid for, never credited: \(report.neverCredited)\(caveat)")
     #expect(report.creditedTwice.isEmpty, "credited more than once: \(report.creditedTwice)\(caveat)")
+    guard let final else { return }
     #expect(final.unfinishedPurchases.isEmpty, "purchased, still unfinished after launch: \(final)")
     // The balance is what was credited minus what was spent (since the last wallet reset).
     let allowed = report.allowedBalances()
@@ -121,7 +130,6 @@ struct ConcurrentWritersTests {
       allowed.contains(final.balance),
       "balance \(final.balance), but credits minus successful spends give \(allowed.count == 1 ? "\(allowed.first!)" : "one of \(allowed.sorted().prefix(20))…") (\(report.summary))\(caveat)"
     )
-    #expect(outcomes.count >= 100, "too few commands to test anything: \(outcomes.count)")
   }
 
   static let products = [ShippedCatalog.five, ShippedCatalog.ten]
@@ -169,7 +177,7 @@ struct ConcurrentWritersTests {
       }
       guard let stopped else {
         let result = try await child.wait(timeout: hangBound)
-        Issue.record("the spend to stop never stopped: \(result)")
+        Issue.record("the spend to stop while it holds the lock ended before it got there: \(result)")
         return nil
       }
       try await Task.sleep(for: stoppedFor)
