@@ -1,0 +1,389 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Concurrency (issue 8, "The proof"): 8 processes mixing every writing command on one data folder,
+/// while the lock file is deleted again and again and a `spend` is stopped (SIGSTOP) in the middle
+/// of its write, holding the lock, then continued. Every command's outcome is kept; then the app is
+/// launched and what a user would notice is checked: each paid purchase credited exactly once, the
+/// balance equal to what was credited minus what was spent, no transaction ID handed out twice,
+/// no command crashed, and none hung.
+@Suite("Concurrent writers", .timeLimit(.minutes(3)))
+struct ConcurrentWritersTests {
+  static let workers = 8
+  /// How long the workers start new commands.
+  static let running = Duration.seconds(20)
+  /// Wallet resets happen only this early, so that most of the run is after the last one and a
+  /// lost update cannot hide behind it.
+  static let resetsUntil = Duration.seconds(4)
+  /// When the lock holder is stopped, and for how long.
+  static let stopAt = Duration.seconds(6)
+  static let stoppedFor = Duration.seconds(5)
+  /// A command still running after this long is declared hung (a command waiting for a lock gives
+  /// up after 30 s, SPEC §12).
+  static let hangBound = Duration.seconds(40)
+
+  @Test("8 writers, a lock deleter and a stopped lock holder: every credit once, every spend counted, nobody hangs")
+  func concurrentWriters() async throws {
+    let folder = try ShopFolder("concurrent-writers")
+    let seed =
+      ProcessInfo.processInfo.environment["MONKEYSHOP_E2E_SEED"].flatMap { UInt64($0) }
+      ?? UInt64.random(in: 1...UInt64.max)
+    print("concurrent writers: seed \(seed) (rerun with MONKEYSHOP_E2E_SEED=\(seed))")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let deadline = start + Self.running
+
+    // The lock deleter: removes every lock file it sees in the data folder, every few milliseconds.
+    let deleter = Task.detached {
+      var deletions = 0
+      while !Task.isCancelled {
+        for name in folder.dataFolderNames() where name.lowercased().contains("lock") {
+          if unlink(folder.data.appendingPathComponent(name).path) == 0 { deletions += 1 }
+        }
+        try? await Task.sleep(for: .milliseconds(5))
+      }
+      return deletions
+    }
+
+    let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
+      for worker in 0..<Self.workers {
+        group.addTask {
+          var random = Generator(seed: seed &+ UInt64(worker) &* 0x9E37_79B9)
+          var outcomes: [Outcome] = []
+          while clock.now < deadline {
+            let command = Self.pickCommand(&random, mayResetWallet: clock.now - start < Self.resetsUntil)
+            outcomes.append(try await Outcome.run(command, in: folder, bound: Self.hangBound))
+            if command == ["store", "reset"] {
+              // A reset store answers at normal latency again; this worker puts it back.
+              outcomes.append(
+                try await Outcome.run(["store", "set", "latency", "instant"], in: folder, bound: Self.hangBound))
+            }
+          }
+          return outcomes
+        }
+      }
+      group.addTask { [folder] in
+        try await Task.sleep(until: start + Self.stopAt)
+        return try await Self.stoppedLockHolder(in: folder).map { [$0] } ?? []
+      }
+      var all: [Outcome] = []
+      for try await outcomes in group { all += outcomes }
+      return all
+    }
+    deleter.cancel()
+    let deletions = await deleter.value
+
+    // The launch that takes delivery of whatever the run left.
+    let launch = try await Outcome.run(["launch"], in: folder, bound: Self.hangBound)
+    // A data folder left unreadable is a failure, reported with everything else.
+    let final: LedgerView?
+    do {
+      final = try await LedgerView.read(folder)
+    } catch {
+      Issue.record("after the run and a launch: \(error)")
+      final = nil
+    }
+    let report = Report(outcomes + [launch])
+    let elapsed = clock.now - start
+    print(
+      "concurrent writers: \(outcomes.count) commands by \(Self.workers) processes in "
+        + "\(elapsed.components.seconds) s, \(deletions) lock files deleted; \(report.summary)")
+
+    // Every command and what it printed, in the order they started, kept for a failure's reader.
+    let transcript = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "monkeyshop-concurrent-writers-\(seed).log")
+    let lines = (outcomes + [launch]).sorted { $0.started < $1.started }.map {
+      "[\(($0.started - start).components.seconds).\(($0.started - start).components.attoseconds / 10_000_000_000_000_000)"
+        + "–\(($0.ended - start).components.seconds).\(($0.ended - start).components.attoseconds / 10_000_000_000_000_000) s] \($0)"
+    }
+    try? lines.joined(separator: "\n").write(to: transcript, atomically: true, encoding: .utf8)
+    let hung = report.problems.filter { $0.result.stderr.hasPrefix("HUNG") }.count
+    let caveat =
+      (hung > 0 || report.problems.contains { $0.result.killedBy != nil }
+        ? " (commands that hung or crashed lost what they printed, so their deliveries may be missing here)" : "")
+      + "; every command's output: \(transcript.path)"
+
+    #expect(outcomes.count >= 100, "too few commands to test anything: \(outcomes.count)")
+    // Nobody hung; no command crashed or found the data unreadable.
+    for outcome in report.problems.prefix(12) { Issue.record("\(outcome)") }
+    #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
+    #expect(launch.result.exitStatus == 0 || launch.result.exitStatus == 1, "the final launch: \(launch)")
+
+    // Each transaction ID is handed out once.
+    #expect(report.repeatedIDs.isEmpty, "transaction IDs handed out twice: \(report.repeatedIDs)\(caveat)")
+    if let final { #expect(final.repeatedIDs.isEmpty, "the store lists IDs twice: \(final)") }
+    // Every purchase that reached `purchased` is credited exactly once, and finished after launch.
+    #expect(report.neverCredited.isEmpty, "paid for, never credited: \(report.neverCredited)\(caveat)")
+    #expect(report.creditedTwice.isEmpty, "credited more than once: \(report.creditedTwice)\(caveat)")
+    guard let final else { return }
+    #expect(final.unfinishedPurchases.isEmpty, "purchased, still unfinished after launch: \(final)")
+    // The balance is what was credited minus what was spent (since the last wallet reset).
+    let allowed = report.allowedBalances()
+    #expect(
+      allowed.contains(final.balance),
+      "balance \(final.balance), but credits minus successful spends give \(allowed.count == 1 ? "\(allowed.first!)" : "one of \(allowed.sorted().prefix(20))…") (\(report.summary))\(caveat)"
+    )
+  }
+
+  static let products = [ShippedCatalog.five, ShippedCatalog.ten]
+  static let conditions: [[String]] = [
+    ["askToBuy", "on"], ["askToBuy", "off"], ["askToBuy", "off"], ["interruptedPurchases", "on"],
+    ["interruptedPurchases", "off"], ["interruptedPurchases", "off"], ["network", "down"], ["network", "up"],
+    ["network", "up"], ["storefront", "JPN"], ["storefront", "USA"], ["failNext", "2"],
+  ]
+
+  /// One command, with every writing command in the mix.
+  static func pickCommand(_ random: inout Generator, mayResetWallet: Bool) -> [String] {
+    let product = products[random.below(2)]
+    let roll = random.below(100)
+    switch roll {
+    case 0..<30: return ["buy", product, "--quantity", "\(random.below(3) + 1)"]
+    case 30..<55: return ["spend", "\(random.below(5) + 1)"]
+    case 55..<58: return ["buy", product, "--crash", "beforeDelivery"]
+    case 58..<61: return ["buy", product, "--crash", "afterDeliveryBeforeFinish"]
+    case 61..<66: return ["launch"]
+    case 66..<78: return ["store", "set"] + conditions[random.below(conditions.count)]
+    case 78..<83: return ["store", "approve", "last"]
+    case 83..<86: return ["store", "decline", "last"]
+    case 86..<90: return ["store", "resolve", "last"]
+    case 90..<92: return ["store", "reset"]
+    case 92..<96 where mayResetWallet: return ["wallet", "reset"]
+    default: return ["spend", "1"]
+    }
+  }
+
+  /// A `spend` stopped while it holds the lock, in the middle of writing the wallet, then continued.
+  /// strace stops it at its first `fsync` (the temporary wallet is written, not yet renamed); without
+  /// strace, `flock(1)` holds the lock instead.
+  static func stoppedLockHolder(in folder: ShopFolder) async throws -> Outcome? {
+    if Strace.unavailableReason == nil, let strace = Strace.executable {
+      let started = ContinuousClock.now
+      let child = try Child(
+        executable: strace,
+        ["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:signal=STOP:when=1"]
+          + [try Locations.requireBinary(), "spend", "1"], in: folder, environment: folder.environment())
+      // strace's child is the spend; wait until it is stopped.
+      var stopped: pid_t?
+      while stopped == nil, ContinuousClock.now - started < .seconds(20) {
+        if let pid = childPID(of: child.pid), processState(pid) == "T" || processState(pid) == "t" { stopped = pid }
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      guard let stopped else {
+        let result = try await child.wait(timeout: hangBound)
+        Issue.record("the spend to stop while it holds the lock ended before it got there: \(result)")
+        return nil
+      }
+      try await Task.sleep(for: stoppedFor)
+      kill(stopped, SIGCONT)
+      let result = try await child.wait(timeout: hangBound)
+      return Outcome(command: ["spend", "1"], started: started, ended: ContinuousClock.now, result: result)
+    }
+    if let flock = Locations.executable(named: "flock") {
+      print("concurrent writers: no strace, the lock is held by flock(1) instead of a stopped spend")
+      let seconds = "\(stoppedFor.components.seconds)"
+      let child = try Child(
+        executable: flock, [folder.data.appendingPathComponent(".lock").path, "sleep", seconds], in: folder,
+        environment: folder.environment())
+      _ = try await child.wait(timeout: hangBound)
+      return nil
+    }
+    print("concurrent writers: neither strace nor flock(1): no stopped lock holder")
+    return nil
+  }
+}
+
+/// What one command did, and when: started before it was spawned, ended after it was reaped, so
+/// its effect on the files happened in between.
+struct Outcome: Sendable, CustomStringConvertible {
+  let command: [String]
+  let started: ContinuousClock.Instant
+  let ended: ContinuousClock.Instant
+  let result: ChildResult
+
+  var description: String { "\(result)" }
+
+  static func run(_ command: [String], in folder: ShopFolder, bound: Duration) async throws -> Outcome {
+    let started = ContinuousClock.now
+    let result: ChildResult
+    do {
+      result = try await Child(command, in: folder).wait(timeout: bound)
+    } catch let failure as E2EFailure {
+      // Hung: killed at the bound. Kept as an outcome so the test reports it with the rest.
+      result = ChildResult(
+        command: ["monkeyshop"] + command, exitStatus: nil, killedBy: nil, stdout: "",
+        stderr: "HUNG: \(failure.description)")
+    }
+    return Outcome(command: command, started: started, ended: ContinuousClock.now, result: result)
+  }
+
+  /// Whether it happened entirely before `other` began.
+  func precedes(_ other: Outcome) -> Bool { ended < other.started }
+}
+
+/// What the outcomes say about the ledger, from what each command printed.
+struct Report {
+  /// A change of the balance, made by one command.
+  struct Change {
+    let amount: Int
+    let by: Outcome
+  }
+
+  var problems: [Outcome] = []
+  /// Transaction IDs of new payments and resolved interruptions, in the order seen.
+  var createdIDs: [String] = []
+  /// Every transaction reported as purchased (bought, redelivered, approved, resolved).
+  var purchasedIDs: Set<String> = []
+  /// Credits of each new payment, by transaction ID.
+  var paymentCredits: [String: Int] = [:]
+  var credits: [String: [Change]] = [:]
+  /// Purchases whose process was killed at the crash point after delivering them.
+  var crashedAfterDelivery: [String: Outcome] = [:]
+  var spends: [Change] = []
+  var walletResets: [Outcome] = []
+
+  init(_ outcomes: [Outcome]) {
+    for outcome in outcomes {
+      let result = outcome.result
+      let crashed = result.killedBy == SIGKILL && outcome.command.contains("--crash")
+      // Allowed endings: done (0), refused (1: not enough credits, nothing to approve, a failed
+      // purchase), gave up waiting for a lock (75), and the kill a crash point asks for.
+      let fine =
+        [0, 1, 75].contains(result.exitStatus ?? -1)
+        || (crashed && result.stdout.contains("CRASH at"))
+      if !fine { problems.append(outcome) }
+      parse(outcome)
+    }
+    // A purchase killed after its delivery was credited by that process, unless another process
+    // took delivery of it first (a redelivery while it ran): then the crashed one found it credited.
+    // Which one it was cannot be told from outside; a second credit shows in the balance anyway.
+    for (id, outcome) in crashedAfterDelivery where credits[id, default: []].isEmpty {
+      credits[id] = [Change(amount: paymentCredits[id] ?? 0, by: outcome)]
+    }
+  }
+
+  private mutating func parse(_ outcome: Outcome) {
+    let lines = outcome.result.stdout.split(separator: "\n")
+    var lastPayment: Int?
+    var lastOwnPurchase: String?
+    for line in lines {
+      let redelivered = line.contains("(redelivered)")
+      if let range = line.range(of: "SKPaymentQueue.add(payment ") {
+        // "SKPaymentQueue.add(payment com.monkeyshop.credits.10 ×3)"
+        let rest = line[range.upperBound...].dropLast()
+        let parts = rest.split(separator: " ")
+        if parts.count == 2, let quantity = Int(parts[1].dropFirst()) {
+          lastPayment = (ShippedCatalog.credits[String(parts[0])] ?? 0) * quantity
+        }
+      }
+      if let id = Self.number(after: ".purchasing #", in: line), !redelivered {
+        createdIDs.append(id)
+        if let lastPayment { paymentCredits[id] = lastPayment }
+      }
+      if let id = Self.number(after: ".purchased #", in: line) {
+        purchasedIDs.insert(id)
+        if !redelivered { lastOwnPurchase = id }
+      }
+      if let id = Self.number(after: "approved: transaction #", in: line) { purchasedIDs.insert(id) }
+      if let id = Self.number(after: "the store sends transaction #", in: line) {
+        createdIDs.append(id)
+        if line.contains("(purchased)") { purchasedIDs.insert(id) }
+      }
+      // "deliver #7: +10 credits → balance 25"
+      if let id = Self.number(after: "deliver #", in: line), let range = line.range(of: ": +"),
+        let amount = Int(line[range.upperBound...].prefix { $0.isNumber })
+      {
+        credits[id, default: []].append(Change(amount: amount, by: outcome))
+      }
+      // Killed after delivering its own purchase, before it could say whether it credited it.
+      if line.contains("CRASH at afterDeliveryBeforeFinish"), let id = lastOwnPurchase {
+        crashedAfterDelivery[id] = outcome
+      }
+    }
+    if outcome.command.first == "spend", outcome.result.exitStatus == 0,
+      let amount = Self.number(after: "spent ", in: outcome.result.stdout).flatMap({ Int($0) })
+    {
+      spends.append(Change(amount: -amount, by: outcome))
+    }
+    if outcome.command == ["wallet", "reset"], outcome.result.exitStatus == 0 { walletResets.append(outcome) }
+  }
+
+  private static func number(after marker: String, in text: some StringProtocol) -> String? {
+    guard let range = text.range(of: marker) else { return nil }
+    let digits = text[range.upperBound...].prefix { $0.isNumber }
+    return digits.isEmpty ? nil : String(digits)
+  }
+
+  var repeatedIDs: [String] {
+    Dictionary(grouping: createdIDs, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted { Int($0)! < Int($1)! }
+  }
+  var neverCredited: [String] {
+    purchasedIDs.filter { credits[$0, default: []].isEmpty }.sorted { Int($0)! < Int($1)! }
+  }
+  var creditedTwice: [String] {
+    credits.filter { $0.value.count > 1 }.map { "#\($0.key) ×\($0.value.count)" }.sorted()
+  }
+
+  var summary: String {
+    let credited = credits.values.flatMap { $0 }.map(\.amount).reduce(0, +)
+    return "\(createdIDs.count) transactions, \(purchasedIDs.count) purchased, \(credited) credits delivered, "
+      + "\(spends.count) spends of \(-spends.map(\.amount).reduce(0, +)) credits, \(walletResets.count) wallet resets"
+  }
+
+  /// The balances the wallet may show. With no wallet reset: every credit minus every spend. With
+  /// resets, the one that came last is not known from outside, nor the order of the commands that
+  /// ran at the same time as it: each reset that nothing certainly followed may be the last; changes
+  /// certainly after it count, changes that overlapped it may or may not.
+  func allowedBalances() -> Set<Int> {
+    let changes = credits.values.flatMap { $0 } + spends
+    guard !walletResets.isEmpty else { return [changes.map(\.amount).reduce(0, +)] }
+    var allowed: Set<Int> = []
+    for last in walletResets where !walletResets.contains(where: { last.precedes($0) }) {
+      let after = changes.filter { last.precedes($0.by) }.map(\.amount).reduce(0, +)
+      var sums: Set<Int> = [after]
+      for change in changes where !last.precedes(change.by) && !change.by.precedes(last) {
+        sums.formUnion(sums.map { $0 + change.amount })
+      }
+      allowed.formUnion(sums)
+    }
+    return allowed
+  }
+}
+
+/// The first child of a process (strace's tracee), from /proc.
+private func childPID(of parent: pid_t) -> pid_t? {
+  guard let text = try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8) else {
+    return nil
+  }
+  return text.split(separator: " ").first.flatMap { pid_t($0) }
+}
+
+/// The state letter of a process from /proc (R, S, T stopped, t traced-stopped, …).
+private func processState(_ pid: pid_t) -> Character? {
+  guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = text.lastIndex(of: ")")
+  else { return nil }
+  return text[text.index(after: close)...].first { $0 != " " }
+}
+
+/// A small seeded generator, so a failing run can be repeated with its seed.
+struct Generator: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
