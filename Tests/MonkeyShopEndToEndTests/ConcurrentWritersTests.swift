@@ -115,6 +115,15 @@ struct ConcurrentWritersTests {
     for outcome in report.problems.prefix(12) { Issue.record("\(outcome)") }
     #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
     #expect(launch.result.exitStatus == 0 || launch.result.exitStatus == 1, "the final launch: \(launch)")
+    // The stopped holder outlasted the commands' wait: they said whom they waited for, then gave up.
+    if Strace.unavailableReason == nil || Locations.executable(named: "flock") != nil {
+      let gaveUp = outcomes.filter { $0.result.exitStatus == 75 }
+      #expect(!gaveUp.isEmpty, "no command gave up waiting for the stopped lock holder")
+      for outcome in gaveUp.prefix(3) {
+        #expect(outcome.result.stderr.contains("waiting for the lock on"), "\(outcome)")
+        #expect(outcome.result.stderr.contains("MS-E0018"), "\(outcome)")
+      }
+    }
 
     // Each transaction ID is handed out once.
     #expect(report.repeatedIDs.isEmpty, "transaction IDs handed out twice: \(report.repeatedIDs)\(caveat)")
@@ -189,7 +198,8 @@ struct ConcurrentWritersTests {
       print("concurrent writers: no strace, the lock is held by flock(1) instead of a stopped spend")
       let seconds = "\(stoppedFor.components.seconds)"
       let child = try Child(
-        executable: flock, [folder.data.appendingPathComponent(".lock").path, "sleep", seconds], in: folder,
+        // monkeyshop locks the data folder itself.
+        executable: flock, [folder.data.path, "sleep", seconds], in: folder,
         environment: folder.environment())
       _ = try await child.wait(timeout: hangBound)
       return nil
@@ -213,7 +223,8 @@ struct Outcome: Sendable, CustomStringConvertible {
     let started = ContinuousClock.now
     let result: ChildResult
     do {
-      result = try await Child(command, in: folder).wait(timeout: bound)
+      // Shorter than the lock holder's stop, so waiting commands are seen giving up (exit 75).
+      result = try await Child(command, in: folder, environment: ["MONKEYSHOP_LOCK_TIMEOUT": "2"]).wait(timeout: bound)
     } catch let failure as E2EFailure {
       // Hung: killed at the bound. Kept as an outcome so the test reports it with the rest.
       result = ChildResult(

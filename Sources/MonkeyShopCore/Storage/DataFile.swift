@@ -102,7 +102,9 @@ struct DataFile {
         }
       throw DataFileError(path: path, problem: "is \(kind), expected a monkeyshop JSON file")
     }
-    guard info.st_nlink == 1 else {
+    // 0 links: another monkeyshop renamed a new file over this one after it was opened; what was
+    // opened is still the whole old file, as a read without the lock may see.
+    guard info.st_nlink <= 1 else {
       throw DataFileError(
         path: path,
         problem: "has \(info.st_nlink) hard links: monkeyshop writes only files that are its own alone")
