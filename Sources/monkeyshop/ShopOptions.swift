@@ -41,7 +41,11 @@ extension ShopPlaces {
   /// The data folder; a change that waits for another monkeyshop's lock says so on standard error.
   var dataFolder: DataFolder {
     let folder = DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
-    folder.waiting = LockWaiting(environment: environment)
+    do {
+      folder.waiting = try LockWaiting(environment: environment)
+    } catch {
+      Output.warn("monkeyshop: \(error); waiting the default 30 s")
+    }
     folder.waiting.onWaiting = { text in
       Output.warn("monkeyshop: \(text)…")
     }

@@ -157,10 +157,11 @@ struct StoreCommand: ParsableCommand {
       try reporting {
         let folder = options.dataFolder
         try options.checkDataFiles(folder)
+        let catalog = try options.loadCatalog()
         do {
           // Only the store is written: the wallet keeps every transaction it credited, so an
           // unfinished one is never credited again.
-          let kept = try folder.update { store, _ in store.reset() }
+          let (kept, _) = try folder.changeStore(catalog: catalog) { store in store.reset(at: Date()) }
           if !kept.isEmpty {
             let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
             say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")

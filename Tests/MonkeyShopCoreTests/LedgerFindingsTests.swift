@@ -216,6 +216,73 @@ struct LedgerFindingsTests {
     #expect(harness.runtime.nextDeadline == nil)
   }
 
+  @Test(
+    "what an attack on the new ledger found is refused with the path, not crashed on or followed",
+    arguments: [
+      (
+        #"{"schemaVersion":2,"balance":0,"credited":[[1,9223372036854775807],[5,6]],"lastTransactionNumber":5}"#,
+        "runs must be of numbers from 1"
+      ),
+      (
+        #"{"schemaVersion":1,"balance":7,"deliveredTransactionIDs":["9999999999999999"]}"#,
+        "is not a transaction number"
+      ),
+      ("{" + (0..<80_000).map { "\"k\($0)\":1" }.joined(separator: ",") + "}", "has no schemaVersion"),
+    ])
+  func attackedWallets(_ json: String, _ expected: String) throws {
+    try withDataFolder { folder, _ in
+      write(json, to: folder.walletPath)
+      let error = #expect(throws: DataFileError.self) { try folder.read() }
+      #expect(error?.problem.contains(expected) == true, "\(error?.problem ?? "")")
+    }
+  }
+
+  @Test("a wallet in UTF-16 is refused: the repeated-key check reads UTF-8")
+  func utf16Wallet() throws {
+    try withDataFolder { folder, _ in
+      let text = #"{"schemaVersion":2,"balance":5,"credited":[],"lastTransactionNumber":0,"b\u0061lance":7}"#
+      _ = FileManager.default.createFile(atPath: folder.walletPath, contents: text.data(using: .utf16LittleEndian))
+      let error = #expect(throws: DataFileError.self) { try folder.read() }
+      #expect(error?.problem.contains("UTF-8") == true)
+    }
+  }
+
+  @Test("a data folder inside a folder others can write to is refused")
+  func looseParent() throws {
+    try withDataFolder { _, root in
+      chmod(root, 0o777)
+      defer { chmod(root, 0o700) }
+      let error = #expect(throws: DataFileError.self) { try DataFolder(path: root + "/data").read() }
+      #expect(error?.problem.contains("which other users can write to") == true)
+    }
+  }
+
+  @Test("MONKEYSHOP_LOCK_TIMEOUT that is not a number of seconds up to a day is refused, not crashed on")
+  func lockTimeout() throws {
+    for value in ["inf", "1e300", "9223372036854775807", "nan", "-1", "abc"] {
+      #expect(throws: LockTimeoutError.self) { try LockWaiting(environment: ["MONKEYSHOP_LOCK_TIMEOUT": value]) }
+    }
+    #expect(try LockWaiting(environment: ["MONKEYSHOP_LOCK_TIMEOUT": "2.5"]).giveUpAfter == .milliseconds(2500))
+  }
+
+  @Test("a payment charged while no app ran is answered at the next launch, and store reset keeps it")
+  func answeredAtLaunch() throws {
+    let harness = ShopHarness(conditions: { $0.latency = .slow })
+    harness.press("5")
+    harness.press(.enter)
+    // The app is killed before the store answers; time passes; the next launch answers and credits.
+    harness.now = harness.now.addingTimeInterval(60)
+    harness.launch()
+    #expect(harness.model.balance == 5)
+    #expect(harness.storage.store.unfinished.isEmpty)
+    var store = AppStore(state: StoreState(), catalog: ShopHarness.catalog)
+    try store.state.conditions.set("latency", to: "slow")
+    let charged = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: ShopHarness.start)
+    let kept = store.reset(at: ShopHarness.start.addingTimeInterval(60))
+    #expect(kept.map(\.id) == [charged.id])
+    #expect(kept.first?.state == .purchased)
+  }
+
   @Test("a transaction finished after more than 20 others are finished does not crash the store")
   func finishAfterPruning() throws {
     var store = AppStore(state: StoreState(), catalog: ShopHarness.catalog)

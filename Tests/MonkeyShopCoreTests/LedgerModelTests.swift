@@ -271,7 +271,7 @@ extension LedgerWorld {
       folderChanged()
     case .storeReset:
       do {
-        _ = try folder.update { store, _ in store.reset() }
+        _ = try folder.changeStore(catalog: catalog) { store in store.reset(at: now) }
       } catch {
         Issue.record("store reset failed: \(error)")
       }

@@ -43,8 +43,8 @@ public struct CreditManager {
       }
       // The quantity the store holds, not the one the caller passed.
       let (credits, overflow) = product.credits.multipliedReportingOverflow(by: paid.quantity)
-      let balance = wallet.balance + credits
-      guard !overflow, credits >= 1, balance <= Wallet.balanceLimit else {
+      let (balance, sumOverflow) = wallet.balance.addingReportingOverflow(credits)
+      guard !overflow, !sumOverflow, credits >= 1, balance <= Wallet.balanceLimit else {
         throw CreditError.balanceOverflow
       }
       wallet.balance = balance

@@ -11,8 +11,9 @@ public struct CreditedTransactions: Equatable, Sendable {
   /// From runs as a file holds them; nil unless they are positive, sorted, apart and not adjacent.
   public init?(runs: [ClosedRange<Int>]) {
     for (index, run) in runs.enumerated() {
-      guard run.lowerBound >= 1 else { return nil }
-      if index > 0, runs[index - 1].upperBound + 1 >= run.lowerBound { return nil }
+      guard run.lowerBound >= 1, run.upperBound <= StoreState.transactionNumberLimit else { return nil }
+      // Apart and not touching: at least one number between two runs.
+      if index > 0, run.lowerBound - runs[index - 1].upperBound < 2 { return nil }
     }
     self.runs = runs
   }
@@ -67,7 +68,8 @@ extension CreditedTransactions: Codable {
       throw DecodingError.dataCorrupted(
         .init(
           codingPath: decoder.codingPath,
-          debugDescription: "runs must be of numbers from 1, in order, apart and not touching"))
+          debugDescription:
+            "runs must be of numbers from 1 to \(StoreState.transactionNumberLimit), in order, apart and not touching"))
     }
     self = checked
   }

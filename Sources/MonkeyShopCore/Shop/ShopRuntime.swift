@@ -44,7 +44,11 @@ public final class ShopRuntime: TerminalApp {
       send(.launched(store, wallet))
     } catch {
       send(Self.failure(error))
+      return
     }
+    // Payments the store should have answered while no app was running (the app that added them
+    // was killed) are answered now, and delivered like any other.
+    tick(now: now)
   }
 
   public func handle(_ key: Key, now: Date) {

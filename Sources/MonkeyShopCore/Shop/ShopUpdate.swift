@@ -15,6 +15,7 @@ extension ShopModel {
     case .transactionsUpdated(let transactions, let redelivered):
       return transactions.flatMap { observe($0, redelivered: redelivered) }
     case .paymentRefused(let error):
+      lastFailure = error.errorID
       record(.error(error.errorID, error.description))
       say(error.description, .failure)
       return []

@@ -54,12 +54,16 @@ struct DataFile {
   /// Temporary file created exclusively, fsync, rename over this one, fsync the folder: a crash at
   /// any instant leaves the old file or the new one, never a torn one.
   func replace(with data: Data) throws(DataFileError) {
+    guard data.count <= Self.sizeLimit else {
+      throw DataFileError(
+        path: path, problem: "would grow to \(data.count) bytes, more than monkeyshop reads back; nothing was written",
+        errorID: .cannotWriteDataFile)
+    }
     let temporary = name + ".tmp"
     // Left by a writer killed mid-write (every write holds the folder's lock, so no other writer
-    // is using it now). Unlinking a link removes the link, never its target.
-    if unlinkat(folder, temporary, 0) != 0, errno != ENOENT {
-      throw failure("cannot remove the leftover \(temporary)", errorID: .cannotWriteDataFile)
-    }
+    // is using it now). Unlinking a link removes the link, never its target. If it cannot be
+    // removed, the exclusive create below says why.
+    unlinkat(folder, temporary, 0)
     let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure("cannot create \(temporary)", errorID: .cannotWriteDataFile) }
     let written = data.withUnsafeBytes { buffer -> Bool in

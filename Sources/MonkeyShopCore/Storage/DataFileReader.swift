@@ -22,6 +22,12 @@ struct DataFileReader {
   private struct Header: Decodable { let schemaVersion: Int? }
 
   private func schemaVersion(reads current: Int, upgrades older: [Int]) throws(DataFileError) -> Int {
+    // JSONDecoder also takes UTF-16 and UTF-32 (recognised by their zero bytes), which the key
+    // check below does not read; JSON text never holds a zero byte.
+    guard String(validating: data, as: UTF8.self) != nil, !data.starts(with: [0xEF, 0xBB, 0xBF]), !data.contains(0)
+    else {
+      throw DataFileError(path: path, problem: "is not UTF-8 text without a byte-order mark, as monkeyshop writes it")
+    }
     do {
       try JSONShape.check(data)
     } catch {
@@ -99,9 +105,11 @@ private struct WalletVersion1: Decodable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     balance = try container.decodeWholeNumber(forKey: .balance, in: 0...Wallet.balanceLimit)
     deliveredTransactionIDs = try container.decode([String].self, forKey: .deliveredTransactionIDs)
-    for id in deliveredTransactionIDs where StoreTransaction.number(id) == nil {
+    for id in deliveredTransactionIDs
+    where StoreTransaction.number(id).map({ $0 > StoreState.transactionNumberLimit }) ?? true {
       throw DecodingError.dataCorruptedError(
-        forKey: .deliveredTransactionIDs, in: container, debugDescription: "'\(id)' is not a transaction number")
+        forKey: .deliveredTransactionIDs, in: container,
+        debugDescription: "'\(id)' is not a transaction number from 1 to \(StoreState.transactionNumberLimit)")
     }
   }
 

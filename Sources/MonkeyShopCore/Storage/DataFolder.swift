@@ -61,6 +61,7 @@ public final class DataFolder: ShopStorage {
   /// writable by nobody else, as ssh checks its key files. Nil when it does not exist and
   /// `creating` is false.
   private func openFolder(creating: Bool) throws(DataFileError) -> Int32? {
+    try checkWayIn()
     var fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if fd < 0, errno == ENOENT {
       guard creating else { return nil }
@@ -101,6 +102,27 @@ public final class DataFolder: ShopStorage {
         path: path, problem: "the data folder belongs to another user (uid \(info.st_uid)); use a folder of your own")
     }
     return fd
+  }
+
+  /// The way to the folder: a link in its place must be this user's or root's (a link planted by
+  /// another user in a shared folder would send the files elsewhere), and the folder it is made in
+  /// must not be writable by others unless sticky (where only owners may replace entries).
+  private func checkWayIn() throws(DataFileError) {
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, info.st_uid != geteuid(), info.st_uid != 0 {
+      throw DataFileError(
+        path: path,
+        problem: "is a symbolic link owned by another user (uid \(info.st_uid)); monkeyshop does not follow it")
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, stat(parent, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
+      throw DataFileError(
+        path: path,
+        problem: String(
+          format:
+            "is inside %@, which other users can write to (mode %o): they could swap the data folder; use a folder of your own",
+          parent, info.st_mode & 0o7777))
+    }
   }
 
   private func file(_ name: String, in folder: Int32) -> DataFile {

@@ -20,11 +20,24 @@ public struct LockWaiting: Sendable {
 
   public init() {}
 
-  /// `MONKEYSHOP_LOCK_TIMEOUT` (seconds) shortens or lengthens the wait, for scripts and tests.
-  public init(environment: [String: String]) {
-    if let text = environment["MONKEYSHOP_LOCK_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
-      giveUpAfter = .milliseconds(Int64(seconds * 1000))
+  /// The longest wait `MONKEYSHOP_LOCK_TIMEOUT` may ask for: a day.
+  public static let longestWait = 86_400.0
+
+  /// `MONKEYSHOP_LOCK_TIMEOUT` (seconds, 0 to a day) shortens or lengthens the wait, for scripts and
+  /// tests. Throws the value's problem when it is not such a number.
+  public init(environment: [String: String]) throws(LockTimeoutError) {
+    guard let text = environment["MONKEYSHOP_LOCK_TIMEOUT"] else { return }
+    guard let seconds = Double(text), seconds.isFinite, (0...Self.longestWait).contains(seconds) else {
+      throw LockTimeoutError(value: text)
     }
+    giveUpAfter = .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+}
+
+public struct LockTimeoutError: Error, CustomStringConvertible {
+  public let value: String
+  public var description: String {
+    "MONKEYSHOP_LOCK_TIMEOUT is '\(value)', expected seconds from 0 to \(Int(LockWaiting.longestWait))"
   }
 }
 

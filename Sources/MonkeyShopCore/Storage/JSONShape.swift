@@ -51,12 +51,11 @@ enum JSONShape {
           index += 1
         case UInt8(ascii: "\""):
           let string = readString()
-          if expectingKey, var keys = stack.last?.keys {
-            guard !keys.contains(string) else {
-              throw .duplicateKey(string, at: stack.last.map(\.path) ?? "")
+          if expectingKey, !stack.isEmpty, stack[stack.count - 1].keys != nil {
+            // Inserted in place: copying the set for each key made a file of many keys quadratic.
+            guard stack[stack.count - 1].keys!.insert(string).inserted else {
+              throw .duplicateKey(string, at: stack[stack.count - 1].path)
             }
-            keys.insert(string)
-            stack[stack.count - 1].keys = keys
             pendingKey = string
             expectingKey = false
           }

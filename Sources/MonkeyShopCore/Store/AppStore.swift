@@ -178,6 +178,16 @@ public struct AppStore: Sendable {
     return purchase
   }
 
+  // MARK: Reset
+
+  /// `store reset`: payments whose answer is due are answered first (one the store has charged
+  /// must not be forgotten), then `StoreState.reset()` keeps what is paid for and not delivered.
+  @discardableResult
+  public mutating func reset(at now: Date) -> [StoreTransaction] {
+    _ = advance(to: now)
+    return state.reset()
+  }
+
   // MARK: Finishing
 
   /// `finishTransaction(_:)`: the transaction leaves the queue and is not delivered again.

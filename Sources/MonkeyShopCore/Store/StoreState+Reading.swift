@@ -25,6 +25,14 @@ extension StoreState {
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"
+      if let original = transaction.originalTransactionID.flatMap(StoreTransaction.number),
+        original > lastTransactionNumber
+      {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription:
+            "\(place).originalTransactionID \(original) is above lastTransactionNumber (\(lastTransactionNumber))")
+      }
       guard let number = transaction.number, number <= lastTransactionNumber else {
         throw DecodingError.dataCorruptedError(
           forKey: .transactions, in: container,
@@ -73,7 +81,11 @@ extension StoreTransaction {
         debugDescription: state == .failed
           ? "is missing: a failed transaction says why" : "is set on a \(state) transaction")
     }
-    if finished, state != .purchased, state != .failed, state != .restored {
+    if state == .restored {
+      throw DecodingError.dataCorruptedError(
+        forKey: .state, in: container, debugDescription: "is restored: consumables are never restored")
+    }
+    if finished, state != .purchased, state != .failed {
       throw DecodingError.dataCorruptedError(
         forKey: .finished, in: container,
         debugDescription: "is true on a \(state) transaction (only a purchased or failed one is finished)")

@@ -170,7 +170,9 @@ struct WalkthroughReader {
       fail(node, "wallet needs balance (expected { balance: N })")
       return nil
     }
-    return integer(balance, "balance", range: 0...Int.max, expected: "a whole number of credits, 0 or more")
+    return integer(
+      balance, "balance", range: 0...Wallet.balanceLimit,
+      expected: "a whole number of credits from 0 to \(Wallet.balanceLimit)")
   }
 
   // MARK: Steps
