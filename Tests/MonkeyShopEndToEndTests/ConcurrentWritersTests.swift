@@ -55,7 +55,7 @@ struct ConcurrentWritersTests {
     let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
       for worker in 0..<Self.workers {
         group.addTask {
-          var random = Generator(seed: seed &+ UInt64(worker) &* 0x9E37_79B9)
+          var random = SplitMix64(seed: seed &+ UInt64(worker) &* 0x9E37_79B9)
           var outcomes: [Outcome] = []
           while clock.now < deadline {
             let command = Self.pickCommand(&random, mayResetWallet: clock.now - start < Self.resetsUntil)
@@ -149,7 +149,7 @@ struct ConcurrentWritersTests {
   ]
 
   /// One command, with every writing command in the mix.
-  static func pickCommand(_ random: inout Generator, mayResetWallet: Bool) -> [String] {
+  static func pickCommand(_ random: inout SplitMix64, mayResetWallet: Bool) -> [String] {
     let product = products[random.below(2)]
     let roll = random.below(100)
     switch roll {
@@ -255,7 +255,6 @@ struct Report {
   var paymentCredits: [String: Int] = [:]
   var credits: [String: [Change]] = [:]
   /// Purchases whose process was killed at the crash point after delivering them.
-  var crashedAfterDelivery: [String: Outcome] = [:]
   var spends: [Change] = []
   var walletResets: [Outcome] = []
 
@@ -271,18 +270,11 @@ struct Report {
       if !fine { problems.append(outcome) }
       parse(outcome)
     }
-    // A purchase killed after its delivery was credited by that process, unless another process
-    // took delivery of it first (a redelivery while it ran): then the crashed one found it credited.
-    // Which one it was cannot be told from outside; a second credit shows in the balance anyway.
-    for (id, outcome) in crashedAfterDelivery where credits[id, default: []].isEmpty {
-      credits[id] = [Change(amount: paymentCredits[id] ?? 0, by: outcome)]
-    }
   }
 
   private mutating func parse(_ outcome: Outcome) {
     let lines = outcome.result.stdout.split(separator: "\n")
     var lastPayment: Int?
-    var lastOwnPurchase: String?
     for line in lines {
       let redelivered = line.contains("(redelivered)")
       if let range = line.range(of: "SKPaymentQueue.add(payment ") {
@@ -299,7 +291,6 @@ struct Report {
       }
       if let id = Self.number(after: ".purchased #", in: line) {
         purchasedIDs.insert(id)
-        if !redelivered { lastOwnPurchase = id }
       }
       if let id = Self.number(after: "approved: transaction #", in: line) { purchasedIDs.insert(id) }
       if let id = Self.number(after: "the store sends transaction #", in: line) {
@@ -311,10 +302,6 @@ struct Report {
         let amount = Int(line[range.upperBound...].prefix { $0.isNumber })
       {
         credits[id, default: []].append(Change(amount: amount, by: outcome))
-      }
-      // Killed after delivering its own purchase, before it could say whether it credited it.
-      if line.contains("CRASH at afterDeliveryBeforeFinish"), let id = lastOwnPurchase {
-        crashedAfterDelivery[id] = outcome
       }
     }
     if outcome.command.first == "spend", outcome.result.exitStatus == 0,
@@ -381,20 +368,4 @@ private func processState(_ pid: pid_t) -> Character? {
     let close = text.lastIndex(of: ")")
   else { return nil }
   return text[text.index(after: close)...].first { $0 != " " }
-}
-
-/// A small seeded generator, so a failing run can be repeated with its seed.
-struct Generator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -23,6 +23,9 @@ public enum ShopMessage: Sendable {
   /// The store or wallet as they are now on disk.
   case storeChanged(StoreState)
   case walletChanged(Wallet)
+  /// The app credited a transaction and died before it could finish it: the log still says what
+  /// was credited, as the app's own log would have before it died.
+  case creditedBeforeCrash(StoreTransaction, CreditManager.Delivery)
   case crashed(CrashPoint)
   case failed(ErrorID, String)
   /// Buy without the payment sheet: the headless `buy` command.

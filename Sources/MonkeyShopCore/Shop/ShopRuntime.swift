@@ -254,13 +254,15 @@ public final class ShopRuntime: TerminalApp {
       let (id, text) = Self.describe(error)
       return [.deliveryFailed(transaction, id, text)]
     }
-    if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish) { return [] }
+    if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish, after: (transaction, delivery)) { return [] }
     return [.delivered(transaction, delivery)]
   }
 
   /// Dies here if a crash point is armed for this point, disarming it first so the relaunch
   /// does not die again.
-  private func takeCrash(at point: CrashPoint) -> Bool {
+  private func takeCrash(
+    at point: CrashPoint, after delivery: (StoreTransaction, CreditManager.Delivery)? = nil
+  ) -> Bool {
     let armedForThisRun = armedCrash == point
     if armedForThisRun { armedCrash = nil }
     var armedInStore = false
@@ -278,6 +280,7 @@ public final class ShopRuntime: TerminalApp {
       }
     }
     guard armedForThisRun || armedInStore else { return false }
+    if let (transaction, delivery) = delivery { _ = model.update(.creditedBeforeCrash(transaction, delivery)) }
     _ = model.update(.crashed(point))
     publishLog()
     crashed = true

@@ -70,6 +70,15 @@ extension ShopModel {
         balance = wallet.balance
       }
       return []
+    case .creditedBeforeCrash(let transaction, let delivery):
+      balance = delivery.balance
+      switch delivery {
+      case .credited(let credits, let balance):
+        record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
+      case .alreadyDelivered:
+        record(.alreadyDelivered(transactionID: transaction.id))
+      }
+      return []
     case .crashed(let point):
       record(.crashed(point))
       say(words.crashed, .failure)
