@@ -8,8 +8,8 @@ import Testing
 #endif
 
 /// Concurrency (issue 8, "The proof"): 8 processes mixing every writing command on one data folder,
-/// while the lock file is deleted again and again and a `spend` is stopped (SIGSTOP) in the middle
-/// of its write, holding the lock, then continued. Every command's outcome is kept; then the app is
+/// while lock files are deleted again and again (monkeyshop keeps none: it locks the folder) and a
+/// process holding the folder's lock is stopped (SIGSTOP), then continued. Every command's outcome is kept; then the app is
 /// launched and what a user would notice is checked: each paid purchase credited exactly once, the
 /// balance equal to what was credited minus what was spent, no transaction ID handed out twice,
 /// no command crashed, and none hung.
@@ -116,12 +116,13 @@ struct ConcurrentWritersTests {
     #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
     #expect(launch.result.exitStatus == 0 || launch.result.exitStatus == 1, "the final launch: \(launch)")
     // The stopped holder outlasted the commands' wait: they said whom they waited for, then gave up.
-    if Strace.unavailableReason == nil || Locations.executable(named: "flock") != nil {
+    if Locations.executable(named: "flock") != nil {
       let gaveUp = outcomes.filter { $0.result.exitStatus == 75 }
       #expect(!gaveUp.isEmpty, "no command gave up waiting for the stopped lock holder")
       for outcome in gaveUp.prefix(3) {
         #expect(outcome.result.stderr.contains("waiting for the lock on"), "\(outcome)")
         #expect(outcome.result.stderr.contains("MS-E0018"), "\(outcome)")
+        #expect(outcome.result.stderr.contains("which is stopped"), "\(outcome)")
       }
     }
 
@@ -168,43 +169,31 @@ struct ConcurrentWritersTests {
     }
   }
 
-  /// A `spend` stopped while it holds the lock, in the middle of writing the wallet, then continued.
-  /// strace stops it at its first `fsync` (the temporary wallet is written, not yet renamed); without
-  /// strace, `flock(1)` holds the lock instead.
+  /// A process that holds the data folder's lock and is stopped (SIGSTOP) for `stoppedFor`, then
+  /// continued and ended: `flock(1)` takes the same `flock` on the folder that monkeyshop takes.
+  /// (Stopping a real monkeyshop at the instant it holds the lock is a race; its holding the lock
+  /// while killed at every system call is the crash-point sweep's part.)
   static func stoppedLockHolder(in folder: ShopFolder) async throws -> Outcome? {
-    if Strace.unavailableReason == nil, let strace = Strace.executable {
-      let started = ContinuousClock.now
-      let child = try Child(
-        executable: strace,
-        ["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:signal=STOP:when=1"]
-          + [try Locations.requireBinary(), "spend", "1"], in: folder, environment: folder.environment())
-      // strace's child is the spend; wait until it is stopped.
-      var stopped: pid_t?
-      while stopped == nil, ContinuousClock.now - started < .seconds(20) {
-        if let pid = childPID(of: child.pid), processState(pid) == "T" || processState(pid) == "t" { stopped = pid }
-        try await Task.sleep(for: .milliseconds(5))
-      }
-      guard let stopped else {
-        let result = try await child.wait(timeout: hangBound)
-        Issue.record("the spend to stop while it holds the lock ended before it got there: \(result)")
-        return nil
-      }
-      try await Task.sleep(for: stoppedFor)
-      kill(stopped, SIGCONT)
-      let result = try await child.wait(timeout: hangBound)
-      return Outcome(command: ["spend", "1"], started: started, ended: ContinuousClock.now, result: result)
-    }
-    if let flock = Locations.executable(named: "flock") {
-      print("concurrent writers: no strace, the lock is held by flock(1) instead of a stopped spend")
-      let seconds = "\(stoppedFor.components.seconds)"
-      let child = try Child(
-        // monkeyshop locks the data folder itself.
-        executable: flock, [folder.data.path, "sleep", seconds], in: folder,
-        environment: folder.environment())
-      _ = try await child.wait(timeout: hangBound)
+    guard let flock = Locations.executable(named: "flock") else {
+      print("concurrent writers: no flock(1): no stopped lock holder")
       return nil
     }
-    print("concurrent writers: neither strace nor flock(1): no stopped lock holder")
+    let started = ContinuousClock.now
+    let child = try Child(
+      executable: flock, [folder.data.path, "sleep", "60"], in: folder, environment: folder.environment())
+    // Wait until it holds the lock (its sleep has started), then stop both.
+    var sleeper: pid_t?
+    while sleeper == nil, ContinuousClock.now - started < .seconds(20) {
+      sleeper = childPID(of: child.pid)
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    kill(child.pid, SIGSTOP)
+    if let sleeper { kill(sleeper, SIGSTOP) }
+    try await Task.sleep(for: stoppedFor)
+    if let sleeper { kill(sleeper, SIGCONT) }
+    kill(child.pid, SIGCONT)
+    if let sleeper { kill(sleeper, SIGTERM) }
+    _ = try? await child.wait(timeout: hangBound)
     return nil
   }
 }
