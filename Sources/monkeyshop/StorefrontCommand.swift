@@ -40,10 +40,7 @@ struct StorefrontCommand: ParsableCommand {
       }
       let language = Language.resolve(explicit: lang, environment: options.environment)
       folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
-      folder.waiting.shouldStop = {
-        BlockedWait.leaveIfAsked()
-        return false
-      }
+      folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
       let runtime = ShopRuntime(
         catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
         onCrash: { _ in

@@ -15,8 +15,8 @@ public struct LockWaiting: Sendable {
   public var giveUpAfter: Duration = .seconds(30)
   /// Told once, with a sentence naming the holder when it can be found.
   public var onWaiting: (@Sendable (String) -> Void)?
-  /// Asked between tries: true stops waiting at once (the storefront's Ctrl-C or SIGTERM).
-  public var shouldStop: (@Sendable () -> Bool)?
+  /// Called between tries, so a waiting storefront can still act on Ctrl-C and SIGTERM.
+  public var betweenTries: (@Sendable () -> Void)?
 
   public init() {}
 
@@ -45,12 +45,9 @@ public struct LockTimeoutError: Error, CustomStringConvertible {
 public struct DataFolderBusy: Error, Equatable, CustomStringConvertible {
   public let path: String
   public let holder: String
-  public let interrupted: Bool
   public var errorID: ErrorID { .dataFolderBusy }
   public var description: String {
-    interrupted
-      ? "stopped waiting for the lock on \(path) (held by \(holder)); nothing was changed — \(errorID)"
-      : "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again — \(errorID)"
+    "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again — \(errorID)"
   }
 }
 
@@ -72,11 +69,9 @@ struct FolderLock {
         throw DataFileError(path: path, problem: "cannot be locked: \(String(cString: strerror(code)))")
       }
       let waited = clock.now - start
-      if waiting.shouldStop?() == true {
-        throw DataFolderBusy(path: path, holder: holder(of: folder), interrupted: true)
-      }
+      waiting.betweenTries?()
       if waited >= waiting.giveUpAfter {
-        throw DataFolderBusy(path: path, holder: holder(of: folder), interrupted: false)
+        throw DataFolderBusy(path: path, holder: holder(of: folder))
       }
       if !announced, waited >= waiting.noticeAfter {
         announced = true
