@@ -47,15 +47,7 @@ struct Buy: ParsableCommand {
       }
       let folder = options.dataFolder
       try options.checkDataFiles(folder)
-      let runtime = ShopRuntime(
-        catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
-        armedCrash: crash, onCrash: { _ in Crash.now() })
-      // The same lines, times and names as the storefront's event log.
-      runtime.onLog = { entry in
-        say(
-          LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
-      }
-      runtime.start(now: Date())
+      let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash)
       runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
       Headless.runWhilePurchasing(runtime)
       try report(runtime)

@@ -9,6 +9,19 @@ import MonkeyShopCore
 
 /// Running the storefront's runtime without a screen, on the wall clock.
 enum Headless {
+  /// Launches the app without a screen on the wall clock, printing its event log as it goes, in
+  /// the storefront's lines, times and names. A crash point kills the process, as it would the app.
+  static func launch(catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil) -> ShopRuntime {
+    let runtime = ShopRuntime(
+      catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
+      armedCrash: armedCrash, onCrash: { _ in Crash.now() })
+    runtime.onLog = { entry in
+      say(LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
+    }
+    runtime.start(now: Date())
+    return runtime
+  }
+
   /// Sleeps from deadline to deadline while a purchase this run started is in flight.
   static func runWhilePurchasing(_ runtime: ShopRuntime) {
     while !runtime.isFinished, runtime.model.isPurchaseInFlight, let deadline = runtime.nextDeadline {

@@ -21,14 +21,7 @@ struct LaunchCommand: ParsableCommand {
       let catalog = try options.loadCatalog()
       let folder = options.dataFolder
       try options.checkDataFiles(folder)
-      let runtime = ShopRuntime(
-        catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
-        onCrash: { _ in Crash.now() })
-      runtime.onLog = { entry in
-        say(
-          LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
-      }
-      runtime.start(now: Date())
+      let runtime = Headless.launch(catalog: catalog, folder: folder)
       let model = runtime.model
       if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
       say("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")

@@ -82,25 +82,22 @@ extension Failure {
   /// How a headless run of the app ended badly: what happened (`what`), then the app's last error,
   /// with the exit status that error calls for.
   static func of(_ model: ShopModel, _ what: String) -> Failure {
-    guard let id = model.lastFailure, let text = model.status?.text else { return .failed(what) }
-    let message = "\(what): \(text)"
-    switch id {
-    case .unreadableDataFile, .cannotWriteDataFile: return .data(message)
-    case .dataFolderBusy: return .busy(message)
-    default: return .failed(message)
-    }
+    guard let (id, text) = model.lastFailure else { return .failed(what) }
+    return Failure(id, "\(what): \(text)")
   }
 
-  /// An error from the store, the wallet or the data folder as a command's failure: unreadable or
-  /// unwritable data is 65, a lock held too long by another monkeyshop is 75.
+  /// An error from the store, the wallet or the data folder as a command's failure.
   static func of(_ error: any Error) -> Failure {
-    switch error {
-    case let failure as Failure: failure
-    case let busy as DataFolderBusy: .busy(busy.description)
-    case let data as DataFileError: .data(data.description)
-    case let payment as PaymentError:
-      payment == .outOfTransactionNumbers ? .data(payment.description) : .failed(payment.description)
-    default: .failed("\(error)")
+    error as? Failure ?? Failure(ErrorID.of(error), "\(error)")
+  }
+
+  /// The one rule from an error ID to an exit status: data that cannot be read or written is 65,
+  /// a lock held too long by another monkeyshop 75, anything else a failed operation.
+  init(_ id: ErrorID, _ message: String) {
+    switch id {
+    case .unreadableDataFile, .cannotWriteDataFile: self = .data(message)
+    case .dataFolderBusy: self = .busy(message)
+    default: self = .failed(message)
     }
   }
 }
@@ -141,9 +138,8 @@ extension ParsableCommand {
 func reportingFailures(_ body: () throws -> Void) throws {
   do {
     try body()
-  } catch let error as DataFolderBusy {
-    try reportingFailures { throw Failure.of(error) }
-  } catch let failure as Failure {
+  } catch let error where error is Failure || error is DataFolderBusy {
+    let failure = Failure.of(error)
     Output.warn("monkeyshop: \(failure)")
     throw ExitCode(failure.exitCode)
   }

@@ -219,7 +219,7 @@ struct LedgerChecker {
       #expect(waiting.isEmpty, "after a launch #\(waiting.sorted()) still wait", sourceLocation: sourceLocation)
     }
     // The app never meets a data file it cannot read or write.
-    if let failure = world.app?.model.lastFailure {
+    if let failure = world.app?.model.lastFailure?.id {
       #expect(
         failure != .unreadableDataFile && failure != .cannotWriteDataFile,
         "the app failed with \(failure): \(world.app?.model.status?.text ?? "")", sourceLocation: sourceLocation)

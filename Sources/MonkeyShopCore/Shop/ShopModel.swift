@@ -60,8 +60,8 @@ public struct ShopModel: Sendable {
   /// Transactions being delivered or finished now, so a second notice does not start it twice.
   var handling: Set<String> = []
   public internal(set) var isFinished = false
-  /// The error ID of the last failure this session, for the exit status of a headless command.
-  public internal(set) var lastFailure: ErrorID?
+  /// The last failure this session, for a headless command's message and exit status.
+  public internal(set) var lastFailure: (id: ErrorID, text: String)?
   /// Set when the store could not answer the purchases in flight: no more answers are awaited
   /// (which would retry a failing write forever) until the data folder is read again.
   public internal(set) var answersHeld = false
@@ -158,6 +158,13 @@ public struct ShopModel: Sendable {
     log.append(LogEntry(time: now, event: event))
     recordedCount += 1
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+  }
+
+  /// A failure the user must see: logged with its error ID, shown, and kept for the exit status.
+  mutating func fail(_ id: ErrorID, _ text: String) {
+    lastFailure = (id, text)
+    record(.error(id, text))
+    say(text, .failure)
   }
 
   mutating func say(_ text: String, _ tone: Tone) {

@@ -66,8 +66,7 @@ public final class ShopRuntime: TerminalApp {
             return updates.isEmpty ? [] : [.transactionsUpdated(updates, redelivered: false)]
           })
       } catch {
-        let (id, text) = Self.describe(error)
-        send(.answersFailed(id, text))
+        send(.answersFailed(ErrorID.of(error), "\(error)"))
       }
     }
     send(.tick)
@@ -224,22 +223,7 @@ public final class ShopRuntime: TerminalApp {
 
   /// A failed effect, with the error ID of what actually went wrong.
   static func failure(_ error: any Error) -> ShopMessage {
-    let (id, text) = describe(error)
-    return .failed(id, text)
-  }
-
-  static func describe(_ error: any Error) -> (ErrorID, String) {
-    let id: ErrorID =
-      switch error {
-      case let error as DataFileError: error.errorID
-      case let error as DataFolderBusy: error.errorID
-      case let error as CreditError: error.errorID
-      case let error as TransactionError: error.errorID
-      case let error as PaymentError: error.errorID
-      case is ConditionError: .invalidCondition
-      default: .unreadableDataFile
-      }
-    return (id, "\(error)")
+    .failed(ErrorID.of(error), "\(error)")
   }
 
   /// Delivery as an app does it: credit the wallet, then finish. A crash point stops it between.
@@ -251,8 +235,7 @@ public final class ShopRuntime: TerminalApp {
     do {
       delivery = try credits.deliver(transaction)
     } catch {
-      let (id, text) = Self.describe(error)
-      return [.deliveryFailed(transaction, id, text)]
+      return [.deliveryFailed(transaction, ErrorID.of(error), "\(error)")]
     }
     if mayCrash, takeCrash(at: .afterDeliveryBeforeFinish, after: (transaction, delivery)) { return [] }
     return [.delivered(transaction, delivery)]

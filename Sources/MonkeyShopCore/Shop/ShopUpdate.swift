@@ -15,24 +15,18 @@ extension ShopModel {
     case .transactionsUpdated(let transactions, let redelivered):
       return transactions.flatMap { observe($0, redelivered: redelivered) }
     case .paymentRefused(let error):
-      lastFailure = error.errorID
-      record(.error(error.errorID, error.description))
-      say(error.description, .failure)
+      fail(error.errorID, error.description)
       return []
     case .delivered(let transaction, let delivery):
       return delivered(transaction, delivery)
     case .deliveryFailed(let transaction, let id, let text):
       handling.remove(transaction.id)
-      lastFailure = id
-      record(.error(id, text))
-      say(text, .failure)
+      fail(id, text)
       return []
     case .answersFailed(let id, let text):
       answersHeld = true
-      lastFailure = id
       inFlight = [:]
-      record(.error(id, text))
-      say(text, .failure)
+      fail(id, text)
       return []
     case .finished(let transaction):
       handling.remove(transaction.id)
@@ -85,9 +79,7 @@ extension ShopModel {
       isFinished = true
       return []
     case .failed(let id, let text):
-      lastFailure = id
-      record(.error(id, text))
-      say("\(text)", .failure)
+      fail(id, text)
       return []
     case .purchase(let identifier, let quantity):
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true)]
@@ -205,10 +197,7 @@ extension ShopModel {
     // be answered: say so rather than wait for it forever.
     for id in inFlight.keys.sorted() where store.transaction(id) == nil {
       inFlight[id] = nil
-      lastFailure = .unknownTransaction
-      let text = words.vanished(id) + " — \(ErrorID.unknownTransaction)"
-      record(.error(.unknownTransaction, text))
-      say(text, .failure)
+      fail(.unknownTransaction, words.vanished(id) + " — \(ErrorID.unknownTransaction)")
     }
     let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
     var effects: [ShopEffect] = []

@@ -77,4 +77,17 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   case dataFolderBusy = "MS-E0018"
 
   public var description: String { rawValue }
+
+  /// The ID of an error any part of the shop throws.
+  public static func of(_ error: any Error) -> ErrorID {
+    switch error {
+    case let error as DataFileError: error.errorID
+    case let error as DataFolderBusy: error.errorID
+    case let error as CreditError: error.errorID
+    case let error as TransactionError: error.errorID
+    case let error as PaymentError: error.errorID
+    case is ConditionError: .invalidCondition
+    default: .unreadableDataFile
+    }
+  }
 }
