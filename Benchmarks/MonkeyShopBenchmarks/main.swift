@@ -181,7 +181,7 @@ report("10,000-product catalog: load", format(load))
 var grid = TextGrid(size: ScreenSize(width: 80, height: 24))
 var runtime: ShopRuntime!
 let firstFrame = time {
-  runtime = ShopRuntime(catalog: big, storage: MemoryStorage(), language: .en, now: start, onCrash: { _ in })
+  runtime = ShopRuntime(catalog: big, storage: MemoryStorage(), language: .en, launchDate: start, onCrash: { _ in })
   runtime.start(now: start)
   runtime.tick(now: start.addingTimeInterval(1))
   runtime.draw(on: &grid)

@@ -12,11 +12,12 @@ enum Headless {
   /// Launches the app without a screen on the wall clock, printing its event log as it goes, in
   /// the storefront's lines, times and names. A crash point kills the process, as it would the app.
   static func launch(catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil) -> ShopRuntime {
+    let launchDate = Date()
     let runtime = ShopRuntime(
-      catalog: catalog, storage: folder, language: .en, now: Date(), requestsProducts: false,
+      catalog: catalog, storage: folder, language: .en, launchDate: launchDate, requestsProducts: false,
       armedCrash: armedCrash, onCrash: { _ in Crash.now() })
     runtime.onLog = { entry in
-      say(LogClock.format(entry.time.timeIntervalSince(runtime.model.launchDate)) + "  " + entry.event.text(.storeKit1))
+      say(LogClock.format(entry.time.timeIntervalSince(launchDate)) + "  " + entry.event.text(.storeKit1, .en))
     }
     runtime.start(now: Date())
     return runtime
@@ -24,11 +25,7 @@ enum Headless {
 
   /// Sleeps from deadline to deadline while a purchase this run started is in flight.
   static func runWhilePurchasing(_ runtime: ShopRuntime) {
-    while !runtime.isFinished, runtime.model.isPurchaseInFlight, let deadline = runtime.nextDeadline {
-      let wait = deadline.timeIntervalSinceNow
-      if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-      runtime.tick(now: Date())
-    }
+    runtime.runOnWallClock(while: \.isPurchaseInFlight)
   }
 }
 

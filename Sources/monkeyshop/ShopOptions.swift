@@ -82,8 +82,8 @@ extension Failure {
   /// How a headless run of the app ended badly: what happened (`what`), then the app's last error,
   /// with the exit status that error calls for.
   static func of(_ model: ShopModel, _ what: String) -> Failure {
-    guard let (id, text) = model.lastFailure else { return .failed(what) }
-    return Failure(id, "\(what): \(text)")
+    guard let failure = model.lastFailure else { return .failed(what) }
+    return Failure(failure.id, "\(what): \(failure)")
   }
 
   /// An error from the store, the wallet or the data folder as a command's failure.

@@ -115,18 +115,18 @@ struct StoreCommand: ParsableCommand {
       commandName: "set",
       abstract: "Change a condition of the simulated store.",
       discussion: "Conditions:\n"
-        + Conditions.settings.map { "  \($0.name.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.values)" }
+        + Condition.allCases.map { "  \($0.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.values)" }
         .joined(separator: "\n"))
     @Argument(help: "The condition, e.g. network.") var condition: String
     @Argument(help: "Its value, e.g. down.") var value: String
     @OptionGroup var options: ShopOptions
     func run() throws {
       try reporting {
+        let condition = try Condition.named(condition)
         let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
-        let shown =
-          store.conditions.summary(defaultStorefront: store.catalog.defaultStorefront)
-          .first { $0.name == condition }?.value ?? value
-        say("\(condition) = \(shown)")
+        say(
+          "\(condition) = \(condition.value(in: store.state.conditions, defaultStorefront: store.catalog.defaultStorefront))"
+        )
       }
     }
   }
@@ -139,8 +139,9 @@ struct StoreCommand: ParsableCommand {
       try reporting {
         let store = try readStore(options.dataFolder)
         let catalog = try options.loadCatalog()
-        for (name, value) in store.conditions.summary(defaultStorefront: catalog.defaultStorefront) {
-          say("\(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
+        for condition in Condition.allCases {
+          let value = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
+          say("\(condition.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
         }
       }
     }

@@ -42,7 +42,7 @@ struct StorefrontCommand: ParsableCommand {
       folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
       folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
       let runtime = ShopRuntime(
-        catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
+        catalog: catalog, storage: folder, language: language, launchDate: Date(), watchedFolder: folder.path,
         onCrash: { _ in
           Terminal.restoreForCrash()
           Crash.now()

@@ -123,8 +123,8 @@ struct DataFolderTests {
       let folder = DataFolder(path: root)
       let purchased = try folder.update { state, _ in
         var store = AppStore(state: state, catalog: catalog)
-        _ = try store.set("askToBuy", to: "on", at: t0)
-        _ = try store.set("latency", to: "instant", at: t0)
+        _ = try store.set(.askToBuy, to: "on", at: t0)
+        _ = try store.set(.latency, to: "instant", at: t0)
         _ = try store.add(productIdentifier: five, quantity: 2, at: t0)
         _ = store.advance(to: t0)
         state = store.state

@@ -276,7 +276,7 @@ struct LedgerFindingsTests {
     #expect(harness.model.balance == 5)
     #expect(harness.storage.store.unfinished.isEmpty)
     var store = AppStore(state: StoreState(), catalog: ShopHarness.catalog)
-    try store.state.conditions.set("latency", to: "slow")
+    try Condition.latency.set("slow", in: &store.state.conditions)
     let charged = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: ShopHarness.start)
     let kept = store.reset(at: ShopHarness.start.addingTimeInterval(60))
     #expect(kept.map(\.id) == [charged.id])
@@ -286,11 +286,11 @@ struct LedgerFindingsTests {
   @Test("a transaction finished after more than 20 others are finished does not crash the store")
   func finishAfterPruning() throws {
     var store = AppStore(state: StoreState(), catalog: ShopHarness.catalog)
-    try store.state.conditions.set("latency", to: "instant")
-    try store.state.conditions.set("askToBuy", to: "on")
+    try Condition.latency.set("instant", in: &store.state.conditions)
+    try Condition.askToBuy.set("on", in: &store.state.conditions)
     let deferred = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: ShopHarness.start)
     _ = store.advance(to: ShopHarness.start)
-    try store.state.conditions.set("askToBuy", to: "off")
+    try Condition.askToBuy.set("off", in: &store.state.conditions)
     for _ in 1...21 {
       let transaction = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: ShopHarness.start)
       _ = store.advance(to: ShopHarness.start)

@@ -93,7 +93,7 @@ final class LedgerWorld {
   @discardableResult
   func launch() -> Bool {
     let runtime = ShopRuntime(
-      catalog: catalog, storage: folder, language: .en, now: now, requestsProducts: true,
+      catalog: catalog, storage: folder, language: .en, launchDate: now, requestsProducts: true,
       onCrash: { _ in })
     runtime.start(now: now)
     app = runtime
@@ -104,12 +104,8 @@ final class LedgerWorld {
   /// Lets time pass, visiting every deadline on the way.
   func settle(upTo target: Date) {
     guard let app else { return }
-    while !app.isFinished, let deadline = app.nextDeadline, deadline <= target {
-      now = max(now, deadline)
-      app.tick(now: now)
-    }
+    app.run(until: app.model.time(at: target))
     now = max(now, target)
-    if !app.isFinished { app.tick(now: now) }
   }
 
   /// Another process changed the data folder: the running app follows, as its folder watch does.
@@ -222,7 +218,8 @@ struct LedgerChecker {
     if let failure = world.app?.model.lastFailure?.id {
       #expect(
         failure != .unreadableDataFile && failure != .cannotWriteDataFile,
-        "the app failed with \(failure): \(world.app?.model.status?.text ?? "")", sourceLocation: sourceLocation)
+        "the app failed with \(failure): \(world.app.map { "\($0.model.status as Any)" } ?? "")",
+        sourceLocation: sourceLocation)
     }
   }
 }
@@ -277,9 +274,9 @@ extension LedgerWorld {
       }
       folderChanged()
     case .set(let name, let value):
-      changeStore { _ = try $0.set(name, to: value, at: now) }
+      changeStore { _ = try $0.set(try Condition.named(name), to: value, at: now) }
     case .crash(let point):
-      changeStore { _ = try $0.set("crashPoint", to: point.rawValue, at: now) }
+      changeStore { _ = try $0.set(.crashPoint, to: point.rawValue, at: now) }
     case .relaunch:
       return launch()
     case .secondApp:

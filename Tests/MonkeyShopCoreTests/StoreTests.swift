@@ -33,7 +33,7 @@ private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 private func makeStore(_ conditions: [String: String] = [:]) throws -> AppStore {
   var store = AppStore(state: StoreState(), catalog: catalog)
   for (name, value) in conditions.sorted(by: { $0.key < $1.key }) {
-    _ = try store.set(name, to: value, at: t0)
+    _ = try store.set(try Condition.named(name), to: value, at: t0)
   }
   return store
 }
@@ -56,7 +56,7 @@ struct PaymentTests {
     #expect(transaction.state == .purchasing)
     #expect(transaction.quantity == 2)
     #expect(transaction.purchaseDate == t0)
-    #expect(transaction.answerDate == t0.addingTimeInterval(store.conditions.latency.purchase))
+    #expect(transaction.answerDate == t0.addingTimeInterval(store.state.conditions.latency.purchase))
     #expect(store.state.nextAnswerDate == transaction.answerDate)
     #expect(store.state.unfinished.isEmpty)
 
@@ -97,7 +97,7 @@ struct PaymentTests {
   func answerOrder() throws {
     var store = try makeStore(["latency": "slow"])
     let slow = try store.add(productIdentifier: five, quantity: 1, at: t0)
-    _ = try store.set("latency", to: "instant", at: t0)
+    _ = try store.set(.latency, to: "instant", at: t0)
     let quick = try store.add(productIdentifier: ten, quantity: 1, at: t0.addingTimeInterval(1))
     #expect(store.advance(to: t0.addingTimeInterval(100)).map(\.id) == [quick.id, slow.id])
   }
@@ -143,7 +143,7 @@ struct PaymentTests {
     #expect(transaction.failure?.code == .paymentNotAllowed)
     #expect(transaction.failure?.code.rawValue == 4)
     #expect(transaction.failure?.errorID == .purchasesRestricted)
-    _ = try store.set("purchasesAllowed", to: "true", at: t0)
+    _ = try store.set(.purchasesAllowed, to: "true", at: t0)
     #expect(store.canMakePayments)
   }
 
@@ -175,7 +175,7 @@ struct PaymentTests {
     let done = try buy(&store, at: t0)
     let first = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let second = try store.add(productIdentifier: ten, quantity: 3, at: t0)
-    let failed = try store.set("network", to: "down", at: t0.addingTimeInterval(1))
+    let failed = try store.set(.network, to: "down", at: t0.addingTimeInterval(1))
     #expect(Set(failed.map(\.id)) == [first.id, second.id])
     #expect(failed.allSatisfy { $0.state == .failed && $0.failure == .networkLost })
     #expect(store.state.transaction(done.id)?.state == .purchased)
@@ -247,7 +247,7 @@ struct DeferredTests {
     var store = try makeStore(["askToBuy": "on"])
     let older = try buy(&store)
     let newer = try buy(&store)
-    _ = try store.set("askToBuy", to: "off", at: t0)
+    _ = try store.set(.askToBuy, to: "off", at: t0)
     let purchased = try buy(&store)
     #expect(try store.approve("last").id == newer.id)
     #expect(try store.decline("last").id == older.id)
@@ -307,7 +307,7 @@ struct ForcedErrorTests {
     #expect(failed.failure?.code.rawValue == 5002)
     #expect(failed.failure?.message == "An unknown error has occurred")
     #expect(failed.failure?.errorID == .forcedError)
-    #expect(store.conditions.failNext == nil)
+    #expect(store.state.conditions.failNext == nil)
     #expect(try buy(&store).state == .purchased)
   }
 
@@ -319,7 +319,7 @@ struct ForcedErrorTests {
       #expect(failed.failure?.code.rawValue == 5020)
       #expect(failed.failure?.message == "Forget Your Password?")
     }
-    _ = try store.set("failAll", to: "off", at: t0)
+    _ = try store.set(.failAll, to: "off", at: t0)
     #expect(try buy(&store).state == .purchased)
   }
 
@@ -351,7 +351,7 @@ struct ConditionTests {
   func storefront() throws {
     var store = try makeStore()
     #expect(store.storefront == .usa)
-    _ = try store.set("storefront", to: "JPN", at: t0)
+    _ = try store.set(.storefront, to: "JPN", at: t0)
     #expect(store.storefront.code == "JPN")
     let response = try store.productsResponse(for: [five]).get()
     #expect(response.storefront.code == "JPN")
@@ -361,7 +361,7 @@ struct ConditionTests {
   @Test("a storefront where a product has no price is refused and the storefront stays")
   func storefrontWithoutPrice() throws {
     var store = try makeStore(["storefront": "GBR"])
-    let error = #expect(throws: ConditionError.self) { try store.set("storefront", to: "ITA", at: t0) }
+    let error = #expect(throws: ConditionError.self) { try store.set(.storefront, to: "ITA", at: t0) }
     #expect(error?.description.contains("ITA") == true)
     #expect(store.storefront.code == "GBR")
   }
@@ -369,13 +369,13 @@ struct ConditionTests {
   @Test("an unknown condition is refused, listing the ones there are")
   func unknownCondition() throws {
     var store = try makeStore()
-    let before = store.conditions
-    let error = #expect(throws: ConditionError.self) { try store.set("volume", to: "11", at: t0) }
+    let before = store.state.conditions
+    let error = #expect(throws: ConditionError.self) { try store.set(try Condition.named("volume"), to: "11", at: t0) }
     #expect(error == .unknownCondition("volume"))
-    for name in Conditions.settings.map(\.name) {
-      #expect(error?.description.contains(name) == true, "\(name) missing from the message")
+    for condition in Condition.allCases {
+      #expect(error?.description.contains(condition.rawValue) == true, "\(condition) missing from the message")
     }
-    #expect(store.conditions == before)
+    #expect(store.state.conditions == before)
   }
 
   @Test(
@@ -390,14 +390,15 @@ struct ConditionTests {
       ("failAll", "oops", "5020"),
       ("storefront", "XYZ", "USA"),
       ("crashPoint", "midway", "afterDeliveryBeforeFinish"),
+      ("continueOnStorefrontChange", "sometimes", "true|false"),
     ])
   func badValue(name: String, value: String, expected: String) throws {
     var store = try makeStore()
-    let before = store.conditions
-    let error = #expect(throws: ConditionError.self) { try store.set(name, to: value, at: t0) }
+    let before = store.state.conditions
+    let error = #expect(throws: ConditionError.self) { try store.set(try Condition.named(name), to: value, at: t0) }
     #expect(error?.description.contains(expected) == true)
     #expect(error?.description.contains(value) == true)
-    #expect(store.conditions == before)
+    #expect(store.state.conditions == before)
   }
 
   @Test("every condition can be switched and reads back in the summary")
@@ -405,19 +406,20 @@ struct ConditionTests {
     var store = try makeStore([
       "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
-      "crashPoint": "afterDeliveryBeforeFinish",
+      "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false",
     ])
     let summary = Dictionary(
-      uniqueKeysWithValues: store.conditions.summary(defaultStorefront: .usa).map { ($0.name, $0.value) })
+      uniqueKeysWithValues: Condition.allCases.map {
+        ($0.rawValue, $0.value(in: store.state.conditions, defaultStorefront: .usa))
+      })
     #expect(
       summary == [
         "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
         "failNext": "5002", "failAll": "3", "latency": "slow", "storefront": "JPN",
-        "crashPoint": "afterDeliveryBeforeFinish",
+        "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false",
       ])
-    #expect(Set(summary.keys) == Set(Conditions.settings.map(\.name)))
-    _ = try store.set("crashPoint", to: "off", at: t0)
-    #expect(store.conditions.crashPoint == nil)
+    _ = try store.set(.crashPoint, to: "off", at: t0)
+    #expect(store.state.conditions.crashPoint == nil)
   }
 }
 
@@ -430,10 +432,10 @@ struct FinishTests {
     #expect(deferred.state == .deferred)
     #expect(throws: TransactionError.self) { try store.finish(deferred.id) }
 
-    _ = try store.set("askToBuy", to: "off", at: t0)
+    _ = try store.set(.askToBuy, to: "off", at: t0)
     let purchased = try buy(&store)
     let cancelled = try store.add(productIdentifier: five, quantity: 1, confirmed: false, at: t0)
-    _ = try store.set("latency", to: "slow", at: t0)
+    _ = try store.set(.latency, to: "slow", at: t0)
     let purchasing = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let error = #expect(throws: TransactionError.self) { try store.finish(purchasing.id) }
     #expect(

@@ -15,12 +15,15 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   case end
   case backspace
   case ctrlC
+  case ctrlL
+  case ctrlZ
 
   /// The names walkthroughs use for keys that are not characters.
   public static let named: [String: Key] = [
     "Enter": .enter, "Esc": .escape, "Tab": .tab, "BackTab": .backTab, "Up": .up, "Down": .down,
     "Left": .left, "Right": .right, "PageUp": .pageUp, "PageDown": .pageDown, "Home": .home,
-    "End": .end, "Backspace": .backspace, "Ctrl-C": .ctrlC, "Space": .character(" "),
+    "End": .end, "Backspace": .backspace, "Ctrl-C": .ctrlC, "Ctrl-L": .ctrlL,
+    "Ctrl-Z": .ctrlZ, "Space": .character(" "),
   ]
 
   /// `Enter`, `Ctrl-C`, or a single character such as `5` or `+`.
@@ -53,6 +56,8 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case .end: "End"
     case .backspace: "Backspace"
     case .ctrlC: "Ctrl-C"
+    case .ctrlL: "Ctrl-L"
+    case .ctrlZ: "Ctrl-Z"
     }
   }
 }

@@ -4,7 +4,7 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case buySelected, buyFive, buyTen
   case toggleRestrictions, toggleNetwork, toggleAskToBuy, toggleInterrupted
   case openConditions, spend, openTransactions, toggleVocabulary, requestProducts, openHelp
-  case quit, quitNow
+  case quit, quitNow, redraw, suspend
   case confirmPayment, cancelPayment
   case approve, decline, resolve
   case nextValue, previousValue
@@ -15,9 +15,12 @@ public enum ShopAction: String, Sendable, CaseIterable {
 /// The part of the screen that has the keys.
 public enum KeyContext: String, Sendable, CaseIterable {
   case main, paymentSheet, transactions, conditions, help, confirmQuit
+  /// Keys that act the same everywhere: quit at once, repaint, suspend.
+  case global
 
   public var title: Phrase {
     switch self {
+    case .global: Phrase("Everywhere", "どこでも")
     case .main: Phrase("Storefront", "ストア")
     case .paymentSheet: Phrase("Payment sheet", "支払いシート")
     case .transactions: Phrase("Transaction manager", "取引マネージャ")
@@ -39,13 +42,13 @@ public struct KeyBinding: Sendable {
   /// A sentence for the help overlay.
   public let help: Phrase
   /// Nil when the action can act now; otherwise why not, told to the user who presses it.
-  public let whyNot: @Sendable (ShopModel) -> String?
+  public let whyNot: @Sendable (ShopModel) -> Reason?
   /// Shown in the hint bar (navigation keys are left to help).
   public let inHintBar: Bool
 
   init(
     _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: Phrase, help: Phrase,
-    inHintBar: Bool = true, whyNot: @escaping @Sendable (ShopModel) -> String? = { _ in nil }
+    inHintBar: Bool = true, whyNot: @escaping @Sendable (ShopModel) -> Reason? = { _ in nil }
   ) {
     self.keys = keys
     self.action = action
@@ -77,12 +80,12 @@ public enum KeyMap {
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .main, hint: Phrase("select", "選択"),
       help: Phrase("previous product", "前の商品"),
-      inHintBar: false, whyNot: { $0.selection > 0 ? nil : $0.words.pick("the first product is selected", "先頭の商品です") }),
+      inHintBar: false, whyNot: { $0.selection > 0 ? nil : .firstProductSelected }),
     KeyBinding(
       [.down, .character("j")], .selectNext, .main, hint: Phrase("select", "選択"), help: Phrase("next product", "次の商品"),
       inHintBar: false,
       whyNot: {
-        $0.selection + 1 < $0.catalog.products.count ? nil : $0.words.pick("the last product is selected", "最後の商品です")
+        $0.selection + 1 < $0.catalog.products.count ? nil : .lastProductSelected
       }),
     KeyBinding(
       [.character("+"), .character("=")], .quantityUp, .main, hint: Phrase("qty+", "数量+"),
@@ -90,7 +93,7 @@ public enum KeyMap {
       inHintBar: false,
       whyNot: {
         $0.quantity < AppStore.quantityLimit.upperBound
-          ? nil : $0.words.quantityAtMost
+          ? nil : .quantityAtMost
       }),
     KeyBinding(
       [.character("-"), .character("−")], .quantityDown, .main, hint: Phrase("qty−", "数量−"),
@@ -98,7 +101,7 @@ public enum KeyMap {
       inHintBar: false,
       whyNot: {
         $0.quantity > AppStore.quantityLimit.lowerBound
-          ? nil : $0.words.quantityAtLeast
+          ? nil : .quantityAtLeast
       }
     ),
     KeyBinding(
@@ -122,7 +125,7 @@ public enum KeyMap {
       whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
     KeyBinding(
       [.character("s")], .spend, .main, hint: Phrase("spend", "使う"), help: Phrase("spend a credit", "1 クレジット使う"),
-      whyNot: { $0.balance > 0 ? nil : $0.words.pick("no monkey credits to spend", "使えるモンキークレジットがありません") }),
+      whyNot: { $0.balance > 0 ? nil : .nothingToSpend }),
     KeyBinding(
       [.character("l")], .toggleVocabulary, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
       help: Phrase("log in SK1 / SK2 names", "ログを SK1 / SK2 表記に")),
@@ -130,16 +133,12 @@ public enum KeyMap {
       [.character("R")], .requestProducts, .main, hint: Phrase("reload", "再取得"),
       help: Phrase("request products again", "商品を再取得"),
       whyNot: {
-        $0.canMakePayments
-          ? nil : $0.words.pick("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
+        $0.canMakePayments ? nil : .noRequestWhileRestricted
       }),
     KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
       [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),
       help: Phrase("quit (asks if purchasing)", "終了 (購入中は確認)")),
-    KeyBinding(
-      [.ctrlC], .quitNow, .main, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"), inHintBar: false
-    ),
 
     // Payment sheet
     KeyBinding(
@@ -153,18 +152,15 @@ public enum KeyMap {
       help: Phrase("quantity +1", "数量 +1"),
       whyNot: {
         $0.sheetQuantity < AppStore.quantityLimit.upperBound
-          ? nil : $0.words.quantityAtMost
+          ? nil : .quantityAtMost
       }),
     KeyBinding(
       [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: Phrase("qty−", "数量−"),
       help: Phrase("quantity −1", "数量 −1"),
       whyNot: {
         $0.sheetQuantity > AppStore.quantityLimit.lowerBound
-          ? nil : $0.words.quantityAtLeast
+          ? nil : .quantityAtLeast
       }),
-    KeyBinding(
-      [.ctrlC], .quitNow, .paymentSheet, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
-      inHintBar: false),
 
     // Transaction manager
     KeyBinding(
@@ -179,29 +175,23 @@ public enum KeyMap {
       [.character("a")], .approve, .transactions, hint: Phrase("approve", "承認"),
       help: Phrase("approve Ask to Buy", "承認と購入を承認"),
       whyNot: {
-        $0.selectedTransaction?.state == .deferred
-          ? nil : $0.words.pick("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
+        $0.selectedTransaction?.state == .deferred ? nil : .onlyDeferredCanBeApproved
       }),
     KeyBinding(
       [.character("d")], .decline, .transactions, hint: Phrase("decline", "拒否"),
       help: Phrase("decline Ask to Buy", "承認と購入を拒否"),
       whyNot: {
-        $0.selectedTransaction?.state == .deferred
-          ? nil : $0.words.pick("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+        $0.selectedTransaction?.state == .deferred ? nil : .onlyDeferredCanBeDeclined
       }),
     KeyBinding(
       [.character("v")], .resolve, .transactions, hint: Phrase("resolve", "解決"),
       help: Phrase("resolve an interruption", "中断を解決"),
       whyNot: {
-        $0.selectedTransaction?.hasPurchaseIssue == true
-          ? nil : $0.words.pick("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+        $0.selectedTransaction?.hasPurchaseIssue == true ? nil : .onlyInterruptedCanBeResolved
       }),
     KeyBinding(
       [.escape, .tab, .character("q")], .close, .transactions, hint: Phrase("close", "閉じる"),
       help: Phrase("close", "閉じる")),
-    KeyBinding(
-      [.ctrlC], .quitNow, .transactions, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
-      inHintBar: false),
 
     // Conditions panel
     KeyBinding(
@@ -217,17 +207,11 @@ public enum KeyMap {
     KeyBinding(
       [.escape, .character("c"), .character("q")], .close, .conditions, hint: Phrase("close", "閉じる"),
       help: Phrase("close", "閉じる")),
-    KeyBinding(
-      [.ctrlC], .quitNow, .conditions, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
-      inHintBar: false),
 
     // Help
     KeyBinding(
       [.escape, .character("?"), .character("q")], .close, .help, hint: Phrase("close", "閉じる"),
       help: Phrase("close help", "ヘルプを閉じる")),
-    KeyBinding(
-      [.ctrlC], .quitNow, .help, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"), inHintBar: false
-    ),
 
     // Quit confirmation
     KeyBinding(
@@ -236,13 +220,23 @@ public enum KeyMap {
     KeyBinding(
       [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
       help: Phrase("keep shopping", "買い物を続ける")),
+
+    // Everywhere
     KeyBinding(
-      [.ctrlC], .quitNow, .confirmQuit, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
+      [.ctrlC], .quitNow, .global, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
       inHintBar: false),
+    KeyBinding(
+      [.ctrlL], .redraw, .global, hint: Phrase("redraw", "再描画"), help: Phrase("redraw the screen", "画面を再描画"),
+      inHintBar: false),
+    KeyBinding(
+      [.ctrlZ], .suspend, .global, hint: Phrase("suspend", "一時停止"),
+      help: Phrase("suspend (fg resumes)", "一時停止 (fg で再開)"), inHintBar: false),
   ]
 
+  /// The binding of a key: the one of this part of the screen, else the global one.
   public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
     bindings.first { $0.context == context && $0.keys.contains(key) }
+      ?? bindings.first { $0.context == .global && $0.keys.contains(key) }
   }
 
   public static func bindings(in context: KeyContext) -> [KeyBinding] {

@@ -24,10 +24,10 @@ public enum LogEvent: Equatable, Sendable {
   case declined(transactionID: String)
   case resolved(transactionID: String, newTransactionID: String)
   case spent(credits: Int, balance: Int)
-  case conditionChanged(name: String, value: String)
+  case conditionChanged(Condition, value: String)
   case crashed(CrashPoint)
-  case error(ErrorID, String)
-  case note(String)
+  case error(ShopFailure)
+  case note(LogNote)
 
   /// The name `expect: { event: … }` matches: the transaction state, or what happened.
   public var name: String {
@@ -53,8 +53,8 @@ public enum LogEvent: Equatable, Sendable {
     }
   }
 
-  /// The log line in the chosen vocabulary.
-  public func text(_ vocabulary: Vocabulary) -> String {
+  /// The log line in the chosen vocabulary; notes, which explain, in the storefront's language.
+  public func text(_ vocabulary: Vocabulary, _ language: Language) -> String {
     let sk1 = vocabulary == .storeKit1
     switch self {
     case .observerAdded:
@@ -91,15 +91,15 @@ public enum LogEvent: Equatable, Sendable {
       return "interrupted purchase #\(id) resolved: the App Store sends #\(newID)"
     case .spent(let credits, let balance):
       return "fed the monkey: -\(credits) credit\(credits == 1 ? "" : "s") → balance \(balance)"
-    case .conditionChanged(let name, let value):
-      return "store: \(name) = \(value)"
+    case .conditionChanged(let condition, let value):
+      return "store: \(condition) = \(value)"
     case .crashed(let point):
       return "CRASH at \(point.rawValue): the app died"
-    case .error(let id, let text):
+    case .error(let failure):
       // The ID leads, so a tester finds it even where the line is cut.
-      return "\(id) ✗ " + text.replacingOccurrences(of: " — \(id)", with: "")
-    case .note(let text):
-      return "  ↳ \(text)"
+      return "\(failure.id) ✗ \(failure.message)"
+    case .note(let note):
+      return "  ↳ " + Words(language).note(note)
     }
   }
 

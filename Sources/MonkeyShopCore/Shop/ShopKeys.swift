@@ -32,7 +32,7 @@ extension ShopModel {
   mutating func press(_ key: Key) -> [ShopEffect] {
     guard let binding = KeyMap.binding(for: key, in: keyContext) else { return [] }
     if let reason = binding.whyNot(self) {
-      say("\(binding.keyLabel): \(reason)", .warning)
+      status = .cannot(keys: binding.keyLabel, reason)
       return []
     }
     return perform(binding.action)
@@ -64,16 +64,16 @@ extension ShopModel {
       return [
         .addPayment(
           productIdentifier: sheet.productIdentifier, quantity: sheet.quantity,
-          confirmed: action == .confirmPayment)
+          confirmed: action == .confirmPayment, at: date(at: now))
       ]
     case .toggleRestrictions:
-      return [.setCondition(name: "purchasesAllowed", value: canMakePayments ? "false" : "true")]
+      return toggle(.purchasesAllowed)
     case .toggleNetwork:
-      return [.setCondition(name: "network", value: store.conditions.networkUp ? "down" : "up")]
+      return toggle(.network)
     case .toggleAskToBuy:
-      return [.setCondition(name: "askToBuy", value: store.conditions.askToBuy ? "off" : "on")]
+      return toggle(.askToBuy)
     case .toggleInterrupted:
-      return [.setCondition(name: "interruptedPurchases", value: store.conditions.interruptedPurchases ? "off" : "on")]
+      return toggle(.interruptedPurchases)
     case .openConditions:
       overlay = .conditions(selection: 0)
       return []
@@ -84,7 +84,7 @@ extension ShopModel {
       return []
     case .toggleVocabulary:
       vocabulary = vocabulary.other
-      say(words.eventLogSwitched(vocabulary), .info)
+      status = .eventLogSwitched(vocabulary)
       return []
     case .requestProducts:
       return requestProducts()
@@ -101,6 +101,10 @@ extension ShopModel {
     case .quitNow, .confirmQuit:
       isFinished = true
       return []
+    case .redraw:
+      return [.screen(.redraw)]
+    case .suspend:
+      return [.screen(.suspend)]
     case .keepRunning, .close:
       overlay = nil
       return []
@@ -109,19 +113,25 @@ extension ShopModel {
       switch action {
       case .approve: return [.approve(transaction.id)]
       case .decline: return [.decline(transaction.id)]
-      default: return [.resolve(transaction.id)]
+      default: return [.resolve(transaction.id, at: date(at: now))]
       }
     case .nextValue, .previousValue:
       guard case .conditions(let selection) = overlay else { return [] }
-      let setting = Conditions.settings[selection]
-      let current =
-        store.conditions.summary(defaultStorefront: catalog.defaultStorefront)
-        .first { $0.name == setting.name }?.value ?? ""
-      let values = setting.choices(catalog)
-      let index = values.firstIndex(of: current) ?? 0
-      let step = action == .nextValue ? 1 : values.count - 1
-      return [.setCondition(name: setting.name, value: values[(index + step) % values.count])]
+      return step(Condition.allCases[selection], by: action == .nextValue ? 1 : -1)
     }
+  }
+
+  /// A switch of the storefront: the condition's next value.
+  private func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+
+  /// The value of a condition `step` places along its choices, wrapping around.
+  private func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+    let values = condition.choices(catalog)
+    guard !values.isEmpty else { return [] }
+    let current = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
+    let index = values.firstIndex(of: current) ?? 0
+    let next = values[(index + step + values.count) % values.count]
+    return [.setCondition(condition, value: next, at: date(at: now))]
   }
 
   /// Apple's limit for one payment, from the store that enforces it.
@@ -141,7 +151,7 @@ extension ShopModel {
     case .transactions(let selection):
       overlay = .transactions(selection: min(max(0, store.transactions.count - 1), max(0, selection + step)))
     case .conditions(let selection):
-      overlay = .conditions(selection: min(Conditions.settings.count - 1, max(0, selection + step)))
+      overlay = .conditions(selection: min(Condition.allCases.count - 1, max(0, selection + step)))
     default:
       selection = min(catalog.products.count - 1, max(0, selection + step))
     }

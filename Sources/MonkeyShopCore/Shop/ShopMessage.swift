@@ -1,33 +1,41 @@
 import Foundation
 
-/// Everything that can happen to the storefront: a key, time passing, or the answer to an effect.
+/// Everything that can happen to the storefront: a key, time passing, the data folder read again,
+/// or the answer to an effect. Times are model time: whole milliseconds since the app launched.
 public enum ShopMessage: Sendable {
-  case launched(StoreState, Wallet)
-  case key(Key)
-  case tick
+  /// The app started and read its data folder.
+  case launched(StoreState, Wallet, at: Int)
+  case key(Key, at: Int)
+  case tick(at: Int)
+  /// The data folder as it is now, read again because something changed it: another monkeyshop
+  /// (`store approve`, `store set`, a headless `buy`), or a walkthrough acting for Apple's side.
+  case dataFolderRead(StoreState, Wallet, at: Int)
   case productsAnswered(Result<AppStore.ProductsResponse, ProductRequestError>)
+  /// The store added the payment as this transaction.
+  case paymentAdded(StoreTransaction)
+  case paymentRefused(PaymentError)
   /// The observer's `paymentQueue(_:updatedTransactions:)`.
   case transactionsUpdated([StoreTransaction], redelivered: Bool)
-  case paymentRefused(PaymentError)
   case delivered(StoreTransaction, CreditManager.Delivery)
-  case deliveryFailed(StoreTransaction, ErrorID, String)
+  case deliveryFailed(StoreTransaction, ShopFailure)
   /// The store could not answer the purchases in flight (its file could not be read or written):
-  /// the app stops waiting for them until the data folder changes.
-  case answersFailed(ErrorID, String)
+  /// the app stops waiting for them until the data folder is read again.
+  case answersFailed(ShopFailure)
   case finished(StoreTransaction)
   case approved(StoreTransaction)
   case declined(StoreTransaction)
   case resolved(original: String, StoreTransaction)
   case spent(balance: Int)
-  case conditionChanged(name: String, value: String)
-  /// The store or wallet as they are now on disk.
+  case conditionChanged(Condition, value: String)
+  /// The store as it was just written by one of the app's own effects.
   case storeChanged(StoreState)
-  case walletChanged(Wallet)
-  /// The app credited a transaction and died before it could finish it: the log still says what
-  /// was credited, as the app's own log would have before it died.
-  case creditedBeforeCrash(StoreTransaction, CreditManager.Delivery)
-  case crashed(CrashPoint)
-  case failed(ErrorID, String)
+  case walletRead(Wallet)
+  /// The crash point was disarmed in the store, so the relaunch does not die again: now the app dies.
+  case crashDisarmed(CrashPoint, StoreTransaction)
+  /// The crash point could not be disarmed: an app that died now would die at every launch, so it
+  /// goes on with the delivery instead.
+  case crashNotDisarmed(CrashPoint, StoreTransaction, ShopFailure)
+  case failed(ShopFailure)
   /// Buy without the payment sheet: the headless `buy` command.
   case purchase(productIdentifier: String, quantity: Int)
 }
@@ -35,14 +43,65 @@ public enum ShopMessage: Sendable {
 /// What `update` asks the runtime to do. The runtime answers each with messages.
 public enum ShopEffect: Equatable, Sendable {
   case answerProductRequest([String])
-  case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool)
+  case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool, at: Date)
+  /// The store answers every purchase due by this moment (its own answer date, so none is missed
+  /// by rounding).
+  case answerPayments(through: Date)
   case deliver(StoreTransaction)
   case finish(StoreTransaction)
-  case setCondition(name: String, value: String)
+  case setCondition(Condition, value: String, at: Date)
   case approve(String)
   case decline(String)
-  case resolve(String)
+  case resolve(String, at: Date)
   case spend(Int)
   /// The wallet as it is now: another monkeyshop delivered something of this session's.
   case readWallet
+  /// Clears the store's crash point before dying at it.
+  case disarmCrash(CrashPoint, StoreTransaction)
+  /// The app dies here, as a process killed by the system would.
+  case crash(CrashPoint)
+  /// The terminal repaints everything (Ctrl-L) or the process suspends (Ctrl-Z).
+  case screen(ScreenRequest)
+}
+
+/// A failure the user sees: its error ID and what happened, without the ID (it is added once,
+/// where the failure is shown).
+public struct ShopFailure: Equatable, Sendable, CustomStringConvertible {
+  public let id: ErrorID
+  public let message: String
+
+  public init(_ id: ErrorID, _ message: String) {
+    self.id = id
+    self.message = message
+  }
+
+  public var description: String { "\(message) — \(id)" }
+}
+
+extension ShopFailure {
+  /// A payment of this session that the store no longer holds (a `store reset`, or a store file
+  /// moved away) will never be answered.
+  static func vanished(_ id: String) -> ShopFailure {
+    ShopFailure(
+      .unknownTransaction, "transaction #\(id) is no longer in the store (was it reset?): it will never be answered")
+  }
+}
+
+extension ProductRequestError {
+  /// The failure the app logs: the App Store's message and the SKError code.
+  var shopFailure: ShopFailure { ShopFailure(errorID, "\(code.message) — \(code)") }
+}
+
+extension StoreFailure {
+  /// The failure the app logs: the App Store's message and the SKError code.
+  var shopFailure: ShopFailure { ShopFailure(errorID, "\(message) — \(code)") }
+}
+
+extension ShopFailure {
+  // MERGE: replaced by the error protocol's errorID and message.
+  init(_ error: any Error) {
+    let id = ErrorID.of(error)
+    let text = "\(error)"
+    self.init(id, text.hasSuffix(" — \(id)") ? String(text.dropLast(" — \(id)".count)) : text)
+  }
 }

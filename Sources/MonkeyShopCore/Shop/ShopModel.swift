@@ -6,7 +6,8 @@ public struct ShopModel: Sendable {
     case notRequested
     /// `canMakePayments` is false: no request is made (the sample's behaviour).
     case restricted
-    case loading(answerAt: Date)
+    /// Asked; the App Store answers at this model time.
+    case loading(answerAt: Int)
     case loaded(AppStore.ProductsResponse)
     case failed(ProductRequestError)
   }
@@ -24,21 +25,12 @@ public struct ShopModel: Sendable {
     case confirmQuit
   }
 
-  public enum Tone: Sendable {
-    case info, success, warning, failure
-  }
-
-  /// The line under the log that says what just happened.
-  public struct Status: Equatable, Sendable {
-    public var text: String
-    public var tone: Tone
-  }
-
   public let catalog: Catalog
   public let words: Words
-  /// When the app launched: log times count from here.
-  public internal(set) var launchDate: Date
-  public internal(set) var now: Date
+  /// When the app launched: model time counts from here.
+  public let launchDate: Date
+  /// Model time: whole milliseconds since launch, as the last message said.
+  public internal(set) var now = 0
 
   public internal(set) var store = StoreState()
   public internal(set) var balance = 0
@@ -46,13 +38,13 @@ public struct ShopModel: Sendable {
   public internal(set) var selection = 0
   public internal(set) var quantity = 1
   public internal(set) var overlay: Overlay?
-  public internal(set) var status: Status?
+  public internal(set) var status: Notice?
   public internal(set) var log: [LogEntry] = []
   /// Every entry ever recorded, including those the capped log has dropped.
   public private(set) var recordedCount = 0
   public internal(set) var vocabulary = Vocabulary.storeKit1
-  /// Transactions this session added and the store has not answered yet.
-  public internal(set) var inFlight: [String: Date] = [:]
+  /// Transactions this session added and the store has not answered yet, with when they were added.
+  public internal(set) var inFlight: [String: Int] = [:]
   /// Transactions delivered again at launch, unfinished from an earlier run.
   public internal(set) var redelivered: Set<String> = []
   /// The transaction the last payment of this session became.
@@ -61,21 +53,28 @@ public struct ShopModel: Sendable {
   var handling: Set<String> = []
   public internal(set) var isFinished = false
   /// The last failure this session, for a headless command's message and exit status.
-  public internal(set) var lastFailure: (id: ErrorID, text: String)?
+  public internal(set) var lastFailure: ShopFailure?
   /// Set when the store could not answer the purchases in flight: no more answers are awaited
   /// (which would retry a failing write forever) until the data folder is read again.
   public internal(set) var answersHeld = false
   /// Whether to request products at launch: the storefront does, a headless `buy` does not.
   let requestsProducts: Bool
+  /// A crash point armed for this run only (`buy --crash`), on top of the store's condition.
+  public internal(set) var armedCrash: CrashPoint?
+  /// Where the app died, once it has.
+  public internal(set) var crashed: CrashPoint?
 
   public static let logLimit = 500
 
-  public init(catalog: Catalog, language: Language, now: Date, requestsProducts: Bool = true) {
+  public init(
+    catalog: Catalog, language: Language, launchDate: Date, requestsProducts: Bool = true,
+    armedCrash: CrashPoint? = nil
+  ) {
     self.catalog = catalog
     self.words = Words(language)
-    self.launchDate = now
-    self.now = now
+    self.launchDate = launchDate
     self.requestsProducts = requestsProducts
+    self.armedCrash = armedCrash
   }
 
   // MARK: Derived
@@ -97,31 +96,36 @@ public struct ShopModel: Sendable {
   }
 
   /// Why a product cannot be bought now, or nil when it can.
-  func whyNotBuyable(_ product: Product?) -> String? {
-    guard let product else { return words.notAvailable }
+  func whyNotBuyable(_ product: Product?) -> Reason? {
+    guard let product else { return .noSuchProduct }
     switch products {
-    case .restricted: return words.restricted
-    case .notRequested, .loading: return words.productsLoading
-    case .failed: return words.requestFailed
+    case .restricted: return .restricted
+    case .notRequested, .loading: return .productsLoading
+    case .failed: return .requestFailed
     case .loaded(let response):
       guard response.contains(product.productIdentifier) else {
-        return words.invalidProduct(product.productIdentifier)
+        return .invalidProduct(product.productIdentifier)
       }
-      return canMakePayments ? nil : words.restricted
+      return canMakePayments ? nil : .restricted
     }
   }
 
   /// What the buy button of a product reads.
-  public func buyButton(_ product: Product) -> String {
+  public func buyButton(_ product: Product) -> BuyButton {
     switch products {
-    case .restricted: return words.appStoreDisabled
-    case .notRequested, .loading: return words.loading
-    case .failed: return words.networkDown
+    case .restricted: return .appStoreDisabled
+    case .notRequested, .loading: return .loading
+    case .failed: return .networkDown
     case .loaded(let response):
       guard response.contains(product.productIdentifier), let price = product.displayPrice(in: storefront)
-      else { return words.notAvailable }
-      return canMakePayments ? words.buy(price) : words.appStoreDisabled
+      else { return .notAvailable }
+      return canMakePayments ? .buy(price: price) : .appStoreDisabled
     }
+  }
+
+  /// A product's title in the storefront's language; its identifier if the catalog lacks it.
+  func title(of identifier: String) -> String {
+    catalog.product(identifier)?.localization(words.language.rawValue).title ?? identifier
   }
 
   /// The product bought by the `5` / `0` keys: the one granting that many credits.
@@ -138,16 +142,37 @@ public struct ShopModel: Sendable {
 
   // MARK: Time
 
-  static let spinnerInterval: TimeInterval = 0.125
+  /// Milliseconds between two frames of the progress spinner.
+  static let spinnerInterval = 125
 
-  /// When the model next needs a tick: a product request's answer or the progress spinner.
-  public var nextDeadline: Date? {
-    var deadlines: [Date] = []
+  /// The moment of a model time, for the store, which keeps dates.
+  public func date(at time: Int) -> Date { launchDate.addingTimeInterval(Double(time) / 1000) }
+
+  /// The model time of a date: the first whole millisecond not before it. Dates the store keeps
+  /// carry sub-millisecond noise from floating point, so one within a microsecond of a whole
+  /// millisecond is that millisecond.
+  public func time(at date: Date) -> Int {
+    let exact = date.timeIntervalSince(launchDate) * 1000
+    let nearest = exact.rounded()
+    return Int(abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.up))
+  }
+
+  /// The latest answer date the store has due by now, if any.
+  var answersDue: Date? {
+    guard !answersHeld else { return nil }
+    return store.transactions.compactMap { $0.state == .purchasing ? $0.answerDate : nil }
+      .filter { time(at: $0) <= now }.max()
+  }
+
+  /// When the model next needs a tick: a product request's answer, a payment's answer, or the
+  /// progress spinner's next frame.
+  public var nextDeadline: Int? {
+    var deadlines: [Int] = []
     if case .loading(let answerAt) = products { deadlines.append(answerAt) }
+    if !answersHeld, let answer = store.nextAnswerDate { deadlines.append(time(at: answer)) }
     if let started = inFlight.values.min() {
-      let elapsed = now.timeIntervalSince(started)
-      let frame = (elapsed / Self.spinnerInterval).rounded(.down) + 1
-      deadlines.append(started.addingTimeInterval(frame * Self.spinnerInterval))
+      let frames = max(0, now - started) / Self.spinnerInterval + 1
+      deadlines.append(started + frames * Self.spinnerInterval)
     }
     return deadlines.min()
   }
@@ -155,21 +180,20 @@ public struct ShopModel: Sendable {
   // MARK: Recording
 
   mutating func record(_ event: LogEvent) {
-    log.append(LogEntry(time: now, event: event))
+    log.append(LogEntry(time: date(at: now), event: event))
     recordedCount += 1
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
   }
 
+  mutating func note(_ note: LogNote) { record(.note(note)) }
+
   /// A failure the user must see: logged with its error ID, shown, and kept for the exit status.
-  mutating func fail(_ id: ErrorID, _ text: String) {
-    lastFailure = (id, text)
-    record(.error(id, text))
-    say(text, .failure)
+  mutating func fail(_ failure: ShopFailure) {
+    lastFailure = failure
+    record(.error(failure))
+    status = .failed(failure)
   }
 
-  mutating func say(_ text: String, _ tone: Tone) {
-    status = Status(text: text, tone: tone)
-  }
-
-  mutating func setNow(_ date: Date) { now = max(now, date) }
+  /// Time moves only forward: a message from the past does not turn the clock back.
+  mutating func advanceClock(to time: Int) { now = max(now, time) }
 }

@@ -2,31 +2,42 @@ import Foundation
 
 extension ShopModel {
   /// The storefront's one rule book: how each message changes the model, and what to do next.
+  /// Nothing else changes the model; the runtime only performs the effects returned here.
   public mutating func update(_ message: ShopMessage) -> [ShopEffect] {
     switch message {
-    case .launched(let store, let wallet):
+    case .launched(let store, let wallet, let time):
+      advanceClock(to: time)
       return launch(store: store, wallet: wallet)
-    case .key(let key):
+    case .key(let key, let time):
+      advanceClock(to: time)
       return press(key)
-    case .tick:
+    case .tick(let time):
+      advanceClock(to: time)
       return tick()
+    case .dataFolderRead(let store, let wallet, let time):
+      advanceClock(to: time)
+      return follow(store: store, wallet: wallet)
     case .productsAnswered(let result):
       return productsAnswered(result)
+    case .paymentAdded(let transaction):
+      lastAddedTransactionID = transaction.id
+      record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
+      return observe(transaction, redelivered: false)
+    case .paymentRefused(let error):
+      fail(ShopFailure(error))
+      return []
     case .transactionsUpdated(let transactions, let redelivered):
       return transactions.flatMap { observe($0, redelivered: redelivered) }
-    case .paymentRefused(let error):
-      fail(error.errorID, error.description)
-      return []
     case .delivered(let transaction, let delivery):
       return delivered(transaction, delivery)
-    case .deliveryFailed(let transaction, let id, let text):
+    case .deliveryFailed(let transaction, let failure):
       handling.remove(transaction.id)
-      fail(id, text)
+      fail(failure)
       return []
-    case .answersFailed(let id, let text):
+    case .answersFailed(let failure):
       answersHeld = true
       inFlight = [:]
-      fail(id, text)
+      fail(failure)
       return []
     case .finished(let transaction):
       handling.remove(transaction.id)
@@ -44,45 +55,29 @@ extension ShopModel {
     case .spent(let balance):
       self.balance = balance
       record(.spent(credits: 1, balance: balance))
-      say(words.spent(balance), .info)
+      status = .spent(balance: balance)
       return []
-    case .conditionChanged(let name, let value):
-      record(.conditionChanged(name: name, value: value))
-      return conditionChanged(name)
+    case .conditionChanged(let condition, let value):
+      record(.conditionChanged(condition, value: value))
+      return conditionChanged(condition)
     case .storeChanged(let store):
       self.store = store
       answersHeld = false
       clampSelections()
       return []
-    case .walletChanged(let wallet):
-      if wallet.balance != balance {
-        record(
-          .note(
-            words.pick(
-              "another monkeyshop changed the wallet: balance \(wallet.balance)",
-              "別の monkeyshop がウォレットを変更: 残高 \(wallet.balance)")))
-        balance = wallet.balance
-      }
+    case .walletRead(let wallet):
+      followWallet(wallet)
       return []
-    case .creditedBeforeCrash(let transaction, let delivery):
-      balance = delivery.balance
-      switch delivery {
-      case .credited(let credits, let balance):
-        record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
-      case .alreadyDelivered:
-        record(.alreadyDelivered(transactionID: transaction.id))
-      }
-      return []
-    case .crashed(let point):
-      record(.crashed(point))
-      say(words.crashed, .failure)
-      isFinished = true
-      return []
-    case .failed(let id, let text):
-      fail(id, text)
+    case .crashDisarmed(let point, _):
+      return die(at: point)
+    case .crashNotDisarmed(let point, let transaction, let failure):
+      fail(failure)
+      return point == .beforeDelivery ? [.deliver(transaction)] : [.finish(transaction)]
+    case .failed(let failure):
+      fail(failure)
       return []
     case .purchase(let identifier, let quantity):
-      return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true)]
+      return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
     }
   }
 
@@ -91,20 +86,17 @@ extension ShopModel {
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
     balance = wallet.balance
-    launchDate = now
     record(.observerAdded)
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished
     if !unfinished.isEmpty {
-      record(
-        .note(
-          words.pick(
-            "\(unfinished.count) unfinished transaction(s) from an earlier run: the queue delivers them again",
-            "前回の実行から未完了の取引 \(unfinished.count) 件: キューが再び届けます")))
+      note(.unfinishedAtLaunch(count: unfinished.count))
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
     if requestsProducts { effects += requestProducts() }
-    return effects
+    // Payments the store should have answered while no app was running (the app that added them
+    // was killed) are answered now, and delivered like any other.
+    return effects + tick()
   }
 
   mutating func requestProducts() -> [ShopEffect] {
@@ -115,17 +107,20 @@ extension ShopModel {
     }
     let identifiers = catalog.products.map(\.productIdentifier)
     record(.productsRequested(identifiers))
-    products = .loading(answerAt: now.addingTimeInterval(store.conditions.latency.productRequest))
-    return tick()
+    products = .loading(answerAt: now + Int((store.conditions.latency.productRequest * 1000).rounded()))
+    return answerProductRequestIfDue()
+  }
+
+  private mutating func answerProductRequestIfDue() -> [ShopEffect] {
+    guard case .loading(let answerAt) = products, answerAt <= now else { return [] }
+    products = .notRequested
+    return [.answerProductRequest(catalog.products.map(\.productIdentifier))]
   }
 
   private mutating func tick() -> [ShopEffect] {
     var effects = answeredElsewhere()
-    if case .loading(let answerAt) = products, answerAt <= now {
-      products = .notRequested
-      effects.append(.answerProductRequest(catalog.products.map(\.productIdentifier)))
-    }
-    return effects
+    if let due = answersDue { effects.append(.answerPayments(through: due)) }
+    return effects + answerProductRequestIfDue()
   }
 
   private mutating func productsAnswered(_ result: Result<AppStore.ProductsResponse, ProductRequestError>)
@@ -140,8 +135,8 @@ extension ShopModel {
     case .failure(let error):
       products = .failed(error)
       record(.productsRequestFailed(error))
-      record(.error(error.errorID, error.summary))
-      say(words.productsFailed(error.summary), .failure)
+      record(.error(error.shopFailure))
+      status = .productsFailed(error)
     }
     return []
   }
@@ -154,34 +149,31 @@ extension ShopModel {
     guard !transaction.finished, !handling.contains(transaction.id) else { return [] }
     if redelivered { self.redelivered.insert(transaction.id) }
     record(.updated(transaction, redelivered: redelivered))
-    let title = title(of: transaction.productIdentifier)
     switch transaction.state {
     case .purchasing:
       if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
-      say(words.purchasing(title, transaction.quantity), .info)
+      status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
       return []
     case .purchased:
       handling.insert(transaction.id)
+      if let point = crashDue(.beforeDelivery, for: transaction) { return crash(at: point, transaction) }
       return [.deliver(transaction)]
     case .failed:
       handling.insert(transaction.id)
       if let failure = transaction.failure {
         if failure.isCancellation {
-          say(words.cancelled(title), .warning)
-        } else if failure.reason == .interrupted {
-          record(.error(failure.errorID, failure.summary))
-          say(words.interrupted(transaction.id) + " — \(failure.errorID)", .failure)
+          status = .cancelled(product: transaction.productIdentifier)
         } else {
-          record(.error(failure.errorID, failure.summary))
-          say(words.failed(failure.summary), .failure)
+          record(.error(failure.shopFailure))
+          status =
+            failure.reason == .interrupted
+            ? .interrupted(transactionID: transaction.id, failure) : .purchaseFailed(failure)
         }
       }
       return [.finish(transaction)]
     case .deferred:
-      record(
-        .note(
-          words.pick("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")))
-      say(words.waitingForApproval(transaction.id), .warning)
+      note(.askToBuyWaits)
+      status = .waitingForApproval(transactionID: transaction.id)
       return []
     case .restored:
       handling.insert(transaction.id)
@@ -197,19 +189,16 @@ extension ShopModel {
     // be answered: say so rather than wait for it forever.
     for id in inFlight.keys.sorted() where store.transaction(id) == nil {
       inFlight[id] = nil
-      fail(.unknownTransaction, words.vanished(id) + " — \(ErrorID.unknownTransaction)")
+      fail(.vanished(id))
+      status = .vanished(transactionID: id)
     }
     let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
     var effects: [ShopEffect] = []
     for transaction in answered {
       if transaction.finished {
         inFlight[transaction.id] = nil
-        record(
-          .note(
-            words.pick(
-              "#\(transaction.id) was answered and finished by another monkeyshop",
-              "#\(transaction.id) は別の monkeyshop が受け取り完了しました")))
-        say(words.finishedElsewhere(transaction.id, transaction.state.description), .info)
+        note(.finishedElsewhere(transactionID: transaction.id))
+        status = .finishedElsewhere(transactionID: transaction.id, transaction.state)
         effects.append(.readWallet)
       } else {
         effects += observe(transaction, redelivered: false)
@@ -222,49 +211,116 @@ extension ShopModel {
     -> [ShopEffect]
   {
     balance = delivery.balance
-    let title = title(of: transaction.productIdentifier)
     switch delivery {
     case .credited(let credits, let balance):
       record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
-      say(
-        redelivered.contains(transaction.id)
-          ? words.redelivered(transaction.id, credits) : words.purchased(title, transaction.quantity, credits),
-        .success)
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
-      record(
-        .note(
-          words.pick(
-            "credited before the app stopped; finishing it now keeps it from coming back",
-            "アプリ停止前に付与済み。ここで finish すれば再配信されません")))
-      say(words.alreadyDelivered(transaction.id), .info)
+    }
+    // The app credited the transaction and dies before it can finish it: the log still says what
+    // was credited, as the app's own log would have before it died.
+    if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
+    switch delivery {
+    case .credited(let credits, _):
+      status =
+        redelivered.contains(transaction.id)
+        ? .redelivered(transactionID: transaction.id, credits: credits)
+        : .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
+    case .alreadyDelivered:
+      note(.creditedBeforeStop)
+      status = .alreadyDelivered(transactionID: transaction.id)
     }
     return [.finish(transaction)]
   }
 
-  private mutating func conditionChanged(_ name: String) -> [ShopEffect] {
-    switch name {
-    case "purchasesAllowed":
+  // MARK: Crash points
+
+  /// The crash point armed for this point, if the app should die here with this transaction: a
+  /// crash point kills the next purchase, not a redelivery of one it already killed.
+  private func crashDue(_ point: CrashPoint, for transaction: StoreTransaction) -> CrashPoint? {
+    guard !redelivered.contains(transaction.id) else { return nil }
+    return armedCrash == point || store.conditions.crashPoint == point ? point : nil
+  }
+
+  /// Dies at a crash point, disarming it in the store first so the relaunch does not die again.
+  private mutating func crash(at point: CrashPoint, _ transaction: StoreTransaction) -> [ShopEffect] {
+    let armedForThisRun = armedCrash == point
+    armedCrash = nil
+    let disarm: [ShopEffect] = store.conditions.crashPoint == point ? [.disarmCrash(point, transaction)] : []
+    // Armed for this run, the app dies whether or not the store's crash point could be cleared;
+    // armed in the store only, it dies once the store no longer holds it (`crashDisarmed`).
+    return armedForThisRun ? disarm + die(at: point) : disarm
+  }
+
+  private mutating func die(at point: CrashPoint) -> [ShopEffect] {
+    guard crashed == nil else { return [] }
+    record(.crashed(point))
+    status = .crashed
+    crashed = point
+    isFinished = true
+    return [.crash(point)]
+  }
+
+  // MARK: The data folder
+
+  /// The data folder read again after another process (or a walkthrough acting for Apple) changed
+  /// it: follow the wallet and the store, say what changed on Apple's side, and take delivery of
+  /// anything now deliverable (an approval, a resolved interruption), as `Transaction.updates` would.
+  private mutating func follow(store new: StoreState, wallet: Wallet) -> [ShopEffect] {
+    let old = store
+    followWallet(wallet)
+    store = new
+    answersHeld = false
+    clampSelections()
+    var effects: [ShopEffect] = []
+    for condition in Condition.allCases {
+      let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
+      let after = condition.value(in: new.conditions, defaultStorefront: catalog.defaultStorefront)
+      guard before != after else { continue }
+      record(.conditionChanged(condition, value: after))
+      effects += conditionChanged(condition)
+    }
+    let known = Dictionary(old.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    for transaction in new.transactions {
+      let previous = known[transaction.id]
+      guard previous.map({ $0.state != transaction.state }) ?? true else { continue }
+      switch (previous?.state, transaction.state) {
+      case (.deferred, .purchased): record(.approved(transactionID: transaction.id))
+      case (.deferred, .failed): record(.declined(transactionID: transaction.id))
+      case (nil, _):
+        if let original = transaction.originalTransactionID {
+          record(.resolved(transactionID: original, newTransactionID: transaction.id))
+        }
+      default: break
+      }
+      if transaction.awaitsFinish || transaction.state == .deferred {
+        effects += observe(transaction, redelivered: false)
+      }
+    }
+    return effects
+  }
+
+  private mutating func followWallet(_ wallet: Wallet) {
+    guard wallet.balance != balance else { return }
+    note(.walletChangedElsewhere(balance: wallet.balance))
+    balance = wallet.balance
+  }
+
+  private mutating func conditionChanged(_ condition: Condition) -> [ShopEffect] {
+    switch condition {
+    case .purchasesAllowed:
       // The sample asks canMakePayments again when restrictions change.
       if canMakePayments, case .restricted = products { return requestProducts() }
       if !canMakePayments {
         record(.canMakePayments(false))
         products = .restricted
       }
-    case "storefront":
-      record(
-        .note(
-          words.pick(
-            "storefront \(storefront.code): prices in \(storefront.currencyCode)",
-            "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")))
+    case .storefront:
+      note(.storefrontPrices(storefront))
     default:
       break
     }
     return []
-  }
-
-  func title(of identifier: String) -> String {
-    catalog.product(identifier)?.localization(words.language.rawValue).title ?? identifier
   }
 
   mutating func clampSelections() {

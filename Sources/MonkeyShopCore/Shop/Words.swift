@@ -40,9 +40,6 @@ public struct Words: Sendable {
 
   private func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
 
-  /// A string given in both languages where it is used (the key map's reasons).
-  func pick(_ en: String, _ ja: String) -> String { say(en, ja) }
-
   // Header and balance
   var shopTitle: String { say("monkeyshop — Monkey Credits", "monkeyshop — モンキークレジット") }
   func storefront(_ code: String, locale: String) -> String {
@@ -53,34 +50,19 @@ public struct Words: Sendable {
 
   // Products
   var products: String { say("Products", "商品") }
-  var loading: String { "loading..." }
-  var networkDown: String { "Network down?" }
-  var appStoreDisabled: String { "AppStore disabled" }
+  func buyButton(_ button: BuyButton) -> String {
+    switch button {
+    case .loading: "loading..."
+    case .networkDown: "Network down?"
+    case .appStoreDisabled: "AppStore disabled"
+    case .notAvailable: notAvailable
+    case .buy(let price): say("Buy \(price)", "購入 \(price)")
+    }
+  }
   var restricted: String {
     say("purchases are restricted (canMakePayments is false)", "購入が制限されています (canMakePayments が false)")
   }
-  var quantityAtMost: String {
-    let limit = AppStore.quantityLimit.upperBound
-    return say("a payment buys at most \(limit)", "1 回の支払いは最大 \(limit) 個")
-  }
-  var quantityAtLeast: String {
-    let limit = AppStore.quantityLimit.lowerBound
-    return say("a payment buys at least \(limit)", "1 回の支払いは最低 \(limit) 個")
-  }
-  var productsLoading: String { say("products are loading", "商品を読み込み中です") }
-  var requestFailed: String {
-    say(
-      "the product request failed (network down?): press R to request again",
-      "商品の取得に失敗しました (ネットワーク切断?): R で再取得")
-  }
-  func invalidProduct(_ id: String) -> String {
-    say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
-  }
-  func eventLogSwitched(_ vocabulary: Vocabulary) -> String {
-    say("Event log: \(vocabulary.rawValue)", "イベントログ: \(vocabulary.rawValue)")
-  }
   var notAvailable: String { say("Not available", "販売されていません") }
-  func buy(_ price: String) -> String { say("Buy \(price)", "購入 \(price)") }
   func quantity(_ quantity: Int) -> String { say("qty \(quantity)", "数量 \(quantity)") }
   var noProducts: String { say("The App Store returned no products.", "App Store から商品が返されませんでした。") }
   func invalidIdentifiers(_ ids: [String]) -> String {
@@ -89,26 +71,28 @@ public struct Words: Sendable {
 
   // Conditions
   var conditions: String { say("Conditions", "条件") }
-  func conditionName(_ name: String) -> String {
-    switch name {
-    case "purchasesAllowed": say("purchases", "購入")
-    case "network": say("network", "ネットワーク")
-    case "askToBuy": say("Ask to Buy", "承認と購入")
-    case "interruptedPurchases": say("interrupted", "中断")
-    case "failNext": say("fail next", "次を失敗")
-    case "failAll": say("fail all", "全て失敗")
-    case "latency": say("latency", "遅延")
-    case "storefront": say("storefront", "ストアフロント")
-    case "crashPoint": say("crash", "クラッシュ")
-    default: name
+  func conditionName(_ condition: Condition) -> String {
+    switch condition {
+    case .purchasesAllowed: say("purchases", "購入")
+    case .network: say("network", "ネットワーク")
+    case .askToBuy: say("Ask to Buy", "承認と購入")
+    case .interruptedPurchases: say("interrupted", "中断")
+    case .failNext: say("fail next", "次を失敗")
+    case .failAll: say("fail all", "全て失敗")
+    case .latency: say("latency", "遅延")
+    case .storefront: say("storefront", "ストアフロント")
+    case .continueOnStorefrontChange: say("storefront change", "ストアフロント変更")
+    case .crashPoint: say("crash", "クラッシュ")
     }
   }
-  func conditionValue(_ name: String, _ value: String) -> String {
-    switch (name, value) {
-    case ("purchasesAllowed", "true"): say("allowed", "許可")
-    case ("purchasesAllowed", "false"): say("RESTRICTED", "制限中")
-    case ("network", "up"): say("up", "接続")
-    case ("network", "down"): say("DOWN", "切断")
+  func conditionValue(_ condition: Condition, _ value: String) -> String {
+    switch (condition, value) {
+    case (.purchasesAllowed, "true"): say("allowed", "許可")
+    case (.purchasesAllowed, "false"): say("RESTRICTED", "制限中")
+    case (.continueOnStorefrontChange, "true"): say("continue", "続行")
+    case (.continueOnStorefrontChange, "false"): say("STOP", "停止")
+    case (.network, "up"): say("up", "接続")
+    case (.network, "down"): say("DOWN", "切断")
     case (_, "on"): say("ON", "オン")
     case (_, "off"): say("off", "オフ")
     default: value
@@ -133,52 +117,117 @@ public struct Words: Sendable {
   func creditsGranted(_ credits: Int) -> String { say("+\(credits) monkey credits", "+\(credits) モンキークレジット") }
 
   // Progress and results
-  func purchasing(_ title: String, _ quantity: Int) -> String {
-    say("Purchasing \(title) ×\(quantity)…", "\(title) ×\(quantity) を購入中…")
-  }
-  func purchased(_ title: String, _ quantity: Int, _ credits: Int) -> String {
-    say("Purchased \(title) ×\(quantity): +\(credits) credits", "\(title) ×\(quantity) を購入しました: +\(credits) クレジット")
-  }
-  func redelivered(_ id: String, _ credits: Int) -> String {
-    say(
-      "Unfinished transaction #\(id) delivered at launch: +\(credits) credits",
-      "未完了の取引 #\(id) を起動時に受け取りました: +\(credits) クレジット")
-  }
-  func alreadyDelivered(_ id: String) -> String {
-    say(
-      "Transaction #\(id) was already credited: finished without crediting again",
-      "取引 #\(id) は付与済み: 二重付与せずに完了しました")
-  }
-  func cancelled(_ title: String) -> String { say("Purchase of \(title) cancelled", "\(title) の購入をキャンセルしました") }
-  func failed(_ summary: String) -> String { say("Purchase failed: \(summary)", "購入に失敗しました: \(summary)") }
-  func waitingForApproval(_ id: String) -> String {
-    say(
-      "Waiting for approval (Ask to Buy), transaction #\(id): Tab to approve or decline",
-      "承認待ち (承認と購入) 取引 #\(id): Tab で承認または拒否")
-  }
-  func interrupted(_ id: String) -> String {
-    say(
-      "Purchase interrupted (#\(id)): resolve it in the transaction manager (Tab)",
-      "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください")
-  }
-  func spent(_ balance: Int) -> String {
-    say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
-  }
-  func productsFailed(_ summary: String) -> String {
-    say("Product request failed: \(summary) — R to retry", "商品の取得に失敗しました: \(summary) — R で再取得")
-  }
-  func finishedElsewhere(_ id: String, _ state: String) -> String {
-    say(
-      "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
-      "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
-  }
-  func vanished(_ id: String) -> String {
-    say(
-      "transaction #\(id) is no longer in the store (was it reset?): it will never be answered",
-      "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません")
+
+  /// The status line of a notice; product identifiers become the product's title.
+  func notice(_ notice: Notice, title: (String) -> String) -> String {
+    switch notice {
+    case .purchasing(let product, let quantity):
+      return say("Purchasing \(title(product)) ×\(quantity)…", "\(title(product)) ×\(quantity) を購入中…")
+    case .purchased(let product, let quantity, let credits):
+      return say(
+        "Purchased \(title(product)) ×\(quantity): +\(credits) credits",
+        "\(title(product)) ×\(quantity) を購入しました: +\(credits) クレジット")
+    case .redelivered(let id, let credits):
+      return say(
+        "Unfinished transaction #\(id) delivered at launch: +\(credits) credits",
+        "未完了の取引 #\(id) を起動時に受け取りました: +\(credits) クレジット")
+    case .alreadyDelivered(let id):
+      return say(
+        "Transaction #\(id) was already credited: finished without crediting again",
+        "取引 #\(id) は付与済み: 二重付与せずに完了しました")
+    case .cancelled(let product):
+      return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
+    case .interrupted(let id, let failure):
+      return say(
+        "Purchase interrupted (#\(id)): resolve it in the transaction manager (Tab)",
+        "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください") + " — \(failure.errorID)"
+    case .purchaseFailed(let failure):
+      return say("Purchase failed: ", "購入に失敗しました: ") + "\(failure.shopFailure)"
+    case .waitingForApproval(let id):
+      return say(
+        "Waiting for approval (Ask to Buy), transaction #\(id): Tab to approve or decline",
+        "承認待ち (承認と購入) 取引 #\(id): Tab で承認または拒否")
+    case .spent(let balance):
+      return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
+    case .eventLogSwitched(let vocabulary):
+      return say("Event log: \(vocabulary.rawValue)", "イベントログ: \(vocabulary.rawValue)")
+    case .productsFailed(let error):
+      let failure = error.shopFailure
+      return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
+    case .finishedElsewhere(let id, let state):
+      return say(
+        "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
+        "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
+    case .vanished(let id):
+      return say(
+        "transaction #\(id) is no longer in the store (was it reset?): it will never be answered",
+        "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません") + " — \(ErrorID.unknownTransaction)"
+    case .crashed:
+      return say("The app crashed", "アプリがクラッシュしました")
+    case .failed(let failure):
+      return "\(failure)"
+    case .cannot(let keys, let reason):
+      return "\(keys): \(self.reason(reason))"
+    }
   }
 
-  var crashed: String { say("The app crashed", "アプリがクラッシュしました") }
+  /// Why a key cannot act now.
+  func reason(_ reason: Reason) -> String {
+    switch reason {
+    case .noSuchProduct: notAvailable
+    case .restricted: restricted
+    case .productsLoading: say("products are loading", "商品を読み込み中です")
+    case .requestFailed:
+      say(
+        "the product request failed (network down?): press R to request again",
+        "商品の取得に失敗しました (ネットワーク切断?): R で再取得")
+    case .invalidProduct(let id):
+      say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
+    case .firstProductSelected: say("the first product is selected", "先頭の商品です")
+    case .lastProductSelected: say("the last product is selected", "最後の商品です")
+    case .quantityAtMost:
+      say(
+        "a payment buys at most \(AppStore.quantityLimit.upperBound)",
+        "1 回の支払いは最大 \(AppStore.quantityLimit.upperBound) 個")
+    case .quantityAtLeast:
+      say(
+        "a payment buys at least \(AppStore.quantityLimit.lowerBound)",
+        "1 回の支払いは最低 \(AppStore.quantityLimit.lowerBound) 個")
+    case .nothingToSpend: say("no monkey credits to spend", "使えるモンキークレジットがありません")
+    case .noRequestWhileRestricted:
+      say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
+    case .onlyDeferredCanBeApproved:
+      say("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
+    case .onlyDeferredCanBeDeclined:
+      say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+    case .onlyInterruptedCanBeResolved:
+      say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+    }
+  }
+
+  /// A note of the event log.
+  func note(_ note: LogNote) -> String {
+    switch note {
+    case .unfinishedAtLaunch(let count):
+      say(
+        "\(count) unfinished transaction(s) from an earlier run: the queue delivers them again",
+        "前回の実行から未完了の取引 \(count) 件: キューが再び届けます")
+    case .askToBuyWaits:
+      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
+    case .finishedElsewhere(let id):
+      say("#\(id) was answered and finished by another monkeyshop", "#\(id) は別の monkeyshop が受け取り完了しました")
+    case .creditedBeforeStop:
+      say(
+        "credited before the app stopped; finishing it now keeps it from coming back",
+        "アプリ停止前に付与済み。ここで finish すれば再配信されません")
+    case .storefrontPrices(let storefront):
+      say(
+        "storefront \(storefront.code): prices in \(storefront.currencyCode)",
+        "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")
+    case .walletChangedElsewhere(let balance):
+      say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
+    }
+  }
 
   // Transaction manager
   var transactions: String { say("Transactions", "取引") }

@@ -13,8 +13,6 @@ public struct AppStore: Sendable {
     self.catalog = catalog
   }
 
-  public var conditions: Conditions { state.conditions }
-
   /// `SKPaymentQueue.canMakePayments()`: false while purchases are restricted.
   public var canMakePayments: Bool { state.conditions.purchasesAllowed }
 
@@ -123,25 +121,36 @@ public struct AppStore: Sendable {
 
   // MARK: Conditions
 
-  /// Changes a condition. Losing the network fails every purchase in flight at once.
-  public mutating func set(_ name: String, to value: String, at now: Date) throws(ConditionError) -> [StoreTransaction]
+  /// Changes a condition. Losing the network fails every purchase in flight at once, and so does
+  /// a storefront change the app's delegate does not continue (`paymentQueue(_:shouldContinue:in:)`
+  /// answering false fails the transaction with `storeProductNotAvailable`).
+  public mutating func set(_ condition: Condition, to value: String, at now: Date) throws(ConditionError)
+    -> [StoreTransaction]
   {
     var conditions = state.conditions
-    try conditions.set(name, to: value)
+    try condition.set(value, in: &conditions)
     if let code = conditions.storefront, let storefront = Storefront.named(code) {
       do {
         try catalog.checkPrices(in: storefront, path: "catalog")
       } catch {
         throw ConditionError.badValue(
-          name, value,
+          condition.rawValue, value,
           expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
       }
     }
+    let storefrontBefore = storefront
     state.conditions = conditions
-    guard name == "network", !conditions.networkUp else { return [] }
+    let failure: StoreFailure
+    if condition == .network, !conditions.networkUp {
+      failure = .networkLost
+    } else if condition == .storefront, storefront != storefrontBefore, !conditions.continueOnStorefrontChange {
+      failure = .productNotAvailable
+    } else {
+      return []
+    }
     var updated: [StoreTransaction] = []
     for index in state.transactions.indices where state.transactions[index].state == .purchasing {
-      state.transactions[index].fail(.networkLost)
+      state.transactions[index].fail(failure)
       updated.append(state.transactions[index])
     }
     return updated

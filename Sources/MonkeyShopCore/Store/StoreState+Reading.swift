@@ -107,7 +107,7 @@ extension StoreTransaction {
 extension Conditions {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
-    case crashPoint
+    case continueOnStorefrontChange, crashPoint
   }
 
   public init(from decoder: any Decoder) throws {
@@ -122,6 +122,9 @@ extension Conditions {
     failAll = try container.decodeIfPresent(SKErrorCode.self, forKey: .failAll)
     latency = try container.decode(Latency.self, forKey: .latency)
     storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+    // Absent from stores written before the condition existed: the delegate's default answer.
+    continueOnStorefrontChange =
+      try container.decodeIfPresent(Bool.self, forKey: .continueOnStorefrontChange) ?? true
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     if let code = storefront, Storefront.named(code) == nil {
       throw DecodingError.dataCorruptedError(

@@ -12,7 +12,8 @@ public enum Transcript {
       lines.append("  ✗ setup: \(setupFailure)")
     }
     for record in result.records where steps || !record.passed {
-      lines += self.lines(record, start: WalkthroughSession.epoch, width: walkthrough.size.width)
+      lines += self.lines(
+        record, start: WalkthroughSession.epoch, width: walkthrough.size.width, language: walkthrough.language)
     }
     lines.append(outcome(result))
     // Names, steps, `say:` and expected text come from the walkthrough file: shown escaped, never
@@ -37,7 +38,7 @@ public enum Transcript {
     return "✗ failed at \(step) (\(measures))"
   }
 
-  static func lines(_ record: StepRecord, start: Date, width: Int) -> [String] {
+  static func lines(_ record: StepRecord, start: Date, width: Int, language: Language) -> [String] {
     let number = String(repeating: " ", count: max(0, 3 - "\(record.number)".count)) + "\(record.number)"
     var lines: [String] = []
     switch record.step.action {
@@ -49,7 +50,7 @@ public enum Transcript {
     let indent = "      "
     for entry in record.events {
       let time = LogClock.format(entry.time.timeIntervalSince(start))
-      lines.append("\(indent)\(time)  \(entry.event.text(.storeKit1))")
+      lines.append("\(indent)\(time)  \(entry.event.text(.storeKit1, language))")
     }
     for check in record.checks {
       if check.passed {

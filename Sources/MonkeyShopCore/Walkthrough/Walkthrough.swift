@@ -32,19 +32,6 @@ public struct Walkthrough: Sendable {
   }
 }
 
-/// `network: down`: one condition of the simulated store, named as `monkeyshop store set` names it.
-public struct ConditionSetting: Hashable, Sendable, CustomStringConvertible {
-  public var name: String
-  public var value: String
-
-  public init(name: String, value: String) {
-    self.name = name
-    self.value = value
-  }
-
-  public var description: String { "\(name) = \(value)" }
-}
-
 /// One step and the line of the file it was written on.
 public struct WalkthroughStep: Sendable {
   public var line: Int

@@ -130,7 +130,7 @@ struct WalkthroughReader {
         }
       case "storefront":
         if let code = text(value, "storefront", expected: "a storefront code such as USA") {
-          storefront = condition("storefront", code, at: value).map { [$0] } ?? []
+          storefront = condition(.storefront, code, at: value).map { [$0] } ?? []
         }
       case "wallet": balance = wallet(value) ?? balance
       case "conditions": conditions += settings(value, in: "conditions")

@@ -13,10 +13,11 @@ public final class WalkthroughPlayer: TerminalApp {
   private var next = 0
   private var narration: String?
   /// What the last step did, shown under the narration.
-  private var outcome: (text: String, tone: ShopModel.Tone)?
+  private var outcome: (text: String, tone: Notice.Tone)?
   private var timed: Timed?
   private var stopped = false
   private var quit = false
+  private var screenRequests: [ScreenRequest] = []
 
   /// A step running on the wall clock: virtual time follows real time from where it began.
   private struct Timed {
@@ -68,19 +69,42 @@ public final class WalkthroughPlayer: TerminalApp {
     }
   }
 
+  /// What a key does in the player.
+  enum Action {
+    /// The next step, or the end of the wait in progress.
+    case next
+    case quit
+    case screen(ScreenRequest)
+  }
+
+  /// The player's keys, in one table.
+  static let keys: [(keys: [Key], action: Action)] = [
+    ([.character(" "), .enter], .next),
+    ([.character("q"), .escape, .ctrlC], .quit),
+    ([.ctrlL], .screen(.redraw)),
+    ([.ctrlZ], .screen(.suspend)),
+  ]
+
   public func handle(_ key: Key, now: Date) {
-    switch key {
-    case .character(" "), .enter:
+    guard let action = Self.keys.first(where: { $0.keys.contains(key) })?.action else { return }
+    switch action {
+    case .next:
       if timed != nil {
         finishTimed(now: now, skip: true)
       } else {
         step(now: now)
       }
-    case .character("q"), .escape, .ctrlC:
+    case .quit:
       quit = true
-    default:
-      break
+    case .screen(let request):
+      screenRequests.append(request)
     }
+  }
+
+  /// What the player asked of the terminal since the last call (Ctrl-L, Ctrl-Z).
+  public func takeScreenRequests() -> [ScreenRequest] {
+    defer { screenRequests = [] }
+    return screenRequests
   }
 
   public func tick(now: Date) {
@@ -134,7 +158,7 @@ public final class WalkthroughPlayer: TerminalApp {
       if session.isSettled || session.app?.nextDeadline == nil { timed = nil }
     }
     if let last = session.log.dropFirst(current.logStart).last {
-      outcome = ("\(current.label) → \(last.event.text(.storeKit1))", .info)
+      outcome = ("\(current.label) → \(last.event.text(.storeKit1, walkthrough.language))", .info)
     } else if timed == nil {
       outcome = ("\(current.label): done", .info)
     }
@@ -153,7 +177,7 @@ public final class WalkthroughPlayer: TerminalApp {
     case .say:
       outcome = nil
     default:
-      let last = record.events.last.map { " → " + $0.event.text(.storeKit1) } ?? ""
+      let last = record.events.last.map { " → " + $0.event.text(.storeKit1, walkthrough.language) } ?? ""
       outcome = ("\((written ?? record.step).description)\(last)", .info)
     }
   }

@@ -101,24 +101,24 @@ extension WalkthroughReader {
   // MARK: Conditions
 
   mutating func settings(_ node: Node, in context: String) -> [ConditionSetting] {
-    let names = Conditions.settings.map(\.name)
+    let names = Condition.allCases.map(\.rawValue)
     guard let fields = fields(node, of: context, allowed: names, unknown: "condition") else { return [] }
     return fields.compactMap { name, value in
-      guard let text = text(value, name, expected: Conditions.settings.first { $0.name == name }?.values ?? "a value")
+      guard let condition = Condition(rawValue: name), let text = text(value, name, expected: condition.values)
       else { return nil }
-      return condition(name, text, at: value)
+      return self.condition(condition, text, at: value)
     }
   }
 
   /// A condition checked as the store would check it, without a store.
-  mutating func condition(_ name: String, _ value: String, at node: Node) -> ConditionSetting? {
+  mutating func condition(_ condition: Condition, _ value: String, at node: Node) -> ConditionSetting? {
     var conditions = Conditions()
     do {
-      try conditions.set(name, to: value)
+      try condition.set(value, in: &conditions)
     } catch {
       fail(node, error.description)
       return nil
     }
-    return ConditionSetting(name: name, value: value)
+    return ConditionSetting(condition, value)
   }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The app a walkthrough drives: the real `ShopRuntime` (the storefront's update and view) on a
-/// `MemoryStorage`, with a manual clock. Virtual time moves only when a step says so, from one
-/// deadline of the app to the next, so minutes of store latency cost microseconds.
+/// `MemoryStorage`, on virtual time. Time moves only when a step says so, from one deadline of the
+/// app to the next (`ShopRuntime.run`), so minutes of store latency cost microseconds. Steps that
+/// act for Apple's side change the store as `monkeyshop store …` changes the data folder, and the
+/// app hears of it as it hears of any change to its folder.
 ///
 /// The runner performs whole steps; the player (`--play`) also uses the pieces (`advance(to:)`,
 /// `launch(waitForProducts:)`) to run waits on the wall clock.
@@ -41,7 +43,7 @@ public final class WalkthroughSession {
     clock = start
     var store = AppStore(state: StoreState(), catalog: catalog)
     for setting in walkthrough.conditions {
-      _ = try store.set(setting.name, to: setting.value, at: start)
+      _ = try store.set(setting.condition, to: setting.value, at: start)
     }
     storage = MemoryStorage(store: store.state, wallet: Wallet(balance: walkthrough.balance))
   }
@@ -105,7 +107,7 @@ public final class WalkthroughSession {
     case .store(let operation, let id):
       record.failure = store(operation, id)
     case .crash(let point):
-      record.failure = set(ConditionSetting(name: "crashPoint", value: point.rawValue))
+      record.failure = set(ConditionSetting(.crashPoint, point.rawValue))
     case .expect(let expectations):
       // One frame for every check of the step: drawing is most of a walkthrough's cost.
       let frame = screen()
@@ -129,7 +131,7 @@ public final class WalkthroughSession {
   /// the product request is answered, so the buy buttons show what the store said.
   public func launch(waitForProducts: Bool) {
     let runtime = ShopRuntime(
-      catalog: catalog, storage: storage, language: walkthrough.language, now: clock,
+      catalog: catalog, storage: storage, language: walkthrough.language, launchDate: clock,
       onCrash: { [weak self] point in self?.crashPoint = point })
     runtime.onLog = { [weak self] entry in self?.log.append(entry) }
     crashPoint = nil
@@ -149,54 +151,33 @@ public final class WalkthroughSession {
   }
 
   func settle() {
-    var iterations = 0
-    while !isSettled, let deadline = app?.nextDeadline, iterations < 100_000 {
-      advance(to: deadline)
-      iterations += 1
-    }
+    guard let app else { return }
+    app.run(while: { _ in !isSettled })
+    clock = max(clock, app.model.date(at: app.model.now))
   }
 
   /// Lets virtual time run to `target`, ticking the app at each deadline it asks for on the way
   /// (the store's answers, the product request, the spinner's frames), as the event loop would.
   public func advance(to target: Date) {
-    var lastTick: Date?
-    var iterations = 0
-    while let app, let deadline = app.nextDeadline, deadline <= target, iterations < 1_000_000 {
-      var next = max(clock, deadline)
-      // Asked again for an instant already ticked (rounding): move on by a millisecond.
-      if let lastTick, next <= lastTick {
-        next = lastTick.addingTimeInterval(0.001)
-        if next > target { break }
-      }
-      clock = next
-      app.tick(now: clock)
-      lastTick = clock
-      iterations += 1
-    }
+    if let app { app.run(until: app.model.time(at: target)) }
     clock = max(clock, target)
-    if let app, app.model.now < clock { app.tick(now: clock) }
   }
 
   // MARK: Apple's side
 
-  /// Changes a condition as the storefront's own switches do: in the store, then the app is told
+  /// Changes a condition as `monkeyshop store set` does: in the store; a running app hears of it
   /// (it logs the change, and losing the network fails the purchases in flight).
   private func set(_ setting: ConditionSetting) -> String? {
-    actForTheStore(.setCondition(name: setting.name, value: setting.value), failure: "cannot set \(setting)") {
-      _ = try $0.set(setting.name, to: setting.value, at: $1)
+    actForTheStore(failure: "cannot set \(setting)") {
+      _ = try $0.set(setting.condition, to: setting.value, at: $1)
     }
   }
 
-  /// A parent approves or declines, or the user resolves an interrupted purchase. While the app
-  /// runs its observer hears of it at once; otherwise at the next launch.
+  /// A parent approves or declines, or the user resolves an interrupted purchase, as
+  /// `monkeyshop store approve|decline|resolve` does. A running app's observer hears of it at once;
+  /// otherwise at the next launch.
   private func store(_ operation: StoreOperation, _ id: String) -> String? {
-    let effect: ShopEffect =
-      switch operation {
-      case .approve: .approve(id)
-      case .decline: .decline(id)
-      case .resolve: .resolve(id)
-      }
-    return actForTheStore(effect, failure: "cannot \(operation.rawValue) \(id)") { store, now in
+    actForTheStore(failure: "cannot \(operation.rawValue) \(id)") { store, now in
       switch operation {
       case .approve: _ = try store.approve(id)
       case .decline: _ = try store.decline(id)
@@ -205,23 +186,19 @@ public final class WalkthroughSession {
     }
   }
 
-  /// A running app performs the change itself, as its own switches would; with the app down
-  /// the store changes alone and the app finds it at its next launch.
-  private func actForTheStore(
-    _ effect: ShopEffect, failure: String, whileDown change: (inout AppStore, Date) throws -> Void
-  ) -> String? {
-    if let app {
-      if let problem = app.apply(effect) { return "\(failure): \(problem)" }
-      advance(to: clock)
-      return nil
-    }
+  /// Changes the store as another process would, then lets a running app read its folder again.
+  private func actForTheStore(failure: String, _ change: (inout AppStore, Date) throws -> Void) -> String? {
     let now = clock
     do {
       _ = try storage.changeStore(catalog: catalog) { try change(&$0, now) }
-      return nil
     } catch {
       return "\(failure): \(error)"
     }
+    if let app {
+      app.folderChanged(now: clock)
+      advance(to: clock)
+    }
+    return nil
   }
 
   // MARK: Expectations

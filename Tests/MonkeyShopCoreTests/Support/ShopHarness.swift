@@ -26,14 +26,14 @@ final class ShopHarness {
     storage = MemoryStorage(store: store, wallet: Wallet(balance: balance))
     disk = SwitchableStorage(storage)
     self.language = language
-    runtime = ShopRuntime(catalog: Self.catalog, storage: disk, language: language, now: now, onCrash: { _ in })
+    runtime = ShopRuntime(catalog: Self.catalog, storage: disk, language: language, launchDate: now, onCrash: { _ in })
     if launch { self.launch() }
   }
 
   /// Starts the app and lets its launch work (the product request) finish.
   func launch(settle: Bool = true) {
     runtime = ShopRuntime(
-      catalog: Self.catalog, storage: disk, language: language, now: now,
+      catalog: Self.catalog, storage: disk, language: language, launchDate: now,
       onCrash: { [unowned self] point in crashes.append(point) })
     runtime.start(now: now)
     if settle { wait(Latency.slow.productRequest) }
@@ -51,13 +51,8 @@ final class ShopHarness {
 
   /// Lets virtual time pass, visiting every deadline on the way.
   func wait(_ seconds: TimeInterval) {
-    let target = now.addingTimeInterval(seconds)
-    while let deadline = runtime.nextDeadline, deadline <= target, !runtime.isFinished {
-      now = max(now, deadline)
-      runtime.tick(now: now)
-    }
-    now = target
-    runtime.tick(now: now)
+    now = now.addingTimeInterval(seconds)
+    runtime.run(until: runtime.model.time(at: now))
   }
 
   /// Another process changed the store (a headless `store` command).

@@ -36,7 +36,7 @@ extension Canvas {
   }
 }
 
-extension ShopModel.Tone {
+extension Notice.Tone {
   var style: Style {
     switch self {
     case .info: Style(tint: .accent)

@@ -104,15 +104,14 @@ struct OverlayView {
 
   /// Every condition with its value; the selected one can be changed with ← →.
   private func drawConditions(selection: Int, on canvas: inout some Canvas) {
-    let settings = Conditions.settings
-    let rect = canvas.centered(width: 60, height: settings.count + 5)
+    let conditions = Condition.allCases
+    let rect = canvas.centered(width: 60, height: conditions.count + 5)
     canvas.box(rect, title: words.conditions)
-    let values = model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront)
-    for (index, setting) in settings.enumerated() {
+    for (index, condition) in conditions.enumerated() {
       let y = rect.y + 2 + index
-      let value = values.first { $0.name == setting.name }?.value ?? ""
+      let value = condition.value(in: model.store.conditions, defaultStorefront: model.catalog.defaultStorefront)
       let selected = index == selection
-      let line = TextWidth.fit(words.conditionName(setting.name), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
+      let line = TextWidth.fit(words.conditionName(condition), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
       canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)
     }
     drawKeys(on: &canvas, rect: rect)
@@ -124,9 +123,11 @@ struct OverlayView {
     let rect = Rect(x: 1, y: 1, width: size.width - 2, height: size.height - 2)
     canvas.box(rect, title: words.help)
     var lines: [(String, Style)] = []
-    for context in KeyContext.allCases where context != .help && context != .confirmQuit {
+    // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
+    for context in KeyContext.allCases where ![.help, .confirmQuit, .global].contains(context) {
       lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
-      for binding in KeyMap.bindings(in: context) where binding.action != .quitNow || context == .main {
+      let bindings = KeyMap.bindings(in: context) + (context == .main ? KeyMap.bindings(in: .global) : [])
+      for binding in bindings {
         lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help.text(words.language), .plain))
       }
     }

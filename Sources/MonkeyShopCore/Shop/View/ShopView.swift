@@ -61,7 +61,7 @@ public struct ShopView {
   var spinner: String? {
     guard let started = model.inFlight.values.min() else { return nil }
     let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
-    let index = Int(model.now.timeIntervalSince(started) / ShopModel.spinnerInterval) % frames.count
+    let index = max(0, model.now - started) / ShopModel.spinnerInterval % frames.count
     return "\(frames[index]) purchasing"
   }
 
@@ -95,7 +95,7 @@ public struct ShopView {
   private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int) {
     let width = canvas.size.width
     let text = product.localization(words.language.rawValue)
-    let button = "[ \(model.buyButton(product)) ]"
+    let button = "[ \(words.buyButton(model.buyButton(product))) ]"
     let quantity = selected ? words.quantity(model.quantity) : ""
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
@@ -115,9 +115,9 @@ public struct ShopView {
 
   private func buttonStyle(_ product: Product, selected: Bool) -> Style {
     switch model.buyButton(product) {
-    case words.networkDown, words.appStoreDisabled: Style(tint: .danger, bold: true)
-    case words.loading, words.notAvailable: Style(tint: .warning)
-    default: Style(tint: .success, bold: true, reverse: selected)
+    case .networkDown, .appStoreDisabled: Style(tint: .danger, bold: true)
+    case .loading, .notAvailable: Style(tint: .warning)
+    case .buy: Style(tint: .success, bold: true, reverse: selected)
     }
   }
 
@@ -129,27 +129,29 @@ public struct ShopView {
     canvas.rule(words.conditions, y: top, width: width)
     var x = 2
     var y = top + 1
-    let current = model.store.conditions.summary(defaultStorefront: model.catalog.defaultStorefront)
-    let defaults = Conditions().summary(defaultStorefront: model.catalog.defaultStorefront)
-    for ((name, value), (_, normal)) in zip(current, defaults) {
-      let label = words.conditionName(name) + " "
-      let shown = words.conditionValue(name, value)
+    let conditions = model.store.conditions
+    let defaultStorefront = model.catalog.defaultStorefront
+    for condition in Condition.allCases {
+      let value = condition.value(in: conditions, defaultStorefront: defaultStorefront)
+      let normal = condition.value(in: Conditions(), defaultStorefront: defaultStorefront)
+      let label = words.conditionName(condition) + " "
+      let shown = words.conditionValue(condition, value)
       let cell = label + shown
       if x + TextWidth.of(cell) + 3 > width {
         x = 2
         y += 1
       }
       canvas.put(label, x: x, y: y, style: .muted)
-      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(name, value, normal: normal))
+      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(condition, isNormal: value == normal))
       x += TextWidth.of(cell) + 3
     }
     return y + 1
   }
 
-  /// A condition away from its default stands out; storefront and latency are choices, not faults.
-  private func conditionStyle(_ name: String, _ value: String, normal: String) -> Style {
-    if name == "storefront" || name == "latency" { return Style(bold: true) }
-    return value == normal ? Style(tint: .success) : Style(tint: .danger, bold: true)
+  /// A fault away from its default stands out; storefront and latency are choices, not faults.
+  private func conditionStyle(_ condition: Condition, isNormal: Bool) -> Style {
+    guard condition.isFault else { return Style(bold: true) }
+    return isNormal ? Style(tint: .success) : Style(tint: .danger, bold: true)
   }
 
   // MARK: Event log
@@ -164,7 +166,7 @@ public struct ShopView {
       let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
       canvas.put(time, x: 1, y: top + 1 + offset, style: .muted)
       canvas.put(
-        entry.event.text(model.vocabulary), x: 12, y: top + 1 + offset, width: width - 12,
+        entry.event.text(model.vocabulary, words.language), x: 12, y: top + 1 + offset, width: width - 12,
         style: Self.style(of: entry.event))
     }
   }
@@ -191,7 +193,7 @@ public struct ShopView {
   /// The status message, on one line or, when long, two: an error's ID must stay visible.
   private func statusLines(width: Int) -> [String] {
     guard let status = model.status else { return [""] }
-    var text = " " + status.text
+    var text = " " + words.notice(status, title: model.title(of:))
     if model.isPurchaseInFlight, let spinner, status.tone == .info { text = " \(spinner.prefix(1))" + text }
     guard TextWidth.of(text) > width else { return [text] }
     let first = TextWidth.truncate(text, to: width)
@@ -228,15 +230,5 @@ enum HintBar {
       canvas.put(
         help.hint.text(language), x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
     }
-  }
-}
-
-/// Log times: minutes, seconds and milliseconds since launch, `01:02.250`.
-public enum LogClock {
-  public static func format(_ seconds: TimeInterval) -> String {
-    let milliseconds = Int((max(0, seconds) * 1000).rounded())
-    let minutes = milliseconds / 60_000
-    let rest = milliseconds % 60_000
-    return String(format: "%02d:%02d.%03d", minutes, rest / 1000, rest % 1000)
   }
 }

@@ -1,0 +1,78 @@
+/// The line under the log that says what just happened, as a value: `Words` says it in the
+/// storefront's language, and tests compare values, not text.
+public enum Notice: Equatable, Sendable {
+  case purchasing(product: String, quantity: Int)
+  case purchased(product: String, quantity: Int, credits: Int)
+  case redelivered(transactionID: String, credits: Int)
+  case alreadyDelivered(transactionID: String)
+  case cancelled(product: String)
+  case interrupted(transactionID: String, StoreFailure)
+  case purchaseFailed(StoreFailure)
+  case waitingForApproval(transactionID: String)
+  case spent(balance: Int)
+  case eventLogSwitched(Vocabulary)
+  case productsFailed(ProductRequestError)
+  case finishedElsewhere(transactionID: String, TransactionState)
+  /// A payment of this session is no longer in the store: it will never be answered.
+  case vanished(transactionID: String)
+  case crashed
+  /// Something the app tried failed: the failure with its error ID.
+  case failed(ShopFailure)
+  /// A key was pressed that cannot act now, and why.
+  case cannot(keys: String, Reason)
+
+  public enum Tone: Sendable {
+    case info, success, warning, failure
+  }
+
+  public var tone: Tone {
+    switch self {
+    case .purchasing, .spent, .eventLogSwitched, .finishedElsewhere, .alreadyDelivered: .info
+    case .purchased, .redelivered: .success
+    case .cancelled, .waitingForApproval, .cannot: .warning
+    case .interrupted, .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
+    }
+  }
+}
+
+/// Why a key cannot act now.
+public enum Reason: Equatable, Sendable {
+  case noSuchProduct
+  case restricted
+  case productsLoading
+  case requestFailed
+  case invalidProduct(String)
+  case firstProductSelected
+  case lastProductSelected
+  case quantityAtMost
+  case quantityAtLeast
+  case nothingToSpend
+  case noRequestWhileRestricted
+  case onlyDeferredCanBeApproved
+  case onlyDeferredCanBeDeclined
+  case onlyInterruptedCanBeResolved
+}
+
+/// What a product's buy button reads.
+public enum BuyButton: Equatable, Sendable {
+  case appStoreDisabled
+  case loading
+  case networkDown
+  case notAvailable
+  case buy(price: String)
+
+  public var canBuy: Bool {
+    if case .buy = self { return true }
+    return false
+  }
+}
+
+/// A line of the event log that explains rather than records a StoreKit call.
+public enum LogNote: Equatable, Sendable {
+  case unfinishedAtLaunch(count: Int)
+  case askToBuyWaits
+  case finishedElsewhere(transactionID: String)
+  case creditedBeforeStop
+  case storefrontPrices(Storefront)
+  case walletChangedElsewhere(balance: Int)
+}

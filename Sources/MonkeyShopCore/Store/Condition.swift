@@ -1,0 +1,149 @@
+/// One condition of the simulated store, as `monkeyshop store set`, walkthroughs, the conditions
+/// bar and panel, and the storefront's switches name it. Each case says how its value is read,
+/// written and offered; adding a condition is one case here, its field in `Conditions`, and its
+/// two translations in `Words`.
+public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
+  case purchasesAllowed, network, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
+  /// What the app's `SKPaymentQueueDelegate` answers to `paymentQueue(_:shouldContinue:in:)` when
+  /// the storefront changes while a payment is in flight. Apple: "Return `false` to stop the
+  /// transaction. The transaction will fail with the error `SKError.Code.storeProductNotAvailable`."
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueuedelegate/paymentqueue(_:shouldcontinue:in:)
+  case continueOnStorefrontChange
+  case crashPoint
+
+  public var description: String { rawValue }
+
+  /// The condition `store set` and walkthroughs name, or what the names are.
+  public static func named(_ name: String) throws(ConditionError) -> Condition {
+    guard let condition = Condition(rawValue: name) else { throw .unknownCondition(name) }
+    return condition
+  }
+
+  /// How its values are written in help and error messages.
+  public var values: String {
+    switch self {
+    case .purchasesAllowed, .continueOnStorefrontChange: "true|false"
+    case .network: "up|down"
+    case .askToBuy, .interruptedPurchases: "on|off"
+    case .failNext, .failAll: "CODE|off (\(SKErrorCode.accepted))"
+    case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
+    case .storefront: Storefront.all.map(\.code).joined(separator: "|")
+    case .crashPoint: (CrashPoint.allCases.map(\.rawValue) + ["off"]).joined(separator: "|")
+    }
+  }
+
+  /// Its values in the order the conditions panel offers them.
+  public func choices(_ catalog: Catalog) -> [String] {
+    switch self {
+    case .purchasesAllowed, .continueOnStorefrontChange: ["true", "false"]
+    case .network: ["up", "down"]
+    case .askToBuy, .interruptedPurchases: ["off", "on"]
+    case .failNext, .failAll: ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
+    case .latency: Latency.allCases.map(\.rawValue)
+    case .storefront:
+      // Only storefronts every product has a price in: the store refuses the others.
+      Storefront.all.filter { storefront in
+        catalog.products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
+      }.map(\.code)
+    case .crashPoint: ["off"] + CrashPoint.allCases.map(\.rawValue)
+    }
+  }
+
+  /// Whether a value away from its default breaks purchases; storefront and latency are choices.
+  public var isFault: Bool {
+    switch self {
+    case .latency, .storefront: false
+    default: true
+    }
+  }
+
+  /// Its value as `store show` prints it and `set` reads it back.
+  public func value(in conditions: Conditions, defaultStorefront: Storefront) -> String {
+    switch self {
+    case .purchasesAllowed: "\(conditions.purchasesAllowed)"
+    case .network: conditions.networkUp ? "up" : "down"
+    case .askToBuy: conditions.askToBuy ? "on" : "off"
+    case .interruptedPurchases: conditions.interruptedPurchases ? "on" : "off"
+    case .failNext: conditions.failNext.map { "\($0.rawValue)" } ?? "off"
+    case .failAll: conditions.failAll.map { "\($0.rawValue)" } ?? "off"
+    case .latency: conditions.latency.rawValue
+    case .storefront: conditions.activeStorefront(default: defaultStorefront).code
+    case .continueOnStorefrontChange: "\(conditions.continueOnStorefrontChange)"
+    case .crashPoint: conditions.crashPoint?.rawValue ?? "off"
+    }
+  }
+
+  /// Sets it from a value as a user writes it, refusing anything else with what was expected.
+  public func set(_ value: String, in conditions: inout Conditions) throws(ConditionError) {
+    let text = value.trimmingCharacters(in: .whitespaces)
+    let lowered = text.lowercased()
+    func flag(_ yes: String, _ no: String) throws(ConditionError) -> Bool {
+      switch lowered {
+      case yes, "true", "on", "yes": return true
+      case no, "false", "off", "no": return false
+      default: throw .badValue(rawValue, text, expected: "\(yes)|\(no)")
+      }
+    }
+    let isOff = ["off", "none"].contains(lowered)
+    func code() throws(ConditionError) -> SKErrorCode? {
+      if isOff { return nil }
+      guard let code = SKErrorCode(argument: text) else {
+        throw .badValue(rawValue, text, expected: "an SKError code (\(SKErrorCode.accepted)) or off")
+      }
+      return code
+    }
+    switch self {
+    case .purchasesAllowed: conditions.purchasesAllowed = try flag("true", "false")
+    case .network: conditions.networkUp = try flag("up", "down")
+    case .askToBuy: conditions.askToBuy = try flag("on", "off")
+    case .interruptedPurchases: conditions.interruptedPurchases = try flag("on", "off")
+    case .failNext: conditions.failNext = try code()
+    case .failAll: conditions.failAll = try code()
+    case .latency:
+      guard let latency = Latency(rawValue: lowered) else { throw .badValue(rawValue, text, expected: values) }
+      conditions.latency = latency
+    case .storefront:
+      guard let storefront = Storefront.named(text) else {
+        throw .badValue(rawValue, text, expected: "one of \(Storefront.knownCodes)")
+      }
+      conditions.storefront = storefront.code
+    case .continueOnStorefrontChange: conditions.continueOnStorefrontChange = try flag("true", "false")
+    case .crashPoint:
+      if isOff {
+        conditions.crashPoint = nil
+      } else if let point = CrashPoint(rawValue: text) {
+        conditions.crashPoint = point
+      } else {
+        throw .badValue(rawValue, text, expected: values)
+      }
+    }
+  }
+}
+
+/// `network: down`: a condition and the value a walkthrough or `store set` gives it.
+public struct ConditionSetting: Hashable, Sendable, CustomStringConvertible {
+  public var condition: Condition
+  public var value: String
+
+  public init(_ condition: Condition, _ value: String) {
+    self.condition = condition
+    self.value = value
+  }
+
+  public var description: String { "\(condition) = \(value)" }
+}
+
+public enum ConditionError: Error, Equatable, CustomStringConvertible {
+  case unknownCondition(String)
+  case badValue(String, String, expected: String)
+
+  public var description: String {
+    switch self {
+    case .unknownCondition(let name):
+      let names = Condition.allCases.map(\.rawValue).joined(separator: ", ")
+      return "unknown condition '\(name)' (expected one of \(names))"
+    case .badValue(let name, let value, let expected):
+      return "'\(value)' is not a value of \(name) (expected \(expected))"
+    }
+  }
+}
