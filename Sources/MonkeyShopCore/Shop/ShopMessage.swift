@@ -44,8 +44,7 @@ public enum ShopMessage: Sendable {
 public enum ShopEffect: Equatable, Sendable {
   case answerProductRequest([String])
   case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool, at: Date)
-  /// The store answers every purchase due by this moment (its own answer date, so none is missed
-  /// by rounding).
+  /// The store answers every purchase due by this moment.
   case answerPayments(through: Date)
   case deliver(StoreTransaction)
   case finish(StoreTransaction)

@@ -148,28 +148,41 @@ public struct ShopModel: Sendable {
   /// The moment of a model time, for the store, which keeps dates.
   public func date(at time: Int) -> Date { launchDate.addingTimeInterval(Double(time) / 1000) }
 
-  /// The model time of a date: the first whole millisecond not before it. Dates the store keeps
-  /// carry sub-millisecond noise from floating point, so one within a microsecond of a whole
-  /// millisecond is that millisecond.
-  public func time(at date: Date) -> Int {
+  /// How far apart two dates may be and still be the same moment. A `Date` is a floating-point
+  /// count of seconds (about 0.24 µs apart in this century) and the store file keeps seconds since
+  /// 1970, so a date read back from it can differ from the one written in its last bits.
+  static let dateNoise: TimeInterval = 0.000_001
+
+  /// The model time of a date: the last whole millisecond reached by then (give or take the noise).
+  public func time(at date: Date) -> Int { milliseconds(to: date, rounding: .down) }
+
+  /// The model time a tick must reach for a date to have come: the first whole millisecond not
+  /// before it (give or take the noise).
+  public func deadline(for date: Date) -> Int { milliseconds(to: date, rounding: .up) }
+
+  private func milliseconds(to date: Date, rounding: FloatingPointRoundingRule) -> Int {
     let exact = date.timeIntervalSince(launchDate) * 1000
     let nearest = exact.rounded()
-    return Int(abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.up))
+    return Int(abs(exact - nearest) * 0.001 <= Self.dateNoise ? nearest : exact.rounded(rounding))
   }
 
-  /// The latest answer date the store has due by now, if any.
-  var answersDue: Date? {
-    guard !answersHeld else { return nil }
-    return store.transactions.compactMap { $0.state == .purchasing ? $0.answerDate : nil }
-      .filter { time(at: $0) <= now }.max()
+  /// Whether the store has a payment whose answer is due by now.
+  var answersDue: Bool {
+    guard !answersHeld else { return false }
+    return store.transactions.contains {
+      $0.state == .purchasing && $0.answerDate.map { deadline(for: $0) <= now } == true
+    }
   }
+
+  /// The latest date of a store answer due by now, with the noise a date read back may carry.
+  var answersDueDate: Date { date(at: now).addingTimeInterval(Self.dateNoise) }
 
   /// When the model next needs a tick: a product request's answer, a payment's answer, or the
   /// progress spinner's next frame.
   public var nextDeadline: Int? {
     var deadlines: [Int] = []
     if case .loading(let answerAt) = products { deadlines.append(answerAt) }
-    if !answersHeld, let answer = store.nextAnswerDate { deadlines.append(time(at: answer)) }
+    if !answersHeld, let answer = store.nextAnswerDate { deadlines.append(deadline(for: answer)) }
     if let started = inFlight.values.min() {
       let frames = max(0, now - started) / Self.spinnerInterval + 1
       deadlines.append(started + frames * Self.spinnerInterval)

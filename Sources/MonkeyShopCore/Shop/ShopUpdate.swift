@@ -119,7 +119,7 @@ extension ShopModel {
 
   private mutating func tick() -> [ShopEffect] {
     var effects = answeredElsewhere()
-    if let due = answersDue { effects.append(.answerPayments(through: due)) }
+    if answersDue { effects.append(.answerPayments(through: answersDueDate)) }
     return effects + answerProductRequestIfDue()
   }
 

@@ -1,0 +1,424 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// `update` on its own: a message in, the effects it asks for and the model after. No runtime, no
+/// storage, no clock: what the runtime would answer is written into the test as a message.
+@Suite struct ShopModelUpdateTests {
+  static let catalog = ShopHarness.catalog
+  static let launch = Date(timeIntervalSince1970: 1_800_000_000)
+  static let five = "com.monkeyshop.credits.5"
+  static let ten = "com.monkeyshop.credits.10"
+
+  /// A storefront launched on `store`, its products answered unless `loaded` is false.
+  static func shop(
+    _ store: StoreState = StoreState(), balance: Int = 0, loaded: Bool = true, armedCrash: CrashPoint? = nil
+  ) -> ShopModel {
+    var model = ShopModel(catalog: catalog, language: .en, launchDate: launch, armedCrash: armedCrash)
+    _ = model.update(.launched(store, Wallet(balance: balance), at: 0))
+    if loaded, case .loading = model.products {
+      let response = AppStore(state: store, catalog: catalog).productsResponse(
+        for: catalog.products.map(\.productIdentifier))
+      _ = model.update(.productsAnswered(response))
+    }
+    return model
+  }
+
+  static func transaction(
+    _ id: String, _ state: TransactionState, product: String = five, failure: StoreFailure? = nil,
+    answerDate: Date? = nil, hasPurchaseIssue: Bool = false, originalTransactionID: String? = nil
+  ) -> StoreTransaction {
+    StoreTransaction(
+      id: id, productIdentifier: product, quantity: 1, state: state, purchaseDate: launch, failure: failure,
+      answerDate: answerDate, hasPurchaseIssue: hasPurchaseIssue, originalTransactionID: originalTransactionID)
+  }
+
+  static func store(_ transactions: StoreTransaction..., conditions: (inout Conditions) -> Void = { _ in })
+    -> StoreState
+  {
+    var store = StoreState()
+    conditions(&store.conditions)
+    store.transactions = transactions
+    store.lastTransactionNumber = transactions.count
+    return store
+  }
+
+  static func press(_ model: inout ShopModel, _ key: Key) -> [ShopEffect] {
+    model.update(.key(key, at: model.now))
+  }
+
+  static func press(_ model: inout ShopModel, _ character: Character) -> [ShopEffect] {
+    press(&model, .character(character))
+  }
+
+  var names: (ShopModel) -> [String] { { $0.log.map(\.event.name) } }
+
+  // MARK: Launch and time
+
+  @Test func launchAddsTheObserverAndRequestsProducts() {
+    var model = ShopModel(catalog: Self.catalog, language: .en, launchDate: Self.launch)
+    let effects = model.update(.launched(StoreState(), Wallet(balance: 7), at: 0))
+    #expect(effects.isEmpty, "the answer comes at the latency's time, not at once")
+    #expect(names(model) == ["observerAdded", "canMakePayments", "productsRequested"])
+    #expect(model.products == .loading(answerAt: 400))
+    #expect(model.balance == 7)
+    #expect(model.nextDeadline == 400)
+    #expect(model.update(.tick(at: 399)).isEmpty)
+    #expect(model.update(.tick(at: 400)) == [.answerProductRequest(Self.catalog.products.map(\.productIdentifier))])
+  }
+
+  @Test func launchWhileRestrictedMakesNoRequest() {
+    var model = ShopModel(catalog: Self.catalog, language: .en, launchDate: Self.launch)
+    let store = Self.store(conditions: { $0.purchasesAllowed = false })
+    #expect(model.update(.launched(store, Wallet(), at: 0)).isEmpty)
+    #expect(model.products == .restricted)
+    #expect(model.buyButton(Self.catalog.products[0]) == .appStoreDisabled)
+    #expect(model.nextDeadline == nil)
+  }
+
+  @Test func launchRedeliversUnfinishedTransactions() {
+    var model = ShopModel(catalog: Self.catalog, language: .en, launchDate: Self.launch, requestsProducts: false)
+    let paid = Self.transaction("3", .purchased)
+    let effects = model.update(.launched(Self.store(paid), Wallet(), at: 0))
+    #expect(effects == [.deliver(paid)])
+    #expect(model.redelivered == ["3"])
+    #expect(model.log.contains { $0.event == .note(.unfinishedAtLaunch(count: 1)) })
+  }
+
+  @Test func aPaymentDueIsAnsweredAtItsOwnDate() {
+    let due = Self.launch.addingTimeInterval(1)
+    var model = Self.shop(Self.store(Self.transaction("1", .purchasing, answerDate: due)))
+    #expect(model.nextDeadline == 1000)
+    #expect(model.update(.tick(at: 999)).isEmpty)
+    #expect(model.update(.tick(at: 1000)) == [.answerPayments(through: due.addingTimeInterval(ShopModel.dateNoise))])
+  }
+
+  @Test func timeNeverRunsBackwards() {
+    var model = Self.shop()
+    _ = model.update(.tick(at: 5000))
+    _ = model.update(.tick(at: 10))
+    #expect(model.now == 5000)
+  }
+
+  // MARK: Keys on the storefront
+
+  @Test func buyKeysOpenTheSheetWithoutAnEffect() {
+    var model = Self.shop()
+    #expect(Self.press(&model, "0").isEmpty)
+    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.ten, quantity: 1)))
+    #expect(model.selection == 1)
+    model = Self.shop()
+    _ = Self.press(&model, "+")
+    _ = Self.press(&model, .enter)
+    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.five, quantity: 2)))
+  }
+
+  @Test func buyKeysSayWhyNotWhileProductsLoad() {
+    var model = Self.shop(loaded: false)
+    #expect(Self.press(&model, "5").isEmpty)
+    #expect(model.overlay == nil)
+    #expect(model.status == .cannot(keys: "5", .productsLoading))
+    #expect(model.buyButton(Self.catalog.products[0]) == .loading)
+  }
+
+  @Test func selectionAndQuantityStayInBounds() {
+    var model = Self.shop()
+    _ = Self.press(&model, .up)
+    #expect(model.status == .cannot(keys: "↑/k", .firstProductSelected))
+    _ = Self.press(&model, .down)
+    #expect(model.selection == 1)
+    _ = Self.press(&model, "j")
+    #expect(model.status == .cannot(keys: "↓/j", .lastProductSelected))
+    _ = Self.press(&model, "-")
+    #expect(model.status == .cannot(keys: "-/−", .quantityAtLeast))
+    for _ in 0..<9 { _ = Self.press(&model, "+") }
+    #expect(model.quantity == 10)
+    _ = Self.press(&model, "=")
+    #expect(model.status == .cannot(keys: "+/=", .quantityAtMost))
+  }
+
+  @Test(
+    "each switch asks the store for its condition's next value",
+    arguments: [
+      ("r", Condition.purchasesAllowed, "false"), ("n", .network, "down"), ("a", .askToBuy, "on"),
+      ("i", .interruptedPurchases, "on"),
+    ] as [(Character, Condition, String)])
+  func switches(key: Character, condition: Condition, value: String) {
+    var model = Self.shop()
+    _ = model.update(.tick(at: 2500))
+    #expect(
+      Self.press(&model, key) == [.setCondition(condition, value: value, at: Self.launch.addingTimeInterval(2.5))])
+    #expect(model.store == StoreState(), "the model changes only when the store answers")
+  }
+
+  @Test func spendNeedsCredits() {
+    var model = Self.shop()
+    #expect(Self.press(&model, "s").isEmpty)
+    #expect(model.status == .cannot(keys: "s", .nothingToSpend))
+    model = Self.shop(balance: 3)
+    #expect(Self.press(&model, "s") == [.spend(1)])
+    #expect(model.update(.spent(balance: 2)).isEmpty)
+    #expect(model.balance == 2)
+    #expect(model.status == .spent(balance: 2))
+  }
+
+  @Test func overlaysOpenAndCloseWithoutEffects() {
+    var model = Self.shop()
+    for (key, overlay) in [
+      (Key.tab, ShopModel.Overlay.transactions(selection: 0)), (.character("c"), .conditions(selection: 0)),
+      (.character("?"), .help),
+    ] {
+      #expect(Self.press(&model, key).isEmpty)
+      #expect(model.overlay == overlay)
+      #expect(Self.press(&model, .escape).isEmpty)
+      #expect(model.overlay == nil)
+    }
+  }
+
+  @Test func theLogSwitchesVocabulary() {
+    var model = Self.shop()
+    _ = Self.press(&model, "l")
+    #expect(model.vocabulary == .storeKit2)
+    #expect(model.status == .eventLogSwitched(.storeKit2))
+  }
+
+  @Test func reloadRequestsProductsAgainUnlessRestricted() {
+    var model = Self.shop()
+    _ = Self.press(&model, "R")
+    #expect(model.products == .loading(answerAt: 400))
+    model = Self.shop(Self.store(conditions: { $0.purchasesAllowed = false }))
+    _ = Self.press(&model, "R")
+    #expect(model.status == .cannot(keys: "R", .noRequestWhileRestricted))
+  }
+
+  @Test func quitAsksOnlyWhileAPurchaseIsInFlight() {
+    var model = Self.shop()
+    _ = Self.press(&model, "q")
+    #expect(model.isFinished)
+    model = Self.shop()
+    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    _ = Self.press(&model, "q")
+    #expect(model.overlay == .confirmQuit)
+    _ = Self.press(&model, "n")
+    #expect(model.overlay == nil && !model.isFinished)
+    _ = Self.press(&model, "q")
+    _ = Self.press(&model, "y")
+    #expect(model.isFinished)
+  }
+
+  @Test(
+    "global keys act in every part of the screen",
+    arguments: [nil, .character("5"), .tab, .character("c"), .character("?")] as [Key?])
+  func globalKeys(opening: Key?) {
+    var model = Self.shop()
+    if let opening { _ = Self.press(&model, opening) }
+    let overlay = model.overlay
+    #expect(Self.press(&model, .ctrlL) == [.screen(.redraw)])
+    #expect(Self.press(&model, .ctrlZ) == [.screen(.suspend)])
+    #expect(model.overlay == overlay, "repainting or suspending leaves the screen as it was")
+    #expect(Self.press(&model, .ctrlC).isEmpty)
+    #expect(model.isFinished)
+  }
+
+  // MARK: Keys on the sheet, the transaction manager and the conditions panel
+
+  @Test func theSheetConfirmsOrCancelsAPayment() {
+    var model = Self.shop()
+    _ = Self.press(&model, "5")
+    _ = Self.press(&model, .right)
+    _ = model.update(.tick(at: 1200))
+    let at = Self.launch.addingTimeInterval(1.2)
+    #expect(
+      Self.press(&model, .enter) == [.addPayment(productIdentifier: Self.five, quantity: 2, confirmed: true, at: at)])
+    #expect(model.overlay == nil)
+    _ = Self.press(&model, "5")
+    #expect(
+      Self.press(&model, .escape) == [.addPayment(productIdentifier: Self.five, quantity: 1, confirmed: false, at: at)]
+    )
+  }
+
+  @Test func theManagerActsOnlyOnTransactionsThatAllowIt() {
+    let deferred = Self.transaction("1", .deferred)
+    let interrupted = Self.transaction(
+      "2", .failed, failure: .interrupted, hasPurchaseIssue: true)
+    var model = Self.shop(Self.store(deferred, interrupted))
+    _ = Self.press(&model, .tab)
+    // Newest first: #2, the interrupted purchase.
+    #expect(Self.press(&model, "a").isEmpty)
+    #expect(model.status == .cannot(keys: "a", .onlyDeferredCanBeApproved))
+    #expect(Self.press(&model, "v") == [.resolve("2", at: Self.launch)])
+    _ = Self.press(&model, .down)
+    #expect(Self.press(&model, "v").isEmpty)
+    #expect(model.status == .cannot(keys: "v", .onlyInterruptedCanBeResolved))
+    #expect(Self.press(&model, "a") == [.approve("1")])
+    #expect(Self.press(&model, "d") == [.decline("1")])
+  }
+
+  @Test func thePanelStepsThroughAConditionsChoices() {
+    var model = Self.shop()
+    _ = Self.press(&model, "c")
+    _ = Self.press(&model, .down)
+    #expect(Self.press(&model, .right) == [.setCondition(.network, value: "down", at: Self.launch)])
+    #expect(Self.press(&model, .left) == [.setCondition(.network, value: "down", at: Self.launch)], "two values wrap")
+    for _ in Condition.allCases { _ = Self.press(&model, .down) }
+    #expect(model.overlay == .conditions(selection: Condition.allCases.count - 1))
+    #expect(Self.press(&model, .right) == [.setCondition(.crashPoint, value: "beforeDelivery", at: Self.launch)])
+  }
+
+  // MARK: The observer
+
+  @Test func anAddedPaymentIsPurchasingUntilTheStoreAnswers() {
+    var model = Self.shop()
+    let added = Self.transaction("1", .purchasing)
+    #expect(model.update(.paymentAdded(added)).isEmpty)
+    #expect(model.lastAddedTransactionID == "1")
+    #expect(model.inFlight == ["1": 0])
+    #expect(model.status == .purchasing(product: Self.five, quantity: 1))
+    #expect(Array(names(model).suffix(2)) == ["paymentAdded", "purchasing"])
+    let purchased = Self.transaction("1", .purchased)
+    #expect(model.update(.transactionsUpdated([purchased], redelivered: false)) == [.deliver(purchased)])
+    #expect(model.inFlight.isEmpty)
+    #expect(model.update(.transactionsUpdated([purchased], redelivered: false)).isEmpty, "delivered once")
+    #expect(model.update(.delivered(purchased, .credited(credits: 5, balance: 5))) == [.finish(purchased)])
+    #expect(model.balance == 5)
+    #expect(model.status == .purchased(product: Self.five, quantity: 1, credits: 5))
+  }
+
+  @Test func aFailedTransactionIsFinishedAndSaysWhy() {
+    var model = Self.shop()
+    let cancelled = Self.transaction("1", .failed, failure: .cancelled)
+    #expect(model.update(.transactionsUpdated([cancelled], redelivered: false)) == [.finish(cancelled)])
+    #expect(model.status == .cancelled(product: Self.five))
+    #expect(model.status?.tone == .warning)
+    let forced = Self.transaction("2", .failed, failure: .forced(.storeUnknownError))
+    _ = model.update(.transactionsUpdated([forced], redelivered: false))
+    #expect(model.status == .purchaseFailed(.forced(.storeUnknownError)))
+    #expect(model.log.last?.event == .error(ShopFailure(.forcedError, "An unknown error has occurred — SKError 5002")))
+  }
+
+  @Test func aDeferredTransactionWaitsAndIsNotFinished() {
+    var model = Self.shop()
+    #expect(model.update(.transactionsUpdated([Self.transaction("1", .deferred)], redelivered: false)).isEmpty)
+    #expect(model.status == .waitingForApproval(transactionID: "1"))
+  }
+
+  @Test func anAlreadyCreditedDeliveryIsFinishedWithoutCredit() {
+    var model = Self.shop(balance: 5)
+    let paid = Self.transaction("1", .purchased)
+    #expect(model.update(.delivered(paid, .alreadyDelivered(balance: 5))) == [.finish(paid)])
+    #expect(model.status == .alreadyDelivered(transactionID: "1"))
+    #expect(model.log.contains { $0.event == .note(.creditedBeforeStop) })
+  }
+
+  @Test func failuresOfEffectsAreShownWithTheirID() {
+    var model = Self.shop()
+    let paid = Self.transaction("1", .purchased)
+    _ = model.update(.transactionsUpdated([paid], redelivered: false))
+    let overflow = ShopFailure(.balanceOverflow, "the balance would exceed the limit")
+    #expect(model.update(.deliveryFailed(paid, overflow)).isEmpty)
+    #expect(model.lastFailure == overflow)
+    #expect(model.status == .failed(overflow))
+    #expect(model.handling.isEmpty, "a later notice may try again")
+    _ = model.update(.paymentRefused(.invalidQuantity(11)))
+    #expect(model.lastFailure?.id == .invalidQuantity)
+  }
+
+  @Test func answersThatCannotBeWrittenStopTheWait() {
+    let due = Self.launch.addingTimeInterval(1)
+    var model = Self.shop(Self.store(Self.transaction("1", .purchasing, answerDate: due)))
+    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing, answerDate: due)))
+    let failure = ShopFailure(.cannotWriteDataFile, "store.json: no space left on device")
+    #expect(model.update(.answersFailed(failure)).isEmpty)
+    #expect(model.nextDeadline == nil, "nothing to wait for: no spinning")
+    #expect(model.update(.tick(at: 5000)).isEmpty)
+    #expect(model.status == .failed(failure))
+  }
+
+  @Test func aPaymentTheStoreNoLongerHoldsVanishes() {
+    var model = Self.shop()
+    _ = model.update(.paymentAdded(Self.transaction("4", .purchasing)))
+    _ = model.update(.dataFolderRead(StoreState(), Wallet(), at: 600))
+    _ = model.update(.tick(at: 700))
+    #expect(model.inFlight.isEmpty)
+    #expect(model.lastFailure?.id == .unknownTransaction)
+    #expect(model.status == .vanished(transactionID: "4"))
+  }
+
+  // MARK: Crash points
+
+  @Test func aCrashPointInTheStoreIsDisarmedBeforeTheAppDies() {
+    var model = Self.shop(Self.store(conditions: { $0.crashPoint = .beforeDelivery }))
+    let paid = Self.transaction("1", .purchased)
+    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.disarmCrash(.beforeDelivery, paid)])
+    #expect(!model.isFinished)
+    #expect(model.update(.crashDisarmed(.beforeDelivery, paid)) == [.crash(.beforeDelivery)])
+    #expect(model.isFinished)
+    #expect(model.crashed == .beforeDelivery)
+    #expect(model.status == .crashed)
+  }
+
+  @Test func aCrashPointThatCannotBeDisarmedDoesNotKillTheApp() {
+    var model = Self.shop(Self.store(conditions: { $0.crashPoint = .afterDeliveryBeforeFinish }))
+    let paid = Self.transaction("1", .purchased)
+    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.deliver(paid)])
+    let disarm = model.update(.delivered(paid, .credited(credits: 5, balance: 5)))
+    #expect(disarm == [.disarmCrash(.afterDeliveryBeforeFinish, paid)])
+    #expect(model.log.last?.event == .delivered(transactionID: "1", credits: 5, balance: 5), "credited before dying")
+    let failure = ShopFailure(.cannotWriteDataFile, "store.json: read-only file system")
+    #expect(model.update(.crashNotDisarmed(.afterDeliveryBeforeFinish, paid, failure)) == [.finish(paid)])
+    #expect(!model.isFinished)
+    #expect(model.lastFailure == failure)
+  }
+
+  @Test func aCrashArmedForTheRunDiesAtOnceAndNotOnARedelivery() {
+    var model = Self.shop(armedCrash: .beforeDelivery)
+    let paid = Self.transaction("1", .purchased)
+    #expect(model.update(.transactionsUpdated([paid], redelivered: true)) == [.deliver(paid)], "a redelivery")
+    let next = Self.transaction("2", .purchased)
+    #expect(model.update(.transactionsUpdated([next], redelivered: false)) == [.crash(.beforeDelivery)])
+    #expect(model.log.last?.event == .crashed(.beforeDelivery))
+  }
+
+  // MARK: The data folder read again
+
+  @Test func anApprovalElsewhereIsLoggedAndDelivered() {
+    let deferred = Self.transaction("1", .deferred)
+    var model = Self.shop(Self.store(deferred))
+    let approved = Self.transaction("1", .purchased)
+    let effects = model.update(.dataFolderRead(Self.store(approved), Wallet(), at: 900))
+    #expect(effects == [.deliver(approved)])
+    #expect(Array(names(model).suffix(2)) == ["approved", "purchased"])
+    #expect(model.now == 900)
+  }
+
+  @Test func aDeclineAndAResolutionElsewhereAreLogged() {
+    let deferred = Self.transaction("1", .deferred)
+    let interrupted = Self.transaction("2", .failed, failure: .interrupted, hasPurchaseIssue: true)
+    var model = Self.shop(Self.store(deferred, interrupted))
+    let declined = Self.transaction("1", .failed, failure: .askToBuyDeclined)
+    var resolvedOriginal = interrupted
+    resolvedOriginal.hasPurchaseIssue = false
+    let purchase = Self.transaction("3", .purchased, originalTransactionID: "2")
+    let effects = model.update(.dataFolderRead(Self.store(declined, resolvedOriginal, purchase), Wallet(), at: 0))
+    #expect(effects == [.finish(declined), .deliver(purchase)])
+    #expect(model.log.contains { $0.event == .declined(transactionID: "1") })
+    #expect(model.log.contains { $0.event == .resolved(transactionID: "2", newTransactionID: "3") })
+  }
+
+  @Test func conditionsChangedElsewhereAreLoggedAndFollowed() {
+    var model = Self.shop(Self.store(conditions: { $0.purchasesAllowed = false }))
+    let effects = model.update(.dataFolderRead(StoreState(), Wallet(balance: 9), at: 0))
+    #expect(effects.isEmpty)
+    #expect(model.log.contains { $0.event == .conditionChanged(.purchasesAllowed, value: "true") })
+    #expect(model.products == .loading(answerAt: 400), "canMakePayments is asked again")
+    #expect(model.balance == 9)
+    #expect(model.log.contains { $0.event == .note(.walletChangedElsewhere(balance: 9)) })
+  }
+
+  @Test func aStorefrontChangeNotesItsCurrency() {
+    var model = Self.shop()
+    _ = model.update(.dataFolderRead(Self.store(conditions: { $0.storefront = "JPN" }), Wallet(), at: 0))
+    #expect(model.log.last?.event == LogEvent.note(.storefrontPrices(Storefront.named("JPN")!)))
+  }
+}
