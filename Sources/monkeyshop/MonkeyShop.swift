@@ -62,9 +62,16 @@ enum Launch {
     }
   }
 
-  /// What `exit(withError:)` does, through `Output`: help (a clean exit) on standard output, as
-  /// the program wrote it; an error's message escaped on standard error; then the exit status.
+  /// The one way a command's error reaches the user, through `Output`: a failure of the shop as
+  /// `monkeyshop: message — ID` on standard error, with the exit status its ID calls for; the
+  /// parser's own as `exit(withError:)` does it, help (a clean exit) on standard output as the
+  /// program wrote it and an error's message escaped on standard error. An error echoes what it
+  /// refuses, which may come from a file.
   private static func exit(_ command: any ParsableCommand.Type, after error: Error) -> Never {
+    if let failure = Failure.of(error) {
+      Output.warn("monkeyshop: \(failure)")
+      command.exit(withError: ExitCode(failure.exitStatus.rawValue))
+    }
     let message = command.fullMessage(for: error)
     let status = command.exitCode(for: error)
     if status == .success {

@@ -26,28 +26,26 @@ struct StorefrontCommand: ParsableCommand {
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
   static func open(_ options: some ShopPlaces, lang: String?) throws {
-    try reportingFailures {
-      let catalog = try options.loadCatalog()
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      guard Terminal.isInteractive else {
-        throw Failure.failed(
-          """
-          the storefront needs a terminal (standard input and output are not a tty).
-          Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
-          walkthrough (see monkeyshop --help).
-          """)
-      }
-      let language = Language.resolve(explicit: lang, environment: options.environment)
-      folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
-      folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
-      let runtime = ShopRuntime(
-        catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
-        onCrash: { _ in
-          Terminal.restoreForCrash()
-          Crash.now()
-        })
-      try runInTerminal(runtime)
+    let catalog = try options.loadCatalog()
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    guard Terminal.isInteractive else {
+      throw Failure.failed(
+        """
+        the storefront needs a terminal (standard input and output are not a tty).
+        Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
+        walkthrough (see monkeyshop --help).
+        """)
     }
+    let language = Language.resolve(explicit: lang, environment: options.environment)
+    folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
+    folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
+    let runtime = ShopRuntime(
+      catalog: catalog, storage: folder, language: language, now: Date(), watchedFolder: folder.path,
+      onCrash: { _ in
+        Terminal.restoreForCrash()
+        Crash.now()
+      })
+    try runInTerminal(runtime)
   }
 }
