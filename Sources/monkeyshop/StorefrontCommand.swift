@@ -10,22 +10,16 @@ struct StorefrontCommand: ParsableCommand {
     discussion: "Needs a terminal of at least 80×24. Press ? in the storefront for every key.")
 
   @Option(help: ArgumentHelp("UI language: en or ja (default: from LANG).", valueName: "en|ja"))
-  var lang: String?
+  var lang: Language?
 
   @OptionGroup var options: ShopOptions
 
-  func validate() throws {
-    if let lang, Language(rawValue: lang.lowercased()) == nil {
-      throw ValidationError("unknown language '\(lang)' (expected en or ja)")
-    }
-  }
-
   func run() throws {
-    try Self.open(options, lang: lang)
+    try Self.open(options, language: lang)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
-  static func open(_ options: some ShopPlaces, lang: String?) throws {
+  static func open(_ options: some ShopPlaces, language: Language?) throws {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
@@ -37,7 +31,7 @@ struct StorefrontCommand: ParsableCommand {
         walkthrough (see monkeyshop --help).
         """)
     }
-    let language = Language.resolve(explicit: lang, environment: options.environment)
+    let language = language ?? Language.resolve(explicit: nil, environment: options.environment)
     folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
     folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
     let runtime = ShopRuntime(
@@ -48,4 +42,9 @@ struct StorefrontCommand: ParsableCommand {
       })
     try runInTerminal(runtime)
   }
+}
+
+/// `--lang en` or `--lang JA`.
+extension Language: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }
