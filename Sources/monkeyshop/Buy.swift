@@ -37,21 +37,18 @@ struct Buy: ParsableCommand {
   }
 
   func run() throws {
-    try reporting {
-      let catalog = try options.loadCatalog()
-      guard catalog.product(productIdentifier) != nil else {
-        let known = catalog.products.map(\.productIdentifier).joined(separator: ", ")
-        throw Failure.usage(
-          "unknown product '\(productIdentifier)' in \(options.catalogPath) (expected one of: \(known)) — \(ErrorID.productNotAvailable)"
-        )
-      }
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash)
-      runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
-      Headless.runWhilePurchasing(runtime)
-      try report(runtime)
+    let catalog = try options.loadCatalog()
+    do {
+      _ = try catalog.product(productIdentifier, path: options.catalogPath)
+    } catch {
+      throw Failure.usage(error)
     }
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash)
+    runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
+    Headless.runWhilePurchasing(runtime)
+    try report(runtime)
   }
 
   /// Says how the purchase ended, from the transaction the store holds. Exit 0 only when it was
@@ -73,7 +70,7 @@ struct Buy: ParsableCommand {
       say("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
     case .failed:
       let failure = transaction.failure ?? .networkLost
-      throw Failure.failed("purchase failed: \(failure.summary) (transaction #\(id))")
+      throw Failure("purchase failed: \(failure.error) (transaction #\(id))", exitStatus: failure.errorID.exitStatus)
     case .purchasing, .restored:
       throw Failure.of(model, "transaction #\(id) is still \(transaction.state)")
     }

@@ -17,23 +17,21 @@ struct CatalogCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      try reporting {
-        var options = options
-        if let file { options.catalog = file }
-        let catalog = try options.loadCatalog()
-        say("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
-        for product in catalog.products {
-          let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
-          let availability = product.availableInStore ? "" : "  (not available in the store)"
-          say(
-            "  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)"
-          )
-          let storefronts = product.prices.keys.sorted().map { code in
-            "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
-          }
-          say("    prices: \(storefronts.joined(separator: ", "))")
-          say("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
+      var options = options
+      if let file { options.catalog = file }
+      let catalog = try options.loadCatalog()
+      say("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
+      for product in catalog.products {
+        let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
+        let availability = product.availableInStore ? "" : "  (not available in the store)"
+        say(
+          "  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)"
+        )
+        let storefronts = product.prices.keys.sorted().map { code in
+          "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
         }
+        say("    prices: \(storefronts.joined(separator: ", "))")
+        say("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
       }
     }
   }

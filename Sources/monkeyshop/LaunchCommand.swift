@@ -17,14 +17,12 @@ struct LaunchCommand: ParsableCommand {
   @OptionGroup var options: ShopOptions
 
   func run() throws {
-    try reporting {
-      let catalog = try options.loadCatalog()
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      let runtime = Headless.launch(catalog: catalog, folder: folder)
-      let model = runtime.model
-      if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
-      say("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
-    }
+    let catalog = try options.loadCatalog()
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    let runtime = Headless.launch(catalog: catalog, folder: folder)
+    let model = runtime.model
+    if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
+    say("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
   }
 }

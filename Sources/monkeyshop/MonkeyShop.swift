@@ -17,17 +17,27 @@ struct MonkeyShop: ParsableCommand {
   )
 }
 
+/// `monkeyshop` followed by storefront options only: the same command line as `MonkeyShop`, with
+/// only the storefront to parse, so a refused option reads exactly as it does there.
+struct StorefrontLine: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: MonkeyShop.configuration.commandName,
+    subcommands: [StorefrontCommand.self],
+    defaultSubcommand: StorefrontCommand.self)
+}
+
 @main
 enum Launch {
   /// `monkeyshop` opens the storefront straight away: with no arguments nothing is parsed, and with
   /// only storefront options just those are, not the whole tree of subcommands; the command-line
-  /// parser's first use costs milliseconds of every first frame. Anything else (a subcommand, help,
-  /// a mistake) goes through the full command line.
+  /// parser's first use costs milliseconds of every first frame. A subcommand or a request for
+  /// help goes through the full command line. Either way the arguments are parsed once, and a
+  /// refusal is reported once.
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.isEmpty {
       do {
-        try StorefrontCommand.open(DefaultPlaces(), lang: nil)
+        try StorefrontCommand.open(DefaultPlaces(), language: nil)
       } catch {
         exit(StorefrontCommand.self, after: error)
       }
@@ -37,34 +47,36 @@ enum Launch {
     for command in MonkeyShop.configuration.subcommands {
       if let name = command.configuration.commandName { names.insert(name) }
     }
-    let asksForMore = arguments.contains { $0 == "-h" || $0 == "--help" || $0.hasPrefix("--generate-") }
+    let asksForMore = arguments.contains {
+      $0 == "-h" || $0 == "--help" || $0.hasPrefix("--generate-") || $0.hasPrefix("--experimental-")
+    }
     if let first = arguments.first, names.contains(first) || asksForMore {
-      runCommandLine(arguments)
-    } else if let storefront = try? StorefrontCommand.parse(arguments) {
-      do {
-        try storefront.run()
-      } catch {
-        exit(StorefrontCommand.self, after: error)
-      }
+      run(MonkeyShop.self, arguments)
     } else {
-      runCommandLine(arguments)
+      run(StorefrontLine.self, arguments)
     }
   }
 
-  /// `MonkeyShop.main()`, with the parser's messages written through `Output` like everything
-  /// else: an error echoes the arguments it refuses, which may come from a file.
-  private static func runCommandLine(_ arguments: [String]) {
+  /// Parses the arguments as `root` does and runs the command they name.
+  private static func run(_ root: any ParsableCommand.Type, _ arguments: [String]) {
     do {
-      var command = try MonkeyShop.parseAsRoot(arguments)
+      var command = try root.parseAsRoot(arguments)
       try command.run()
     } catch {
-      exit(MonkeyShop.self, after: error)
+      exit(root, after: error)
     }
   }
 
-  /// What `exit(withError:)` does, through `Output`: help (a clean exit) on standard output, as
-  /// the program wrote it; an error's message escaped on standard error; then the exit status.
+  /// The one way a command's error reaches the user, through `Output`: a failure of the shop as
+  /// `monkeyshop: message — ID` on standard error, with the exit status its ID calls for; the
+  /// parser's own as `exit(withError:)` does it, help (a clean exit) on standard output as the
+  /// program wrote it and an error's message escaped on standard error. An error echoes what it
+  /// refuses, which may come from a file.
   private static func exit(_ command: any ParsableCommand.Type, after error: Error) -> Never {
+    if let failure = Failure.of(error) {
+      Output.warn("monkeyshop: \(failure)")
+      command.exit(withError: ExitCode(failure.exitStatus.rawValue))
+    }
     let message = command.fullMessage(for: error)
     let status = command.exitCode(for: error)
     if status == .success {

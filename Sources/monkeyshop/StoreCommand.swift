@@ -20,26 +20,24 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      try reporting {
-        let store = try readStore(options.dataFolder)
-        if json {
-          printJSON(store.transactions.map(Self.json))
-          return
-        }
-        guard !store.transactions.isEmpty else {
-          say("no transactions")
-          return
-        }
-        say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
-        for transaction in store.transactions {
-          var note = transaction.failure.map { "\($0.code) \($0.errorID)" } ?? ""
-          if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
-          if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
-          say(
-            row(
-              transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
-              transaction.finished ? "yes" : "no", note))
-        }
+      let store = try options.dataFolder.readStore()
+      if json {
+        printJSON(store.transactions.map(Self.json))
+        return
+      }
+      guard !store.transactions.isEmpty else {
+        say("no transactions")
+        return
+      }
+      say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
+      for transaction in store.transactions {
+        var note = transaction.failure.map { "\($0.code) \($0.errorID)" } ?? ""
+        if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
+        if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
+        say(
+          row(
+            transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
+            transaction.finished ? "yes" : "no", note))
       }
     }
 
@@ -75,10 +73,8 @@ struct StoreCommand: ParsableCommand {
     @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
-        say("approved: transaction #\(done.id) is \(done.state)")
-      }
+      let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
+      say("approved: transaction #\(done.id) is \(done.state)")
     }
   }
 
@@ -89,10 +85,8 @@ struct StoreCommand: ParsableCommand {
     @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
-        say("declined: transaction #\(done.id) is \(done.state)")
-      }
+      let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
+      say("declined: transaction #\(done.id) is \(done.state)")
     }
   }
 
@@ -103,10 +97,8 @@ struct StoreCommand: ParsableCommand {
     @Argument(help: "A transaction id, or `last` for the newest interrupted one.") var transaction: String
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let (done, _) = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
-        say("resolved: the store sends transaction #\(done.id) (purchased)")
-      }
+      let (done, _) = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
+      say("resolved: the store sends transaction #\(done.id) (purchased)")
     }
   }
 
@@ -114,20 +106,16 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract: "Change a condition of the simulated store.",
-      discussion: "Conditions:\n"
-        + Condition.allCases.map { "  \($0.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.values)" }
+      discussion: "Conditions and their values:\n"
+        + Condition.allCases.map { "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\($0.values)" }
         .joined(separator: "\n"))
-    @Argument(help: "The condition, e.g. network.") var condition: String
+    @Argument(help: "The condition, e.g. network.") var condition: Condition
     @Argument(help: "Its value, e.g. down.") var value: String
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let condition = try Condition.named(condition)
-        let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
-        say(
-          "\(condition) = \(condition.value(in: store.state.conditions, defaultStorefront: store.catalog.defaultStorefront))"
-        )
-      }
+      let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
+      let conditions = store.state.conditions
+      say("\(condition) = \(condition.value(in: conditions, defaultStorefront: store.catalog.defaultStorefront))")
     }
   }
 
@@ -136,13 +124,11 @@ struct StoreCommand: ParsableCommand {
       commandName: "show", abstract: "Print every condition of the store.")
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let store = try readStore(options.dataFolder)
-        let catalog = try options.loadCatalog()
-        for condition in Condition.allCases {
-          let value = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
-          say("\(condition.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0))\(value)")
-        }
+      let store = try options.dataFolder.readStore()
+      let catalog = try options.loadCatalog()
+      for condition in Condition.allCases {
+        let value = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
+        say("\(condition.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
       }
     }
   }
@@ -155,52 +141,32 @@ struct StoreCommand: ParsableCommand {
     )
     @OptionGroup var options: ShopOptions
     func run() throws {
-      try reporting {
-        let folder = options.dataFolder
-        try options.checkDataFiles(folder)
-        let catalog = try options.loadCatalog()
-        do {
-          // Only the store is written: the wallet keeps every transaction it credited, so an
-          // unfinished one is never credited again.
-          let (kept, _) = try folder.changeStore(catalog: catalog) { store in store.reset(at: Date()) }
-          if !kept.isEmpty {
-            let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
-            say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
-          }
-        } catch {
-          throw Failure.of(error)
-        }
-        say("store reset: default conditions, no other transactions")
+      let folder = options.dataFolder
+      try options.checkDataFiles(folder)
+      let catalog = try options.loadCatalog()
+      // Only the store is written: the wallet keeps every transaction it credited, so an
+      // unfinished one is never credited again.
+      let (kept, _) = try folder.changeStore(catalog: catalog) { store in store.reset(at: Date()) }
+      if !kept.isEmpty {
+        let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
+        say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
       }
+      say("store reset: default conditions, no other transactions")
     }
   }
 }
 
-private func readStore(_ folder: DataFolder) throws -> StoreState {
-  do {
-    return try folder.readStore()
-  } catch {
-    throw Failure.of(error)
-  }
-}
-
-/// One locked change of the store, with its errors as the command's failures. Returns the result
-/// and the store as written.
+/// One locked change of the store. Returns the result and the store as written.
 private func changeStore<Result>(
   _ options: ShopOptions, _ body: (inout AppStore, Date) throws -> Result
 ) throws -> (result: Result, store: AppStore) {
   let folder = options.dataFolder
   try options.checkDataFiles(folder)
   let catalog = try options.loadCatalog()
-  do {
-    let now = Date()
-    let (result, state) = try folder.changeStore(catalog: catalog) { try body(&$0, now) }
-    return (result, AppStore(state: state, catalog: catalog))
-  } catch let error as TransactionError {
-    throw Failure.failed(error.description)
-  } catch let error as ConditionError {
-    throw Failure.usage("\(error) — \(ErrorID.invalidCondition)")
-  } catch {
-    throw Failure.of(error)
-  }
+  let now = Date()
+  let (result, state) = try folder.changeStore(catalog: catalog) { try body(&$0, now) }
+  return (result, AppStore(state: state, catalog: catalog))
 }
+
+/// `store set CONDITION`: `--help` and shell completion list every condition.
+extension Condition: ExpressibleByArgument {}

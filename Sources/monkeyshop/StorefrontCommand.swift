@@ -10,44 +10,41 @@ struct StorefrontCommand: ParsableCommand {
     discussion: "Needs a terminal of at least 80×24. Press ? in the storefront for every key.")
 
   @Option(help: ArgumentHelp("UI language: en or ja (default: from LANG).", valueName: "en|ja"))
-  var lang: String?
+  var lang: Language?
 
   @OptionGroup var options: ShopOptions
 
-  func validate() throws {
-    if let lang, Language(rawValue: lang.lowercased()) == nil {
-      throw ValidationError("unknown language '\(lang)' (expected en or ja)")
-    }
-  }
-
   func run() throws {
-    try Self.open(options, lang: lang)
+    try Self.open(options, language: lang)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
-  static func open(_ options: some ShopPlaces, lang: String?) throws {
-    try reportingFailures {
-      let catalog = try options.loadCatalog()
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      guard Terminal.isInteractive else {
-        throw Failure.failed(
-          """
-          the storefront needs a terminal (standard input and output are not a tty).
-          Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
-          walkthrough (see monkeyshop --help).
-          """)
-      }
-      let language = Language.resolve(explicit: lang, environment: options.environment)
-      folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
-      folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
-      let runtime = ShopRuntime(
-        catalog: catalog, storage: folder, language: language, launchDate: Date(), watchedFolder: folder.path,
-        onCrash: { _ in
-          Terminal.restoreForCrash()
-          Crash.now()
-        })
-      try runInTerminal(runtime)
+  static func open(_ options: some ShopPlaces, language: Language?) throws {
+    let catalog = try options.loadCatalog()
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    guard Terminal.isInteractive else {
+      throw Failure.failed(
+        """
+        the storefront needs a terminal (standard input and output are not a tty).
+        Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
+        walkthrough (see monkeyshop --help).
+        """)
     }
+    let language = language ?? Language.resolve(explicit: nil, environment: options.environment)
+    folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }
+    folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
+    let runtime = ShopRuntime(
+      catalog: catalog, storage: folder, language: language, launchDate: Date(), watchedFolder: folder.path,
+      onCrash: { _ in
+        Terminal.restoreForCrash()
+        Crash.now()
+      })
+    try runInTerminal(runtime)
   }
+}
+
+/// `--lang en` or `--lang JA`.
+extension Language: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

@@ -53,11 +53,9 @@ struct WalkthroughCommand: ParsableCommand {
   var library: String? { WalkthroughLibrary.folder(nextToCatalog: options.catalogPath) }
 
   func run() throws {
-    try reporting {
-      if list { return try listLibrary() }
-      if let play { return try playLive(play) }
-      try runAll()
-    }
+    if list { return try listLibrary() }
+    if let play { return try playLive(play) }
+    try runAll()
   }
 
   // MARK: Running

@@ -18,20 +18,13 @@ struct WalletCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      try reporting {
-        let folder = options.dataFolder
-        let wallet: Wallet
-        do {
-          wallet = try folder.readWallet()
-        } catch {
-          throw Failure.of(error)
-        }
-        if json {
-          printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
-        } else {
-          say("\(wallet.balance) monkey credits")
-          say("wallet: \(folder.walletPath)")
-        }
+      let folder = options.dataFolder
+      let wallet = try folder.readWallet()
+      if json {
+        printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
+      } else {
+        say("\(wallet.balance) monkey credits")
+        say("wallet: \(folder.walletPath)")
       }
     }
   }
@@ -44,17 +37,11 @@ struct WalletCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      try reporting {
-        let folder = options.dataFolder
-        try options.checkDataFiles(folder)
-        let catalog = try options.loadCatalog()
-        do {
-          try CreditManager(storage: folder, catalog: catalog).reset()
-        } catch {
-          throw Failure.of(error)
-        }
-        say("0 monkey credits")
-      }
+      let folder = options.dataFolder
+      try options.checkDataFiles(folder)
+      let catalog = try options.loadCatalog()
+      try CreditManager(storage: folder, catalog: catalog).reset()
+      say("0 monkey credits")
     }
   }
 }
@@ -93,19 +80,11 @@ struct Spend: ParsableCommand {
   }
 
   func run() throws {
-    try reporting {
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      let catalog = try options.loadCatalog()
-      do {
-        let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
-        say("spent \(credits): \(balance) monkey credits left")
-      } catch let error as CreditError {
-        throw Failure.failed(error.description)
-      } catch {
-        throw Failure.of(error)
-      }
-    }
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    let catalog = try options.loadCatalog()
+    let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
+    say("spent \(credits): \(balance) monkey credits left")
   }
 }
 

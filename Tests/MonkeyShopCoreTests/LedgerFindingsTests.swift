@@ -193,7 +193,7 @@ struct LedgerFindingsTests {
     #expect(harness.model.isPurchaseInFlight)
     harness.disk.failWrites = true
     harness.wait(2)
-    #expect(harness.model.lastFailure?.id == .cannotWriteDataFile)
+    #expect(harness.model.lastFailure?.errorID == .cannotWriteDataFile)
     #expect(!harness.model.isPurchaseInFlight)
     #expect(harness.runtime.nextDeadline == nil, "nothing left to wait for: no busy loop")
     #expect(harness.screen().text.contains("MS-E0015"))
@@ -212,7 +212,7 @@ struct LedgerFindingsTests {
     try harness.changeStore { store in store.state.reset() }
     harness.wait(10)
     #expect(!harness.model.isPurchaseInFlight)
-    #expect(harness.model.lastFailure?.id == .unknownTransaction)
+    #expect(harness.model.lastFailure?.errorID == .unknownTransaction)
     #expect(harness.runtime.nextDeadline == nil)
   }
 

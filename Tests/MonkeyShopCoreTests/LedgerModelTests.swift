@@ -215,7 +215,7 @@ struct LedgerChecker {
       #expect(waiting.isEmpty, "after a launch #\(waiting.sorted()) still wait", sourceLocation: sourceLocation)
     }
     // The app never meets a data file it cannot read or write.
-    if let failure = world.app?.model.lastFailure?.id {
+    if let failure = world.app?.model.lastFailure?.errorID {
       #expect(
         failure != .unreadableDataFile && failure != .cannotWriteDataFile,
         "the app failed with \(failure): \(world.app.map { "\($0.model.status as Any)" } ?? "")",

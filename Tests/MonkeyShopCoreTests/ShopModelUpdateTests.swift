@@ -321,7 +321,7 @@ import Testing
     #expect(model.status == .failed(overflow))
     #expect(model.handling.isEmpty, "a later notice may try again")
     _ = model.update(.paymentRefused(.invalidQuantity(11)))
-    #expect(model.lastFailure?.id == .invalidQuantity)
+    #expect(model.lastFailure?.errorID == .invalidQuantity)
   }
 
   @Test func answersThatCannotBeWrittenStopTheWait() {
@@ -341,7 +341,7 @@ import Testing
     _ = model.update(.dataFolderRead(StoreState(), Wallet(), at: 600))
     _ = model.update(.tick(at: 700))
     #expect(model.inFlight.isEmpty)
-    #expect(model.lastFailure?.id == .unknownTransaction)
+    #expect(model.lastFailure?.errorID == .unknownTransaction)
     #expect(model.status == .vanished(transactionID: "4"))
   }
 

@@ -166,7 +166,7 @@ struct PaymentTests {
     #expect(failed.failure?.code == .unknown)
     #expect(failed.failure?.code.rawValue == 0)
     #expect(failed.failure?.message == "Cannot connect to iTunes Store")
-    #expect(failed.failure?.summary.contains("MS-E0002") == true)
+    #expect(failed.failure?.error.description.contains("MS-E0002") == true)
   }
 
   @Test("losing the network fails every purchase in flight at once")
@@ -200,7 +200,7 @@ struct ProductRequestTests {
     let result = store.productsResponse(for: [five, ten])
     #expect(result == .failure(.networkDown))
     #expect(ProductRequestError.networkDown.code == .unknown)
-    #expect(ProductRequestError.networkDown.summary.contains("MS-E0001"))
+    #expect(ProductRequestError.networkDown.description.contains("MS-E0001"))
   }
 }
 
@@ -519,6 +519,7 @@ struct StoreStateTests {
       .cancelled, .networkLost, .notAllowed, .productNotAvailable, .interrupted, .askToBuyDeclined, .forced(.unknown),
     ]
     #expect(Set(failures.map(\.errorID)).count == failures.count)
-    #expect(StoreFailure.networkLost.summary == "Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0002")
+    #expect(
+      StoreFailure.networkLost.error.description == "Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0002")
   }
 }

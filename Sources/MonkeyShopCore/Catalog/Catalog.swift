@@ -18,6 +18,14 @@ public struct Catalog: Sendable, Equatable {
     positions[identifier].map { products[$0] }
   }
 
+  /// The product, or an error naming the catalog's file and every product it sells.
+  public func product(_ identifier: String, path: String) throws(UnknownProductError) -> Product {
+    guard let product = product(identifier) else {
+      throw UnknownProductError(identifier: identifier, path: path, known: products.map(\.productIdentifier))
+    }
+    return product
+  }
+
   public func position(of identifier: String) -> Int? { positions[identifier] }
 
   /// Every product must have a price in the storefront the shop opens in or switches to.
@@ -32,7 +40,7 @@ public struct Catalog: Sendable, Equatable {
 }
 
 /// A catalog that cannot be sold from, with the file, product and key at fault.
-public struct CatalogError: Error, Equatable, CustomStringConvertible {
+public struct CatalogError: ShopError, Equatable {
   public let path: String
   public let product: String?
   public let key: String?
@@ -47,12 +55,29 @@ public struct CatalogError: Error, Equatable, CustomStringConvertible {
     self.expected = expected
   }
 
-  public var description: String {
+  public var errorID: ErrorID { .invalidCatalog }
+
+  public var message: String {
     var place = path
     if let product { place += ": product '\(product)'" }
     if let key { place += ", key '\(key)'" }
     var text = "\(place): \(problem)"
     if let expected { text += " (expected \(expected))" }
     return text
+  }
+}
+
+/// A product identifier the catalog does not sell.
+public struct UnknownProductError: ShopError, Equatable {
+  public let identifier: String
+  /// The catalog's file.
+  public let path: String
+  /// Every product the catalog sells.
+  public let known: [String]
+
+  public var errorID: ErrorID { .productNotAvailable }
+
+  public var message: String {
+    "unknown product '\(identifier)' in \(path) (expected one of: \(known.joined(separator: ", ")))"
   }
 }

@@ -73,7 +73,7 @@ public struct CreditManager {
   }
 }
 
-public enum CreditError: Error, Equatable, CustomStringConvertible {
+public enum CreditError: ShopError, Equatable {
   case insufficientBalance(balance: Int, requested: Int)
   case invalidAmount(Int)
   case unknownProduct(String)
@@ -90,18 +90,18 @@ public enum CreditError: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  public var message: String {
     switch self {
     case .insufficientBalance(let balance, let requested):
-      "not enough monkey credits: \(requested) requested, \(balance) in the wallet — \(errorID)"
+      "not enough monkey credits: \(requested) requested, \(balance) in the wallet"
     case .invalidAmount(let amount):
-      "cannot spend \(amount) credits: spend 1 or more — \(errorID)"
+      "cannot spend \(amount) credits: spend 1 or more"
     case .unknownProduct(let identifier):
-      "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished — \(errorID)"
+      "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
     case .notPurchased(let id):
-      "transaction #\(id) is not purchased in the store, so nothing is credited — \(errorID)"
+      "transaction #\(id) is not purchased in the store, so nothing is credited"
     case .balanceOverflow:
-      "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished — \(errorID)"
+      "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished"
     }
   }
 }

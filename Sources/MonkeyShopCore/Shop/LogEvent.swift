@@ -97,7 +97,7 @@ public enum LogEvent: Equatable, Sendable {
       return "CRASH at \(point.rawValue): the app died"
     case .error(let failure):
       // The ID leads, so a tester finds it even where the line is cut.
-      return "\(failure.id) ✗ \(failure.message)"
+      return "\(failure.errorID) ✗ \(failure.message)"
     case .note(let note):
       return "  ↳ " + Words(language).note(note)
     }

@@ -63,18 +63,15 @@ public enum ShopEffect: Equatable, Sendable {
   case screen(ScreenRequest)
 }
 
-/// A failure the user sees: its error ID and what happened, without the ID (it is added once,
-/// where the failure is shown).
-public struct ShopFailure: Equatable, Sendable, CustomStringConvertible {
-  public let id: ErrorID
+/// A failure the app met, as a value the model keeps: its error ID and what happened.
+public struct ShopFailure: ShopError, Equatable, Sendable {
+  public let errorID: ErrorID
   public let message: String
 
-  public init(_ id: ErrorID, _ message: String) {
-    self.id = id
+  public init(_ errorID: ErrorID, _ message: String) {
+    self.errorID = errorID
     self.message = message
   }
-
-  public var description: String { "\(message) — \(id)" }
 }
 
 extension ShopFailure {
@@ -86,21 +83,14 @@ extension ShopFailure {
   }
 }
 
-extension ProductRequestError {
-  /// The failure the app logs: the App Store's message and the SKError code.
-  var shopFailure: ShopFailure { ShopFailure(errorID, "\(code.message) — \(code)") }
-}
-
-extension StoreFailure {
-  /// The failure the app logs: the App Store's message and the SKError code.
-  var shopFailure: ShopFailure { ShopFailure(errorID, "\(message) — \(code)") }
-}
-
 extension ShopFailure {
-  // MERGE: replaced by the error protocol's errorID and message.
+  /// What an effect's error says: a shop error's ID and message; anything else can only have come
+  /// from reading or writing the data folder.
   init(_ error: any Error) {
-    let id = ErrorID.of(error)
-    let text = "\(error)"
-    self.init(id, text.hasSuffix(" — \(id)") ? String(text.dropLast(" — \(id)".count)) : text)
+    if let error = error as? any ShopError {
+      self.init(error.errorID, error.message)
+    } else {
+      self.init(.unreadableDataFile, "\(error)")
+    }
   }
 }

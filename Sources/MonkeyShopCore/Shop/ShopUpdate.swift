@@ -135,7 +135,7 @@ extension ShopModel {
     case .failure(let error):
       products = .failed(error)
       record(.productsRequestFailed(error))
-      record(.error(error.shopFailure))
+      record(.error(ShopFailure(error)))
       status = .productsFailed(error)
     }
     return []
@@ -164,7 +164,7 @@ extension ShopModel {
         if failure.isCancellation {
           status = .cancelled(product: transaction.productIdentifier)
         } else {
-          record(.error(failure.shopFailure))
+          record(.error(ShopFailure(failure.error)))
           status =
             failure.reason == .interrupted
             ? .interrupted(transactionID: transaction.id, failure) : .purchaseFailed(failure)

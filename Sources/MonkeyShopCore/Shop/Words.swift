@@ -138,11 +138,12 @@ public struct Words: Sendable {
     case .cancelled(let product):
       return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
     case .interrupted(let id, let failure):
-      return say(
+      let text = say(
         "Purchase interrupted (#\(id)): resolve it in the transaction manager (Tab)",
-        "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください") + " — \(failure.errorID)"
+        "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください")
+      return ShopFailure(failure.errorID, text).formatted
     case .purchaseFailed(let failure):
-      return say("Purchase failed: ", "購入に失敗しました: ") + "\(failure.shopFailure)"
+      return say("Purchase failed: ", "購入に失敗しました: ") + failure.error.formatted
     case .waitingForApproval(let id):
       return say(
         "Waiting for approval (Ask to Buy), transaction #\(id): Tab to approve or decline",
@@ -152,20 +153,21 @@ public struct Words: Sendable {
     case .eventLogSwitched(let vocabulary):
       return say("Event log: \(vocabulary.rawValue)", "イベントログ: \(vocabulary.rawValue)")
     case .productsFailed(let error):
-      let failure = error.shopFailure
+      let failure = error.formatted
       return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
     case .finishedElsewhere(let id, let state):
       return say(
         "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
         "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
     case .vanished(let id):
-      return say(
+      let text = say(
         "transaction #\(id) is no longer in the store (was it reset?): it will never be answered",
-        "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません") + " — \(ErrorID.unknownTransaction)"
+        "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません")
+      return ShopFailure(.unknownTransaction, text).formatted
     case .crashed:
       return say("The app crashed", "アプリがクラッシュしました")
     case .failed(let failure):
-      return "\(failure)"
+      return failure.formatted
     case .cannot(let keys, let reason):
       return "\(keys): \(self.reason(reason))"
     }

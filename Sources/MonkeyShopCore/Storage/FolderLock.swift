@@ -42,12 +42,12 @@ public struct LockTimeoutError: Error, CustomStringConvertible {
 }
 
 /// The data folder was locked by another monkeyshop for longer than a command waits.
-public struct DataFolderBusy: Error, Equatable, CustomStringConvertible {
+public struct DataFolderBusy: ShopError, Equatable {
   public let path: String
   public let holder: String
   public var errorID: ErrorID { .dataFolderBusy }
-  public var description: String {
-    "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again — \(errorID)"
+  public var message: String {
+    "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again"
   }
 }
 

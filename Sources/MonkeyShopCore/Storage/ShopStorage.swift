@@ -29,7 +29,7 @@ extension ShopStorage {
 }
 
 /// A wallet or store file that cannot be used. Nothing is written over it.
-public struct DataFileError: Error, Equatable, CustomStringConvertible {
+public struct DataFileError: ShopError, Equatable {
   public let path: String
   public let problem: String
   /// `unreadableDataFile`, or `cannotWriteDataFile` when reading went well and writing did not.
@@ -41,7 +41,7 @@ public struct DataFileError: Error, Equatable, CustomStringConvertible {
     self.errorID = errorID
   }
 
-  public var description: String { "\(path): \(problem) — \(errorID)" }
+  public var message: String { "\(path): \(problem)" }
 }
 
 /// Storage in memory, for walkthroughs and tests: the same rules as the data folder, no disk.

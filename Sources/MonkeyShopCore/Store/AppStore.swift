@@ -242,15 +242,17 @@ public struct AppStore: Sendable {
   }
 }
 
-public enum ProductRequestError: Error, Equatable, Sendable {
+public enum ProductRequestError: ShopError, Equatable, Sendable {
   case networkDown
 
   public var code: SKErrorCode { .unknown }
   public var errorID: ErrorID { .productRequestFailed }
-  public var summary: String { "\(code.message) — \(code) — \(errorID)" }
+  /// `Cannot connect to iTunes Store — SKError.unknown (0)`
+  public var message: String { "\(code.message) — \(code)" }
+  /// `Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0001`: its `description`.
 }
 
-public enum PaymentError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PaymentError: ShopError, Equatable, Sendable {
   /// `Product.PurchaseError.invalidQuantity`: Apple allows 1 to 10 per payment.
   case invalidQuantity(Int)
   /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
@@ -262,17 +264,17 @@ public enum PaymentError: Error, Equatable, Sendable, CustomStringConvertible {
     case .outOfTransactionNumbers: .unreadableDataFile
     }
   }
-  public var description: String {
+  public var message: String {
     switch self {
     case .invalidQuantity(let quantity):
-      "invalid quantity \(quantity): a payment buys 1 to 10 (Product.PurchaseError.invalidQuantity) — \(errorID)"
+      "invalid quantity \(quantity): a payment buys 1 to 10 (Product.PurchaseError.invalidQuantity)"
     case .outOfTransactionNumbers:
-      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); `monkeyshop store reset` cannot help, move the data folder away — \(errorID)"
+      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); `monkeyshop store reset` cannot help, move the data folder away"
     }
   }
 }
 
-public enum TransactionError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TransactionError: ShopError, Equatable, Sendable {
   case unknown(String)
   case wrongState(id: String, operation: String, state: TransactionState, expected: String)
   case noneToAct(operation: String, expected: String)
@@ -283,16 +285,16 @@ public enum TransactionError: Error, Equatable, Sendable, CustomStringConvertibl
     if case .outOfTransactionNumbers = self { return .unreadableDataFile }
     return .unknownTransaction
   }
-  public var description: String {
+  public var message: String {
     switch self {
     case .unknown(let id):
-      "no transaction '\(id)' in the store (see `monkeyshop store transactions`) — \(errorID)"
+      "no transaction '\(id)' in the store (see `monkeyshop store transactions`)"
     case .wrongState(let id, let operation, let state, let expected):
-      "cannot \(operation) transaction \(id): it is \(state), expected \(expected) — \(errorID)"
+      "cannot \(operation) transaction \(id): it is \(state), expected \(expected)"
     case .noneToAct(let operation, let expected):
-      "no \(expected) transaction to \(operation) — \(errorID)"
+      "no \(expected) transaction to \(operation)"
     case .outOfTransactionNumbers:
-      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); move the data folder away — \(errorID)"
+      "the store has used every transaction number up to \(StoreState.transactionNumberLimit); move the data folder away"
     }
   }
 }

@@ -133,11 +133,13 @@ public struct ConditionSetting: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(condition) = \(value)" }
 }
 
-public enum ConditionError: Error, Equatable, CustomStringConvertible {
+public enum ConditionError: ShopError, Equatable {
   case unknownCondition(String)
   case badValue(String, String, expected: String)
 
-  public var description: String {
+  public var errorID: ErrorID { .invalidCondition }
+
+  public var message: String {
     switch self {
     case .unknownCondition(let name):
       let names = Condition.allCases.map(\.rawValue).joined(separator: ", ")

@@ -51,43 +51,26 @@ public struct StoreFailure: Codable, Equatable, Sendable {
     }
   }
 
+  /// The error the app receives with the failed transaction.
+  public var error: SKError { SKError(code: code, localizedDescription: message, errorID: errorID) }
+
   /// `Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0002`
-  public var summary: String { "\(message) — \(code) — \(errorID)" }
 }
 
-/// A stable identifier for every error a user can see.
-public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
-  case productRequestFailed = "MS-E0001"
-  case networkLostDuringPurchase = "MS-E0002"
-  case purchasesRestricted = "MS-E0003"
-  case purchaseCancelled = "MS-E0004"
-  case askToBuyDeclined = "MS-E0005"
-  case purchaseInterrupted = "MS-E0006"
-  case forcedError = "MS-E0007"
-  case productNotAvailable = "MS-E0008"
-  case invalidQuantity = "MS-E0009"
-  case insufficientBalance = "MS-E0010"
-  case unreadableDataFile = "MS-E0011"
-  case invalidCatalog = "MS-E0012"
-  case unknownTransaction = "MS-E0013"
-  case invalidCondition = "MS-E0014"
-  case cannotWriteDataFile = "MS-E0015"
-  case invalidAmount = "MS-E0016"
-  case balanceOverflow = "MS-E0017"
-  case dataFolderBusy = "MS-E0018"
+/// An error as StoreKit hands it to the app: the App Store's words and the SKError code, with the
+/// ID of what went wrong.
+public struct SKError: ShopError, Equatable, Sendable {
+  public let code: SKErrorCode
+  /// The App Store's words, e.g. `Cannot connect to iTunes Store`.
+  public let localizedDescription: String
+  public let errorID: ErrorID
 
-  public var description: String { rawValue }
-
-  /// The ID of an error any part of the shop throws.
-  public static func of(_ error: any Error) -> ErrorID {
-    switch error {
-    case let error as DataFileError: error.errorID
-    case let error as DataFolderBusy: error.errorID
-    case let error as CreditError: error.errorID
-    case let error as TransactionError: error.errorID
-    case let error as PaymentError: error.errorID
-    case is ConditionError: .invalidCondition
-    default: .unreadableDataFile
-    }
+  public init(code: SKErrorCode, localizedDescription: String, errorID: ErrorID) {
+    self.code = code
+    self.localizedDescription = localizedDescription
+    self.errorID = errorID
   }
+
+  /// `Cannot connect to iTunes Store — SKError.unknown (0)`
+  public var message: String { "\(localizedDescription) — \(code)" }
 }

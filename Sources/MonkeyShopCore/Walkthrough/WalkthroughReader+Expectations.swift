@@ -116,7 +116,7 @@ extension WalkthroughReader {
     do {
       try condition.set(value, in: &conditions)
     } catch {
-      fail(node, error.description)
+      fail(node, error.message)
       return nil
     }
     return ConditionSetting(condition, value)

@@ -1,0 +1,51 @@
+/// A stable identifier for every error a user can see, quoted in bug reports and shown in the log.
+/// Each one says how a command that fails with it exits.
+public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
+  case productRequestFailed = "MS-E0001"
+  case networkLostDuringPurchase = "MS-E0002"
+  case purchasesRestricted = "MS-E0003"
+  case purchaseCancelled = "MS-E0004"
+  case askToBuyDeclined = "MS-E0005"
+  case purchaseInterrupted = "MS-E0006"
+  case forcedError = "MS-E0007"
+  case productNotAvailable = "MS-E0008"
+  case invalidQuantity = "MS-E0009"
+  case insufficientBalance = "MS-E0010"
+  case unreadableDataFile = "MS-E0011"
+  case invalidCatalog = "MS-E0012"
+  case unknownTransaction = "MS-E0013"
+  case invalidCondition = "MS-E0014"
+  case cannotWriteDataFile = "MS-E0015"
+  case invalidAmount = "MS-E0016"
+  case balanceOverflow = "MS-E0017"
+  case dataFolderBusy = "MS-E0018"
+
+  public var description: String { rawValue }
+
+  /// The one rule from an error to a command's exit status: a catalog, wallet or store file that
+  /// cannot be read or written is 65, a value the command line gave that the shop refuses 64, a
+  /// lock held too long by another monkeyshop 75, anything else a failed operation, 1.
+  public var exitStatus: ExitStatus {
+    switch self {
+    case .unreadableDataFile, .cannotWriteDataFile, .invalidCatalog: .dataError
+    case .invalidQuantity, .invalidAmount, .invalidCondition: .usage
+    case .dataFolderBusy: .temporaryFailure
+    case .productRequestFailed, .networkLostDuringPurchase, .purchasesRestricted, .purchaseCancelled,
+      .askToBuyDeclined, .purchaseInterrupted, .forcedError, .productNotAvailable, .insufficientBalance,
+      .unknownTransaction, .balanceOverflow:
+      .failure
+    }
+  }
+}
+
+/// How a command ends when it fails, in the numbers of sysexits(3) that scripts test.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+  /// The purchase or operation did not succeed.
+  case failure = 1
+  /// A command-line argument or value that is refused (EX_USAGE).
+  case usage = 64
+  /// A catalog, wallet, store or walkthrough file that cannot be used (EX_DATAERR).
+  case dataError = 65
+  /// Another monkeyshop held the data folder's lock for longer than a command waits (EX_TEMPFAIL).
+  case temporaryFailure = 75
+}
