@@ -181,6 +181,22 @@ struct PaymentTests {
     #expect(store.state.transaction(done.id)?.state == .purchased)
     #expect(store.state.nextAnswerDate == nil)
   }
+
+  @Test("a storefront change stops the purchases in flight only when the app's delegate says so")
+  func storefrontChangeInFlight() throws {
+    // Apple: returning false from paymentQueue(_:shouldContinue:in:) fails the transaction with
+    // SKError.storeProductNotAvailable.
+    var store = try makeStore(["latency": "slow"])
+    let kept = try store.add(productIdentifier: five, quantity: 1, at: t0)
+    #expect(try store.set(.storefront, to: "JPN", at: t0).isEmpty, "by default the purchase continues")
+    #expect(store.state.transaction(kept.id)?.state == .purchasing)
+    _ = try store.set(.continueOnStorefrontChange, to: "false", at: t0)
+    #expect(try store.set(.storefront, to: "JPN", at: t0).isEmpty, "the same storefront is no change")
+    let failed = try store.set(.storefront, to: "GBR", at: t0)
+    #expect(failed.map(\.id) == [kept.id])
+    #expect(failed.first?.failure == .productNotAvailable)
+    #expect(failed.first?.failure?.code == .storeProductNotAvailable)
+  }
 }
 
 @Suite("Store: product requests")
