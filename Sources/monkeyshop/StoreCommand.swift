@@ -7,7 +7,7 @@ struct StoreCommand: ParsableCommand {
     commandName: "store",
     abstract: "Apple's side: list transactions, approve or decline Ask to Buy, resolve interruptions, set conditions.",
     subcommands: [
-      Transactions.self, Approve.self, Decline.self, Resolve.self, Set.self, Show.self, Reset.self,
+      Transactions.self, Approve.self, Decline.self, Resolve.self, SetCondition.self, Show.self, Reset.self,
     ])
 
   struct Transactions: ParsableCommand {
@@ -102,7 +102,7 @@ struct StoreCommand: ParsableCommand {
     }
   }
 
-  struct Set: ParsableCommand {
+  struct SetCondition: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract: "Change a condition of the simulated store.",

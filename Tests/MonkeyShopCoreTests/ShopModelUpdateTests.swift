@@ -319,7 +319,7 @@ import Testing
     #expect(model.update(.deliveryFailed(paid, overflow)).isEmpty)
     #expect(model.lastFailure == overflow)
     #expect(model.status == .failed(overflow))
-    #expect(model.handling.isEmpty, "a later notice may try again")
+    #expect(model.settling.isEmpty, "a later notice may try again")
     _ = model.update(.paymentRefused(.invalidQuantity(11)))
     #expect(model.lastFailure?.errorID == .invalidQuantity)
   }

@@ -22,6 +22,30 @@ struct LedgerExitTests {
   }
 
   @Test(
+    "a store write that fails while the purchase is answered: exit 65 with MS-E0015, and the payment is answered later",
+    .enabled(if: Strace.unavailableReason == nil))
+  func storeWriteFailsMidPurchase() async throws {
+    let folder = try ShopFolder("store-write-fails")
+    try await monkeyshop("store", "set", "latency", "instant", in: folder)
+    // The first store.json.tmp written adds the payment; the second answers it: that one fails.
+    let strace = try #require(Strace.executable)
+    let result = try await Child(
+      executable: strace,
+      [
+        "-f", "-qq", "-o", "/dev/null", "-P", folder.resolvedDataPath + "/store.json.tmp",
+        "-e", "inject=write:error=ENOSPC:when=2", try Locations.requireBinary(), "buy", ShippedCatalog.five,
+      ], in: folder, environment: folder.environment()
+    ).wait(timeout: .seconds(30))
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stdout.contains("MS-E0015 ✗"), "the log says what failed: \(result)")
+    #expect(result.stderr.contains("MS-E0015"), "\(result)")
+    #expect(try await storeTransactions(folder).map(\.state) == ["purchasing"])
+    let launch = try await monkeyshop("launch", in: folder)
+    #expect(launch.exitStatus == 0, "\(launch)")
+    #expect(try await storeTransactions(folder).map(\.finished) == [true])
+  }
+
+  @Test(
     "a data folder that is a file: every command exits 65 with its path",
     arguments: [
       ["wallet", "show"], ["store", "show"], ["store", "transactions"], ["buy", "com.monkeyshop.credits.5"], ["launch"],

@@ -32,7 +32,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
 }
 
 /// One row of the key map: the keys, the action, the words for help and the hint bar, and when it
-/// can act. Help, the hint bar and key handling all read this one table.
+/// can act. Help, the hint bar and key settling all read this one table.
 public struct KeyBinding: Sendable {
   public let keys: [Key]
   public let action: ShopAction

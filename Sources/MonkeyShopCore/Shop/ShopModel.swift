@@ -50,7 +50,7 @@ public struct ShopModel: Sendable {
   /// The transaction the last payment of this session became.
   public internal(set) var lastAddedTransactionID: String?
   /// Transactions being delivered or finished now, so a second notice does not start it twice.
-  var handling: Set<String> = []
+  var settling: Set<String> = []
   public internal(set) var isFinished = false
   /// The last failure this session, for a headless command's message and exit status.
   public internal(set) var lastFailure: ShopFailure?

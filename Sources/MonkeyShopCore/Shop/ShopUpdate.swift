@@ -31,7 +31,7 @@ extension ShopModel {
     case .delivered(let transaction, let delivery):
       return delivered(transaction, delivery)
     case .deliveryFailed(let transaction, let failure):
-      handling.remove(transaction.id)
+      settling.remove(transaction.id)
       fail(failure)
       return []
     case .answersFailed(let failure):
@@ -40,7 +40,7 @@ extension ShopModel {
       fail(failure)
       return []
     case .finished(let transaction):
-      handling.remove(transaction.id)
+      settling.remove(transaction.id)
       record(.finished(transactionID: transaction.id))
       return []
     case .approved(let transaction):
@@ -146,7 +146,7 @@ extension ShopModel {
   /// `paymentQueue(_:updatedTransactions:)`: what the app does with each state.
   mutating func observe(_ transaction: StoreTransaction, redelivered: Bool) -> [ShopEffect] {
     if transaction.state != .purchasing { inFlight[transaction.id] = nil }
-    guard !transaction.finished, !handling.contains(transaction.id) else { return [] }
+    guard !transaction.finished, !settling.contains(transaction.id) else { return [] }
     if redelivered { self.redelivered.insert(transaction.id) }
     record(.updated(transaction, redelivered: redelivered))
     switch transaction.state {
@@ -155,11 +155,11 @@ extension ShopModel {
       status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
       return []
     case .purchased:
-      handling.insert(transaction.id)
+      settling.insert(transaction.id)
       if let point = crashDue(.beforeDelivery, for: transaction) { return crash(at: point, transaction) }
       return [.deliver(transaction)]
     case .failed:
-      handling.insert(transaction.id)
+      settling.insert(transaction.id)
       if let failure = transaction.failure {
         if failure.isCancellation {
           status = .cancelled(product: transaction.productIdentifier)
@@ -176,7 +176,7 @@ extension ShopModel {
       status = .waitingForApproval(transactionID: transaction.id)
       return []
     case .restored:
-      handling.insert(transaction.id)
+      settling.insert(transaction.id)
       return [.finish(transaction)]
     }
   }
