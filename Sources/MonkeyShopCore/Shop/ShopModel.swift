@@ -161,10 +161,14 @@ public struct ShopModel: Sendable {
   public func deadline(for date: Date) -> Int { milliseconds(to: date, rounding: .up) }
 
   private func milliseconds(to date: Date, rounding: FloatingPointRoundingRule) -> Int {
-    let exact = date.timeIntervalSince(launchDate) * 1000
+    // A date from a hand-edited store may lie millennia away: time stays within what an Int holds.
+    let exact = min(max(date.timeIntervalSince(launchDate) * 1000, -Self.farthest), Self.farthest)
     let nearest = exact.rounded()
     return Int(abs(exact - nearest) * 0.001 <= Self.dateNoise ? nearest : exact.rounded(rounding))
   }
+
+  /// 2^53 ms, some 285,000 years: farther than any date means anything to the shop.
+  static let farthest = 9_007_199_254_740_992.0
 
   /// Whether the store has a payment whose answer is due by now.
   var answersDue: Bool {

@@ -64,7 +64,6 @@ public struct Words: Sendable {
   }
   var notAvailable: String { say("Not available", "販売されていません") }
   func quantity(_ quantity: Int) -> String { say("qty \(quantity)", "数量 \(quantity)") }
-  var noProducts: String { say("The App Store returned no products.", "App Store から商品が返されませんでした。") }
   func invalidIdentifiers(_ ids: [String]) -> String {
     say("invalidProductIdentifiers: \(ids.joined(separator: ", "))", "無効な商品ID: \(ids.joined(separator: ", "))")
   }
