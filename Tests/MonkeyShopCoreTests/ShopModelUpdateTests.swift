@@ -94,6 +94,13 @@ import Testing
     #expect(model.update(.tick(at: 1000)) == [.answerPayments(through: due.addingTimeInterval(ShopModel.dateNoise))])
   }
 
+  @Test func aDateMillenniaAwayIsAFarDeadlineNotATrap() {
+    let far = Date(timeIntervalSince1970: 1e300)
+    var model = Self.shop(Self.store(Self.transaction("1", .purchasing, answerDate: far)))
+    #expect(model.nextDeadline == Int(ShopModel.farthest))
+    #expect(model.update(.tick(at: 10_000)).isEmpty)
+  }
+
   @Test func timeNeverRunsBackwards() {
     var model = Self.shop()
     _ = model.update(.tick(at: 5000))
