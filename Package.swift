@@ -59,7 +59,7 @@ let package = Package(
         "MonkeyShopCore",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
-      resources: [.copy("Golden")]
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",

@@ -19,13 +19,9 @@
 #include <sys/ioctl.h>
 
 // Function-like macros do not import into Swift; these wrap the ones the storefront uses.
-static inline int ms_color_pair(int n) { return (int)COLOR_PAIR(n); }
 static inline int ms_attr_bold(void) { return (int)A_BOLD; }
 static inline int ms_attr_reverse(void) { return (int)A_REVERSE; }
 static inline int ms_attr_dim(void) { return (int)A_DIM; }
-static inline int ms_attr_underline(void) { return (int)A_UNDERLINE; }
-static inline int ms_key_resize(void) { return KEY_RESIZE; }
-static inline int ms_err(void) { return ERR; }
 
 // The C library's idea of a character's width, which is what ncurses goes by. Declared here because
 // glibc hides it unless _XOPEN_SOURCE was set before <wchar.h> was first seen.

@@ -50,7 +50,6 @@ public final class Terminal {
   deinit { stop() }
 
   public var isStarted: Bool { window != nil }
-  public var isMonochrome: Bool { palette.isMonochrome }
 
   /// The screen's size in cells (zero before `start()`).
   public var size: ScreenSize {

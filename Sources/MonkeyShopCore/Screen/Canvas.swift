@@ -57,15 +57,12 @@ public struct Style: Hashable, Sendable {
   public var bold = false
   public var reverse = false
   public var dim = false
-  public var underline = false
 
-  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false)
-  {
+  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false) {
     self.tint = tint
     self.bold = bold
     self.reverse = reverse
     self.dim = dim
-    self.underline = underline
   }
 
   public static let plain = Style()
