@@ -3,7 +3,7 @@ import Foundation
 /// Runs the storefront: feeds messages to `update`, performs the effects it returns against the
 /// store and the wallet, and feeds the answers back. The terminal, the headless `buy` command and
 /// walkthroughs all drive this one runtime.
-public final class ShopRuntime: TerminalApp {
+public final class ShopRuntime {
   public private(set) var model: ShopModel
   public let storage: any ShopStorage
   let credits: CreditManager

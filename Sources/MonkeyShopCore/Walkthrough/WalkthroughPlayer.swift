@@ -7,7 +7,7 @@ import Foundation
 /// Waits (and the launch's product request) run on the wall clock, so the audience sees the
 /// buttons read `loading...`, the spinner turn and the log fill in at the store's pace; Space
 /// during a wait skips to its end. Everything else runs exactly as `monkeyshop walkthrough` runs it.
-public final class WalkthroughPlayer: TerminalApp {
+public final class WalkthroughPlayer {
   public let session: WalkthroughSession?
   public let walkthrough: Walkthrough
   private var next = 0

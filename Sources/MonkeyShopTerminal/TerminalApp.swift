@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopCore
 
 /// What the terminal's event loop drives: the storefront, or a walkthrough played live. The loop
 /// sleeps until a key, a change in the data folder, a signal, or `nextDeadline`.
@@ -18,3 +19,6 @@ public protocol TerminalApp: AnyObject {
   /// Draws the whole screen; the canvas starts blank.
   func draw(on canvas: inout some Canvas)
 }
+
+extension ShopRuntime: TerminalApp {}
+extension WalkthroughPlayer: TerminalApp {}
