@@ -62,6 +62,10 @@ let package = Package(
       exclude: ["Golden"]
     ),
     .testTarget(
+      name: "MonkeyShopTerminalTests",
+      dependencies: ["CNCurses", "MonkeyShopCore", "MonkeyShopTerminal"]
+    ),
+    .testTarget(
       name: "MonkeyShopEndToEndTests",
       dependencies: ["MonkeyShopCore"]
     ),

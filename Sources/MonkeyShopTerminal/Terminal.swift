@@ -79,7 +79,15 @@ public final class Terminal {
     self.screen = screen
     self.window = window
     Self.isAnyStarted = true
-    raw()  // Ctrl-C arrives as key 3, not SIGINT
+    Self.setUpModes(window)
+    palette = Palette.setUp(forceMonochrome: forceMonochrome || Self.noColorRequested)
+    CrashGuard.arm()
+    Self.registerExitHook()
+  }
+
+  /// The keyboard and screen modes the storefront runs in.
+  static func setUpModes(_ window: UnsafeMutablePointer<WINDOW>) {
+    raw()  // Ctrl-C and Ctrl-Z arrive as keys, not SIGINT and SIGTSTP
     noecho()
     nonl()
     keypad(window, true)
@@ -87,9 +95,6 @@ public final class Terminal {
     _ = set_escdelay(25)  // a lone Esc acts at once instead of after a second
     _ = curs_set(0)
     typeahead(-1)  // always finish a frame, even with keys pending
-    palette = Palette.setUp(forceMonochrome: forceMonochrome || Self.noColorRequested)
-    CrashGuard.arm()
-    Self.registerExitHook()
   }
 
   /// Leaves the alternate screen and gives the shell its terminal back. Safe to call more than once.
@@ -127,6 +132,10 @@ public final class Terminal {
   /// The next key or resize already typed, without waiting; nil when there is none.
   func readInput() -> TerminalInput? {
     guard let window else { return nil }
+    return Self.readInput(from: window)
+  }
+
+  static func readInput(from window: UnsafeMutablePointer<WINDOW>) -> TerminalInput? {
     while true {
       var code: wint_t = 0
       let status = wget_wch(window, &code)

@@ -15,6 +15,10 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   case end
   case backspace
   case ctrlC
+  /// Repaints the whole screen, whatever else wrote on it.
+  case ctrlL
+  /// Suspends the storefront as a job of the shell; `fg` brings it back.
+  case ctrlZ
 
   /// The names walkthroughs use for keys that are not characters.
   public static let named: [String: Key] = [
@@ -53,6 +57,8 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case .end: "End"
     case .backspace: "Backspace"
     case .ctrlC: "Ctrl-C"
+    case .ctrlL: "Ctrl-L"
+    case .ctrlZ: "Ctrl-Z"
     }
   }
 }
