@@ -33,6 +33,18 @@ static inline int ms_set_style(WINDOW *win, int attrs, int pair) {
   return wattr_set(win, (attr_t)attrs, (NCURSES_PAIRS_T)pair, NULL);
 }
 
+// Replaces the character in a cell with a space, keeping the cell's attributes and colour pair.
+static inline void ms_blank_cell(WINDOW *win, int y, int x) {
+  cchar_t cell;
+  wchar_t text[CCHARW_MAX + 1];
+  attr_t attrs;
+  NCURSES_PAIRS_T pair;
+  static const wchar_t blank[] = L" ";
+  if (mvwin_wch(win, y, x, &cell) == ERR || getcchar(&cell, text, &attrs, &pair, NULL) == ERR) return;
+  if (setcchar(&cell, blank, attrs, pair, NULL) == ERR) return;
+  mvwadd_wch(win, y, x, &cell);
+}
+
 // stdin/stdout and stdscr are mutable C globals that Swift 6 rejects; they stay on this side.
 static inline SCREEN *ms_newterm(const char *term) { return newterm(term, stdout, stdin); }
 static inline WINDOW *ms_stdscr(void) { return stdscr; }

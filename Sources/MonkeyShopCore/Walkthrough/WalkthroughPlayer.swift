@@ -261,21 +261,7 @@ struct RegionCanvas<Base: Canvas>: Canvas {
   let size: ScreenSize
 
   mutating func put(_ text: String, x: Int, y: Int, style: Style) {
-    guard y >= 0, y < size.height, x < size.width else { return }
-    var column = x
-    var visible = ""
-    var start: Int?
-    for character in text {
-      let width = TextWidth.of(character)
-      guard width > 0 else { continue }
-      if column + width > size.width { break }
-      if column >= 0 {
-        if start == nil { start = column }
-        visible.append(character)
-      }
-      column += width
-    }
-    guard let start, !visible.isEmpty else { return }
-    base.put(visible, x: start, y: y, style: style)
+    guard y >= 0, y < size.height, let clipped = ClippedText(text, x: x, columns: size.width) else { return }
+    base.put(clipped.text, x: clipped.x, y: y, style: style)
   }
 }
