@@ -123,10 +123,34 @@ public final class Terminal {
   /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.
   func followResize() {
     guard let window else { return }
+    Self.followSize(of: window)
+  }
+
+  static func followSize(of window: UnsafeMutablePointer<WINDOW>) {
     var rows: Int32 = 0
     var columns: Int32 = 0
     guard ms_window_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
     if rows != getmaxy(window) || columns != getmaxx(window) { resizeterm(rows, columns) }
+  }
+
+  /// The next frame repaints every cell, not only what changed: whatever else wrote on the
+  /// terminal (a stray process, a garbled line) is drawn over.
+  func repaintEverything() {
+    guard let window else { return }
+    _ = clearok(window, true)
+  }
+
+  /// Gives the shell its terminal and stops; returns once continued, with the next frame
+  /// repainting everything.
+  func suspend(stopping: JobControl.Stopping) {
+    guard let window else { return }
+    JobControl.suspend(window, stopping: stopping)
+  }
+
+  /// Continued after something else stopped the storefront (SIGSTOP): takes the terminal back.
+  func takeBackAfterStop() {
+    guard let window else { return }
+    JobControl.takeTerminalBack(window)
   }
 
   /// The next key or resize already typed, without waiting; nil when there is none.

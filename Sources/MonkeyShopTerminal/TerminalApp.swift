@@ -18,6 +18,14 @@ public protocol TerminalApp: AnyObject {
   var watchedFolder: String? { get }
   /// Draws the whole screen; the canvas starts blank.
   func draw(on canvas: inout some Canvas)
+  /// What the app asked of the terminal since the last call (a repaint, a suspension), oldest
+  /// first; asking again returns nothing until the app asks for more.
+  func takeScreenRequests() -> [ScreenRequest]
+}
+
+extension TerminalApp {
+  /// An app that never asks for a repaint or a suspension.
+  public func takeScreenRequests() -> [ScreenRequest] { [] }
 }
 
 extension ShopRuntime: TerminalApp {}
