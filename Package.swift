@@ -59,7 +59,11 @@ let package = Package(
         "MonkeyShopCore",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
-      resources: [.copy("Golden")]
+      exclude: ["Golden"]
+    ),
+    .testTarget(
+      name: "MonkeyShopTerminalTests",
+      dependencies: ["CNCurses", "MonkeyShopCore", "MonkeyShopTerminal"]
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",

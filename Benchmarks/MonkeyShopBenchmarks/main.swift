@@ -1,6 +1,7 @@
 // In-process benchmarks: durable delivery beside a raw durable write, its growth with past
-// transactions, a 10,000-product catalog, and the walkthrough library. Run through
-// Benchmarks/run, which also measures the storefront in a pseudo-terminal.
+// transactions, a 10,000-product catalog (read by the shop's own XML reader and by Foundation's),
+// and the walkthrough library. Run through Benchmarks/run, which also measures the storefront in a
+// pseudo-terminal; `--catalog-readers` runs the catalog readers alone.
 import Foundation
 import MonkeyShopCore
 
@@ -13,6 +14,10 @@ import MonkeyShopCore
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--write-catalog", let path = arguments.dropFirst().first {
   _ = try bigCatalog(10_000, at: path)
+  exit(0)
+}
+if arguments.first == "--catalog-readers" {
+  try compareCatalogReaders()
   exit(0)
 }
 let repository = URL(fileURLWithPath: arguments.first ?? ".")
@@ -174,6 +179,51 @@ func bigCatalog(_ count: Int, at path: String? = nil) throws -> String {
   return path
 }
 
+/// A product as `PropertyListDecoder` reads it.
+struct DecodedProduct: Decodable {
+  struct Localization: Decodable {
+    let title: String
+    let description: String
+  }
+  let productIdentifier: String
+  let type: String
+  let credits: Int
+  let localizations: [String: Localization]
+  let prices: [String: String]
+  let availableInStore: Bool?
+}
+
+struct DecodedCatalog: Decodable {
+  let products: [DecodedProduct]
+  let defaultStorefront: String?
+}
+
+/// The same 10,000-product catalog read by the shop's XML reader and by Foundation's two readers,
+/// each to the values it gives (no validation), and by the whole catalog loader.
+func compareCatalogReaders() throws {
+  let data = try Data(contentsOf: URL(fileURLWithPath: try bigCatalog(10_000)))
+  let iterations = 15
+  let fast = try sample(iterations) { _ in
+    guard XMLPropertyList.parse(data) is [String: Any] else { throw CocoaError(.propertyListReadCorrupt) }
+  }
+  let serialization = try sample(iterations) { _ in
+    _ = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+  }
+  let decoder = try sample(iterations) { _ in
+    _ = try PropertyListDecoder().decode(DecodedCatalog.self, from: data)
+  }
+  let loader = try sample(iterations) { _ in _ = try CatalogLoader.parse(data, path: "products.plist") }
+  let size = String(format: "%.1f MB", Double(data.count) / 1e6)
+  report("10,000-product catalog, XMLPropertyList", "median \(format(fast.median))  (\(size) of XML)")
+  for (name, reader) in [("PropertyListSerialization", serialization), ("PropertyListDecoder", decoder)] {
+    report(
+      "10,000-product catalog, \(name)",
+      "median \(format(reader.median))  " + String(format: "%.1f× XMLPropertyList", reader.median / fast.median))
+  }
+  report("10,000-product catalog, CatalogLoader.parse", "median \(format(loader.median))  (reader and checks)")
+}
+
+try compareCatalogReaders()
 let bigPath = try bigCatalog(10_000)
 var big: Catalog!
 let load = time { big = try! CatalogLoader.load(path: bigPath) }

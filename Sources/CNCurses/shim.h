@@ -19,13 +19,9 @@
 #include <sys/ioctl.h>
 
 // Function-like macros do not import into Swift; these wrap the ones the storefront uses.
-static inline int ms_color_pair(int n) { return (int)COLOR_PAIR(n); }
 static inline int ms_attr_bold(void) { return (int)A_BOLD; }
 static inline int ms_attr_reverse(void) { return (int)A_REVERSE; }
 static inline int ms_attr_dim(void) { return (int)A_DIM; }
-static inline int ms_attr_underline(void) { return (int)A_UNDERLINE; }
-static inline int ms_key_resize(void) { return KEY_RESIZE; }
-static inline int ms_err(void) { return ERR; }
 
 // The C library's idea of a character's width, which is what ncurses goes by. Declared here because
 // glibc hides it unless _XOPEN_SOURCE was set before <wchar.h> was first seen.
@@ -35,6 +31,18 @@ static inline int ms_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 // Sets a window's attributes and colour pair in one call (wattr_set is a macro in ncurses).
 static inline int ms_set_style(WINDOW *win, int attrs, int pair) {
   return wattr_set(win, (attr_t)attrs, (NCURSES_PAIRS_T)pair, NULL);
+}
+
+// Replaces the character in a cell with a space, keeping the cell's attributes and colour pair.
+static inline void ms_blank_cell(WINDOW *win, int y, int x) {
+  cchar_t cell;
+  wchar_t text[CCHARW_MAX + 1];
+  attr_t attrs;
+  NCURSES_PAIRS_T pair;
+  static const wchar_t blank[] = L" ";
+  if (mvwin_wch(win, y, x, &cell) == ERR || getcchar(&cell, text, &attrs, &pair, NULL) == ERR) return;
+  if (setcchar(&cell, blank, attrs, pair, NULL) == ERR) return;
+  mvwadd_wch(win, y, x, &cell);
 }
 
 // stdin/stdout and stdscr are mutable C globals that Swift 6 rejects; they stay on this side.

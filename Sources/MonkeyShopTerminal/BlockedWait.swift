@@ -23,14 +23,16 @@ public enum BlockedWait {
   }
 
   /// Ends the storefront, restoring the terminal, if Ctrl-C was typed or a termination signal came
-  /// while it was blocked. Other keys typed meanwhile are dropped; a resize is passed on.
+  /// while it was blocked; Ctrl-Z or SIGTSTP suspends it here and now. Other keys typed meanwhile
+  /// are dropped; a resize is passed on.
   public static func leaveIfAsked() {
     var resized = false
     for signo in SignalPipe.drain() {
-      if signo == SIGWINCH {
-        resized = true
-      } else {
-        leave(status: 128 + signo)
+      switch signo {
+      case SIGWINCH: resized = true
+      case SIGTSTP: suspend(stopping: .process)
+      case SIGCONT: repaint(JobControl.takeTerminalBack)
+      default: leave(status: 128 + signo)
       }
     }
     if resized { raise(SIGWINCH) }
@@ -40,7 +42,19 @@ public enum BlockedWait {
       let count = read(STDIN_FILENO, &bytes, bytes.count)
       guard count > 0 else { break }
       if bytes[0..<count].contains(3) { leave(status: 130) }
+      if bytes[0..<count].contains(26) { suspend(stopping: .job) }
     }
+  }
+
+  private static func suspend(stopping: JobControl.Stopping) {
+    repaint { JobControl.suspend($0, stopping: stopping) }
+  }
+
+  /// Repaints the screen as it was (the last frame and this line) after `change`.
+  private static func repaint(_ change: (UnsafeMutablePointer<WINDOW>) -> Void) {
+    guard let window = ms_stdscr() else { return }
+    change(window)
+    wrefresh(window)
   }
 
   private static func leave(status: Int32) -> Never {

@@ -31,6 +31,7 @@ public enum EventLoop {
   @discardableResult
   public static func run(app: some TerminalApp, terminal: Terminal, clock: () -> Date = Date.init) -> Outcome {
     app.start(now: clock())
+    perform(app.takeScreenRequests(), on: terminal)
     #if os(Linux)
       let folderWatch = FolderWatch(path: app.watchedFolder)
     #endif
@@ -53,7 +54,13 @@ public enum EventLoop {
       _ = poll(&descriptors, nfds_t(descriptors.count), timeout(until: app.nextDeadline, now: clock()))
 
       let signals = SignalPipe.drain()
-      if let termination = signals.first(where: { $0 != SIGWINCH }) { return .signalled(termination) }
+      if let termination = signals.first(where: SignalPipe.isTermination) { return .signalled(termination) }
+      if signals.contains(SIGTSTP) {
+        // kill -TSTP: as Ctrl-Z, though only this process was asked to stop.
+        terminal.suspend(stopping: .process)
+      } else if signals.contains(SIGCONT) {
+        terminal.takeBackAfterStop()
+      }
       if !signals.isEmpty {
         // However many SIGWINCHes came in, the tty's size now is the one to follow.
         terminal.followResize()
@@ -61,7 +68,11 @@ public enum EventLoop {
       }
       // Then everything typed while asleep, in order. Reading never blocks (nodelay).
       while !app.isFinished, let input = terminal.readInput() {
-        if case .key(let key) = input { app.handle(key, now: clock()) }
+        if case .key(let key) = input {
+          app.handle(key, now: clock())
+          // At once: keys typed after Ctrl-Z are not for the storefront.
+          perform(app.takeScreenRequests(), on: terminal)
+        }
         needsDraw = true
       }
       // The terminal went away without a SIGHUP: poll would report it forever, so leave as for one.
@@ -72,6 +83,7 @@ public enum EventLoop {
           // retry(): the folder may have appeared since the last wake-up.
           if folderWatch.retry() || changed {
             app.folderChanged(now: clock())
+            perform(app.takeScreenRequests(), on: terminal)
             needsDraw = true
           }
         }
@@ -79,10 +91,21 @@ public enum EventLoop {
       let now = clock()
       if !app.isFinished, let deadline = app.nextDeadline, now >= deadline {
         app.tick(now: now)
+        perform(app.takeScreenRequests(), on: terminal)
         needsDraw = true
       }
     }
     return .finished
+  }
+
+  /// What the app asked of the terminal, in order. Either way the next frame repaints every cell.
+  private static func perform(_ requests: [ScreenRequest], on terminal: Terminal) {
+    for request in requests {
+      switch request {
+      case .redraw: terminal.repaintEverything()
+      case .suspend: terminal.suspend(stopping: .job)
+      }
+    }
   }
 
   /// Milliseconds until `deadline`, rounded up so the loop does not wake just before it; -1 (wait

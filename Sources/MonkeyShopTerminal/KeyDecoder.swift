@@ -2,7 +2,7 @@ import CNCurses
 import MonkeyShopCore
 
 /// What one read from the keyboard means to the event loop.
-public enum TerminalInput: Hashable, Sendable {
+enum TerminalInput: Hashable, Sendable {
   case key(Key)
   /// ncurses noticed a new size (it queues KEY_RESIZE after `resizeterm`).
   case resize
@@ -10,10 +10,10 @@ public enum TerminalInput: Hashable, Sendable {
 
 /// Turns what `wget_wch` returns into a `Key`. Escape sequences (arrows, Page Up, Shift-Tab) are
 /// decoded by ncurses itself with keypad mode on; a lone Esc arrives after ESCDELAY (25 ms).
-public enum KeyDecoder {
+enum KeyDecoder {
   /// `status` is wget_wch's result (OK for a character, KEY_CODE_YES for a function key); nil for
   /// keys the shop has no use for.
-  public static func decode(status: Int32, code: UInt32) -> TerminalInput? {
+  static func decode(status: Int32, code: UInt32) -> TerminalInput? {
     if status == KEY_CODE_YES { return decodeFunctionKey(Int32(bitPattern: code)) }
     guard status == OK else { return nil }
     return decodeCharacter(code).map { .key($0) }
@@ -42,7 +42,10 @@ public enum KeyDecoder {
 
   static func decodeCharacter(_ code: UInt32) -> Key? {
     switch code {
-    case 3: return .ctrlC  // raw mode: Ctrl-C is a key, not SIGINT
+    // raw() turns off the signal keys: Ctrl-C, Ctrl-Z arrive as bytes, not as SIGINT and SIGTSTP.
+    case 3: return .ctrlC
+    case 12: return .ctrlL
+    case 26: return .ctrlZ
     case 8, 127: return .backspace
     case 9: return .tab
     case 10, 13: return .enter  // nonl(): Enter arrives as CR

@@ -2,7 +2,7 @@ import CNCurses
 import MonkeyShopCore
 
 /// Maps a `Style` to ncurses attributes and a colour pair. In monochrome (NO_COLOR, or a terminal
-/// without colour) tints are dropped and bold/reverse/underline/dim still show focus and emphasis.
+/// without colour) tints are dropped and bold, reverse and dim still show focus and emphasis.
 struct Palette {
   let isMonochrome: Bool
 
@@ -32,7 +32,6 @@ struct Palette {
     var attributes: Int32 = 0
     if style.bold { attributes |= ms_attr_bold() }
     if style.reverse { attributes |= ms_attr_reverse() }
-    if style.underline { attributes |= ms_attr_underline() }
     // Muted text is dim even without colour, so it stays secondary.
     if style.dim || style.tint == .muted { attributes |= ms_attr_dim() }
     guard !isMonochrome, let tint = style.tint else { return (attributes, 0) }

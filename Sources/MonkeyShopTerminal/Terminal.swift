@@ -50,7 +50,6 @@ public final class Terminal {
   deinit { stop() }
 
   public var isStarted: Bool { window != nil }
-  public var isMonochrome: Bool { palette.isMonochrome }
 
   /// The screen's size in cells (zero before `start()`).
   public var size: ScreenSize {
@@ -80,7 +79,15 @@ public final class Terminal {
     self.screen = screen
     self.window = window
     Self.isAnyStarted = true
-    raw()  // Ctrl-C arrives as key 3, not SIGINT
+    Self.setUpModes(window)
+    palette = Palette.setUp(forceMonochrome: forceMonochrome || Self.noColorRequested)
+    CrashGuard.arm()
+    Self.registerExitHook()
+  }
+
+  /// The keyboard and screen modes the storefront runs in.
+  static func setUpModes(_ window: UnsafeMutablePointer<WINDOW>) {
+    raw()  // Ctrl-C and Ctrl-Z arrive as keys, not SIGINT and SIGTSTP
     noecho()
     nonl()
     keypad(window, true)
@@ -88,9 +95,6 @@ public final class Terminal {
     _ = set_escdelay(25)  // a lone Esc acts at once instead of after a second
     _ = curs_set(0)
     typeahead(-1)  // always finish a frame, even with keys pending
-    palette = Palette.setUp(forceMonochrome: forceMonochrome || Self.noColorRequested)
-    CrashGuard.arm()
-    Self.registerExitHook()
   }
 
   /// Leaves the alternate screen and gives the shell its terminal back. Safe to call more than once.
@@ -119,15 +123,43 @@ public final class Terminal {
   /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.
   func followResize() {
     guard let window else { return }
+    Self.followSize(of: window)
+  }
+
+  static func followSize(of window: UnsafeMutablePointer<WINDOW>) {
     var rows: Int32 = 0
     var columns: Int32 = 0
     guard ms_window_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
     if rows != getmaxy(window) || columns != getmaxx(window) { resizeterm(rows, columns) }
   }
 
+  /// The next frame repaints every cell, not only what changed: whatever else wrote on the
+  /// terminal (a stray process, a garbled line) is drawn over.
+  func repaintEverything() {
+    guard let window else { return }
+    _ = clearok(window, true)
+  }
+
+  /// Gives the shell its terminal and stops; returns once continued, with the next frame
+  /// repainting everything.
+  func suspend(stopping: JobControl.Stopping) {
+    guard let window else { return }
+    JobControl.suspend(window, stopping: stopping)
+  }
+
+  /// Continued after something else stopped the storefront (SIGSTOP): takes the terminal back.
+  func takeBackAfterStop() {
+    guard let window else { return }
+    JobControl.takeTerminalBack(window)
+  }
+
   /// The next key or resize already typed, without waiting; nil when there is none.
   func readInput() -> TerminalInput? {
     guard let window else { return nil }
+    return Self.readInput(from: window)
+  }
+
+  static func readInput(from window: UnsafeMutablePointer<WINDOW>) -> TerminalInput? {
     while true {
       var code: wint_t = 0
       let status = wget_wch(window, &code)

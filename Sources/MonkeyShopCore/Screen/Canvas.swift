@@ -16,6 +16,56 @@ extension Canvas {
   }
 }
 
+/// What shows of text written on a row from column `x`: the one clipping rule of every canvas (the
+/// terminal, the in-memory grid, a region of either), so tests and the terminal agree cell for cell.
+/// Characters are kept whole or dropped whole, by `TextWidth`: a wide character that would straddle
+/// the left or right edge is not drawn at all, and characters that take no cell are left out.
+public struct ClippedText: Hashable, Sendable {
+  /// The column of the first cell drawn.
+  public let x: Int
+  /// The characters drawn.
+  public let text: String
+  /// The cells they take.
+  public let width: Int
+  /// Every character is printable ASCII, one cell each.
+  public let isASCII: Bool
+
+  /// Nil when nothing shows. `edgeWidth` is, for a device that may count a character wider than
+  /// `TextWidth` does, the cells it needs there, so the character is dropped rather than wrapped
+  /// onto the next row when it does not fit before the right edge.
+  public init?(_ text: String, x: Int, columns: Int, edgeWidth: ((Character) -> Int)? = nil) {
+    guard x < columns else { return nil }
+    // Plain ASCII, the bulk of every frame: no per-character width lookups.
+    if x >= 0, let ascii = TextWidth.asciiWidth(text), ascii == text.utf8.count {
+      let count = min(ascii, columns - x)
+      guard count > 0 else { return nil }
+      self.x = x
+      self.text = count == ascii ? text : String(text.utf8.prefix(count))!
+      width = count
+      isASCII = true
+      return
+    }
+    var column = x
+    var start: Int?
+    var visible = ""
+    for character in text {
+      let cells = TextWidth.of(character)
+      guard cells > 0 else { continue }
+      if column + max(cells, edgeWidth?(character) ?? 0) > columns { break }
+      if column >= 0 {
+        if start == nil { start = column }
+        visible.append(character)
+      }
+      column += cells
+    }
+    guard let start else { return nil }
+    self.x = start
+    self.text = visible
+    width = column - start
+    isASCII = false
+  }
+}
+
 public struct ScreenSize: Hashable, Sendable, CustomStringConvertible {
   public var width: Int
   public var height: Int
@@ -57,15 +107,12 @@ public struct Style: Hashable, Sendable {
   public var bold = false
   public var reverse = false
   public var dim = false
-  public var underline = false
 
-  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false)
-  {
+  public init(tint: Tint? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false) {
     self.tint = tint
     self.bold = bold
     self.reverse = reverse
     self.dim = dim
-    self.underline = underline
   }
 
   public static let plain = Style()

@@ -15,7 +15,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   case end
   case backspace
   case ctrlC
+  /// Repaints the whole screen, whatever else wrote on it.
   case ctrlL
+  /// Suspends the storefront as a job of the shell; `fg` brings it back.
   case ctrlZ
 
   /// The names walkthroughs use for keys that are not characters.

@@ -16,19 +16,15 @@ public struct TextGrid: Canvas, CustomStringConvertible {
   }
 
   public mutating func put(_ text: String, x: Int, y: Int, style: Style) {
-    guard y >= 0, y < size.height else { return }
-    var column = x
-    for character in text {
-      let width = TextWidth.of(character)
-      guard width > 0 else { continue }
-      if column + width > size.width { break }
-      if column >= 0 {
-        clearHalf(atRow: y, column: column)
-        cells[y][column] = Cell(text: String(character), style: style)
-        if width == 2 {
-          clearHalf(atRow: y, column: column + 1)
-          cells[y][column + 1] = Cell(text: "", style: style)
-        }
+    guard y >= 0, y < size.height, let clipped = ClippedText(text, x: x, columns: size.width) else { return }
+    var column = clipped.x
+    for character in clipped.text {
+      let width = clipped.isASCII ? 1 : TextWidth.of(character)
+      clearHalf(atRow: y, column: column)
+      cells[y][column] = Cell(text: String(character), style: style)
+      if width == 2 {
+        clearHalf(atRow: y, column: column + 1)
+        cells[y][column + 1] = Cell(text: "", style: style)
       }
       column += width
     }

@@ -207,6 +207,3 @@ public final class ShopRuntime {
     return [.storeChanged(state)] + messages
   }
 }
-
-// MERGE: moves to MonkeyShopTerminal with the protocol.
-extension ShopRuntime: TerminalApp {}

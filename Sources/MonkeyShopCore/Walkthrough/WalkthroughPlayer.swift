@@ -7,7 +7,7 @@ import Foundation
 /// Waits (and the launch's product request) run on the wall clock, so the audience sees the
 /// buttons read `loading...`, the spinner turn and the log fill in at the store's pace; Space
 /// during a wait skips to its end. Everything else runs exactly as `monkeyshop walkthrough` runs it.
-public final class WalkthroughPlayer: TerminalApp {
+public final class WalkthroughPlayer {
   public let session: WalkthroughSession?
   public let walkthrough: Walkthrough
   private var next = 0
@@ -285,21 +285,7 @@ struct RegionCanvas<Base: Canvas>: Canvas {
   let size: ScreenSize
 
   mutating func put(_ text: String, x: Int, y: Int, style: Style) {
-    guard y >= 0, y < size.height, x < size.width else { return }
-    var column = x
-    var visible = ""
-    var start: Int?
-    for character in text {
-      let width = TextWidth.of(character)
-      guard width > 0 else { continue }
-      if column + width > size.width { break }
-      if column >= 0 {
-        if start == nil { start = column }
-        visible.append(character)
-      }
-      column += width
-    }
-    guard let start, !visible.isEmpty else { return }
-    base.put(visible, x: start, y: y, style: style)
+    guard y >= 0, y < size.height, let clipped = ClippedText(text, x: x, columns: size.width) else { return }
+    base.put(clipped.text, x: clipped.x, y: y, style: style)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopCore
 
 /// What the terminal's event loop drives: the storefront, or a walkthrough played live. The loop
 /// sleeps until a key, a change in the data folder, a signal, or `nextDeadline`.
@@ -17,4 +18,10 @@ public protocol TerminalApp: AnyObject {
   var watchedFolder: String? { get }
   /// Draws the whole screen; the canvas starts blank.
   func draw(on canvas: inout some Canvas)
+  /// What the app asked of the terminal since the last call (a repaint, a suspension), oldest
+  /// first; asking again returns nothing until the app asks for more.
+  func takeScreenRequests() -> [ScreenRequest]
 }
+
+extension ShopRuntime: TerminalApp {}
+extension WalkthroughPlayer: TerminalApp {}
