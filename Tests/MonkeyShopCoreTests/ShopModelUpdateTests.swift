@@ -429,3 +429,34 @@ import Testing
     #expect(model.log.last?.event == LogEvent.note(.storefrontPrices(Storefront.named("JPN")!)))
   }
 }
+
+/// The runtime's one rule of order: an effect's results reach `update` before the next effect.
+@Suite struct ShopRuntimeOrderTests {
+  @Test("an app that dies delivering the first of two answered purchases never touches the second")
+  func dyingMidBatch() {
+    let launch = ShopModelUpdateTests.launch
+    var store = StoreState()
+    for id in ["1", "2"] {
+      store.transactions.append(
+        StoreTransaction(
+          id: id, productIdentifier: ShopModelUpdateTests.five, quantity: 1, state: .purchasing, purchaseDate: launch,
+          answerDate: launch))
+    }
+    store.lastTransactionNumber = 2
+    let storage = MemoryStorage(store: store)
+    var crashes: [CrashPoint] = []
+    let runtime = ShopRuntime(
+      catalog: ShopModelUpdateTests.catalog, storage: storage, language: .en, launchDate: launch,
+      requestsProducts: false, armedCrash: .afterDeliveryBeforeFinish, onCrash: { crashes.append($0) })
+    runtime.start(now: launch)
+    #expect(crashes == [.afterDeliveryBeforeFinish])
+    #expect(storage.wallet.balance == 5, "only the first was credited")
+    #expect(storage.wallet.credited.contains(1) && !storage.wallet.credited.contains(2))
+    let delivered = runtime.model.log.compactMap { entry -> String? in
+      if case .delivered(let id, _, _) = entry.event { return id }
+      return nil
+    }
+    #expect(delivered == ["1"], "the log says what was credited, and only that")
+    #expect(storage.store.unfinished.map(\.id) == ["1", "2"])
+  }
+}

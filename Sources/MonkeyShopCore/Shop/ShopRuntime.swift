@@ -76,17 +76,24 @@ public final class ShopRuntime {
 
   /// Sends one message and everything it leads to, until the model asks for nothing more.
   public func send(_ message: ShopMessage) {
-    var queue = [message]
-    while !queue.isEmpty, model.crashed == nil {
-      for effect in model.update(queue.removeFirst()) {
-        queue += perform(effect)
-        if model.crashed != nil { break }
-      }
-    }
+    process(message)
     publishLog()
     if let point = model.crashed, !reportedCrash {
       reportedCrash = true
       onCrash(point)
+    }
+  }
+
+  /// An effect's results reach `update` before the next effect is performed, as an app handles one
+  /// transaction (deliver, then finish) before the next: an app that dies delivering the first
+  /// never touches the second.
+  private func process(_ message: ShopMessage) {
+    for effect in model.update(message) {
+      guard model.crashed == nil else { return }
+      for result in perform(effect) {
+        guard model.crashed == nil else { return }
+        process(result)
+      }
     }
   }
 
