@@ -18,7 +18,7 @@ struct WalkthroughCommand: ParsableCommand {
       file or the catalog was refused.
       """)
 
-  @Argument(help: "Walkthrough files, or names of bundled ones (see --list).")
+  @Argument(help: "Walkthrough files, folders of them, or names of bundled ones (see --list).")
   var files: [String] = []
 
   @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "path"))
@@ -61,7 +61,7 @@ struct WalkthroughCommand: ParsableCommand {
   // MARK: Running
 
   private func runAll() throws {
-    let paths = files.map { WalkthroughLibrary.resolve($0, library: library) }
+    let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []
     for path in paths {

@@ -204,6 +204,32 @@ struct LedgerFindingsTests {
     #expect(harness.model.balance == 5)
   }
 
+  @Test(
+    "an approval made elsewhere is logged and delivered even when the app writes the store before it reads the folder")
+  func approvalBeforeOwnWrite() throws {
+    let harness = ShopHarness(conditions: {
+      $0.askToBuy = true
+      $0.latency = .normal
+    })
+    harness.press("5")
+    harness.press(.enter)
+    harness.wait(2)
+    let deferred = try #require(harness.model.store.transactions.last)
+    #expect(deferred.state == .deferred)
+    try harness.changeStore { store in store.state.conditions.askToBuy = false }
+    harness.press("5")
+    harness.press(.enter)
+    // `monkeyshop store approve` from another terminal; the app has not read the folder yet when
+    // its own purchase is answered (the tick comes first), a write that sees the approval.
+    _ = try harness.storage.changeStore(catalog: ShopHarness.catalog) { store in try store.approve(deferred.id) }
+    harness.wait(2)
+    harness.runtime.folderChanged(now: harness.now)
+    harness.wait(1)
+    #expect(harness.model.balance == 10)
+    #expect(harness.eventNames.filter { $0 == "approved" }.count == 1)
+    #expect(harness.storage.store.transaction(deferred.id)?.finished == true)
+  }
+
   @Test("a purchase in flight whose transaction leaves the store ends with MS-E0013 instead of waiting forever")
   func vanishedPurchase() throws {
     let harness = ShopHarness(conditions: { $0.latency = .slow })

@@ -40,6 +40,13 @@ struct WalkthroughLibraryTests {
     #expect(Self.files.count >= 10)
   }
 
+  /// `monkeyshop walkthrough Walkthroughs` runs the folder's walkthroughs, as `Walkthroughs/*.yaml` does.
+  @Test func aFolderNamesItsWalkthroughs() {
+    #expect(WalkthroughLibrary.paths(for: library, library: nil) == Self.files)
+    let one = Self.files[0]
+    #expect(WalkthroughLibrary.paths(for: one, library: nil) == [one])
+  }
+
   @Test(arguments: files)
   func bundledWalkthroughPasses(_ path: String) throws {
     let walkthrough = try WalkthroughParser.load(path: path)

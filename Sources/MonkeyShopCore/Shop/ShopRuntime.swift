@@ -208,9 +208,21 @@ public final class ShopRuntime {
     }
   }
 
-  /// A locked read-modify-write of the store; the model then sees the store as written.
+  /// A locked read-modify-write of the store; the model then sees the store as written. What
+  /// another process wrote since the model last saw the folder (an approval, a resolution, a
+  /// condition) reaches it first as a folder read, or taking the store as written would hide it
+  /// from the reconciliation, and the app would neither log nor deliver it.
   private func changeStore(_ body: (inout AppStore) throws -> [ShopMessage]) throws -> [ShopMessage] {
-    let (messages, state) = try storage.changeStore(catalog: model.catalog, body)
-    return [.storeChanged(state)] + messages
+    let known = model.store
+    let catalog = model.catalog
+    let (messages, state, found) = try storage.update { state, wallet in
+      let found = state == known ? nil : (state, wallet)
+      var store = AppStore(state: state, catalog: catalog)
+      let messages = try body(&store)
+      state = store.state
+      return (messages, state, found)
+    }
+    let followed = found.map { [ShopMessage.dataFolderRead($0.0, $0.1, at: model.now)] } ?? []
+    return followed + [.storeChanged(state)] + messages
   }
 }

@@ -21,6 +21,12 @@ public enum WalkthroughLibrary {
       .map { (folder as NSString).appendingPathComponent($0) }
   }
 
+  /// The walkthroughs a command-line argument names: every walkthrough of a folder
+  /// (`monkeyshop walkthrough Walkthroughs`), else the one file `resolve` finds.
+  public static func paths(for argument: String, library: String?) -> [String] {
+    isFolder(argument) ? files(in: argument) : [resolve(argument, library: library)]
+  }
+
   /// A path as given, or a library walkthrough named without its folder or extension
   /// (`ask-to-buy-approved`).
   public static func resolve(_ name: String, library: String?) -> String {
