@@ -76,7 +76,7 @@ public final class ShopRuntime {
 
   /// Sends one message and everything it leads to, until the model asks for nothing more.
   public func send(_ message: ShopMessage) {
-    process(message)
+    process([message])
     publishLog()
     if let point = model.crashed, !reportedCrash {
       reportedCrash = true
@@ -84,16 +84,17 @@ public final class ShopRuntime {
     }
   }
 
-  /// An effect's results reach `update` before the next effect is performed, as an app handles one
-  /// transaction (deliver, then finish) before the next: an app that dies delivering the first
-  /// never touches the second.
-  private func process(_ message: ShopMessage) {
-    for effect in model.update(message) {
+  /// Feeds messages to `update`, then performs the effects they asked for, one at a time, each
+  /// effect's results reaching `update` before the next effect is performed: an app handles one
+  /// transaction (deliver, then finish) before the next, so one that dies delivering the first
+  /// never touches the second. All results of one effect reach `update` before any of their own
+  /// effects, so the model never sees an older store after a newer one.
+  private func process(_ messages: [ShopMessage]) {
+    var effects: [ShopEffect] = []
+    for message in messages { effects += model.update(message) }
+    for effect in effects {
       guard model.crashed == nil else { return }
-      for result in perform(effect) {
-        guard model.crashed == nil else { return }
-        process(result)
-      }
+      process(perform(effect))
     }
   }
 
