@@ -18,6 +18,9 @@ struct ConcurrentWritersTests {
   static let workers = 8
   /// How long the workers start new commands.
   static let running = Duration.seconds(20)
+  /// The commands a run needs to prove anything: on a busy machine the writers go on past
+  /// `running` until they have made this many (or a minute more has passed).
+  static let enoughCommands = 100
   /// Wallet resets happen only this early, so that most of the run is after the last one and a
   /// lost update cannot hide behind it.
   static let resetsUntil = Duration.seconds(4)
@@ -52,12 +55,15 @@ struct ConcurrentWritersTests {
       return deletions
     }
 
+    let finished = CommandCount()
     let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
       for worker in 0..<Self.workers {
         group.addTask {
           var random = SplitMix64(seed: seed &+ UInt64(worker) &* 0x9E37_79B9)
           var outcomes: [Outcome] = []
-          while clock.now < deadline {
+          while true {
+            let enough = await finished.value >= Self.enoughCommands
+            guard clock.now < deadline || (!enough && clock.now < deadline + .seconds(60)) else { break }
             let command = Self.pickCommand(&random, mayResetWallet: clock.now - start < Self.resetsUntil)
             outcomes.append(try await Outcome.run(command, in: folder, bound: Self.hangBound))
             if command == ["store", "reset"] {
@@ -65,6 +71,7 @@ struct ConcurrentWritersTests {
               outcomes.append(
                 try await Outcome.run(["store", "set", "latency", "instant"], in: folder, bound: Self.hangBound))
             }
+            await finished.add()
           }
           return outcomes
         }
@@ -110,7 +117,7 @@ struct ConcurrentWritersTests {
         ? " (commands that hung or crashed lost what they printed, so their deliveries may be missing here)" : "")
       + "; every command's output: \(transcript.path)"
 
-    #expect(outcomes.count >= 100, "too few commands to test anything: \(outcomes.count)")
+    #expect(outcomes.count >= Self.enoughCommands, "too few commands to test anything: \(outcomes.count)")
     // Nobody hung; no command crashed or found the data unreadable.
     for outcome in report.problems.prefix(12) { Issue.record("\(outcome)") }
     #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
@@ -357,4 +364,10 @@ private func processState(_ pid: pid_t) -> Character? {
     let close = text.lastIndex(of: ")")
   else { return nil }
   return text[text.index(after: close)...].first { $0 != " " }
+}
+
+/// How many commands the writers have finished, across their tasks.
+private actor CommandCount {
+  private(set) var value = 0
+  func add() { value += 1 }
 }
