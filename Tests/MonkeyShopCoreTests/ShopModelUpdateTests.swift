@@ -359,7 +359,7 @@ import Testing
     let paid = Self.transaction("1", .purchased)
     #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.disarmCrash(.beforeDelivery, paid)])
     #expect(!model.isFinished)
-    #expect(model.update(.crashDisarmed(.beforeDelivery, paid)) == [.crash(.beforeDelivery)])
+    #expect(model.update(.crashDisarmed(.beforeDelivery)) == [.crash(.beforeDelivery)])
     #expect(model.isFinished)
     #expect(model.crashed == .beforeDelivery)
     #expect(model.status == .crashed)

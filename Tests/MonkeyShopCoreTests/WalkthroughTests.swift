@@ -563,6 +563,14 @@ struct WalkthroughPlayerTests {
     #expect(screen.contains("✓ expect balance 5"))
     #expect(screen.contains("The walkthrough is over"))
     #expect(player.session?.storage.wallet.balance == 5)
+    // The keys that act everywhere act in the player too.
+    player.handle(.ctrlL, now: now)
+    player.handle(.ctrlZ, now: now)
+    #expect(player.takeScreenRequests() == [.redraw, .suspend])
+    #expect(player.takeScreenRequests().isEmpty)
+    #expect(!player.isFinished)
+    player.handle(.ctrlC, now: now)
+    #expect(player.isFinished)
 
     player.handle(.character("q"), now: now)
     #expect(player.isFinished)

@@ -60,11 +60,6 @@ public enum BuyButton: Equatable, Sendable {
   case networkDown
   case notAvailable
   case buy(price: String)
-
-  public var canBuy: Bool {
-    if case .buy = self { return true }
-    return false
-  }
 }
 
 /// A line of the event log that explains rather than records a StoreKit call.

@@ -15,7 +15,7 @@ extension ShopRuntime {
     while !isFinished, keepGoing(model), let deadline = model.nextDeadline, target.map({ deadline <= $0 }) ?? true {
       // A tick at or after a deadline answers it; a model that asks again for a moment already
       // ticked would spin here forever, so time stops rather than the process hanging.
-      if let lastTick, deadline <= lastTick, model.now >= deadline { break }
+      if let lastTick, deadline <= lastTick { break }
       let reached = max(wait(deadline), model.now)
       send(.tick(at: reached))
       lastTick = reached

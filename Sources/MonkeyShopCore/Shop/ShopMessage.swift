@@ -31,7 +31,7 @@ public enum ShopMessage: Sendable {
   case storeChanged(StoreState)
   case walletRead(Wallet)
   /// The crash point was disarmed in the store, so the relaunch does not die again: now the app dies.
-  case crashDisarmed(CrashPoint, StoreTransaction)
+  case crashDisarmed(CrashPoint)
   /// The crash point could not be disarmed: an app that died now would die at every launch, so it
   /// goes on with the delivery instead.
   case crashNotDisarmed(CrashPoint, StoreTransaction, ShopFailure)

@@ -172,10 +172,8 @@ public struct ShopModel: Sendable {
 
   /// Whether the store has a payment whose answer is due by now.
   var answersDue: Bool {
-    guard !answersHeld else { return false }
-    return store.transactions.contains {
-      $0.state == .purchasing && $0.answerDate.map { deadline(for: $0) <= now } == true
-    }
+    guard !answersHeld, let first = store.nextAnswerDate else { return false }
+    return deadline(for: first) <= now
   }
 
   /// The latest date of a store answer due by now, with the noise a date read back may carry.

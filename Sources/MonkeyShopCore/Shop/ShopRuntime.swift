@@ -15,7 +15,6 @@ public final class ShopRuntime {
   public var onLog: ((LogEntry) -> Void)?
   private var logged = 0
   private var screenRequests: [ScreenRequest] = []
-  private var reportedCrash = false
 
   public init(
     catalog: Catalog, storage: any ShopStorage, language: Language, launchDate: Date, watchedFolder: String? = nil,
@@ -76,12 +75,11 @@ public final class ShopRuntime {
 
   /// Sends one message and everything it leads to, until the model asks for nothing more.
   public func send(_ message: ShopMessage) {
+    // A dead app hears nothing more.
+    guard model.crashed == nil else { return }
     process([message])
     publishLog()
-    if let point = model.crashed, !reportedCrash {
-      reportedCrash = true
-      onCrash(point)
-    }
+    if let point = model.crashed { onCrash(point) }
   }
 
   /// Feeds messages to `update`, then performs the effects they asked for, one at a time, each
@@ -185,7 +183,7 @@ public final class ShopRuntime {
         let (_, state) = try storage.changeStore(catalog: model.catalog) { store in
           if store.state.conditions.crashPoint == point { store.state.conditions.crashPoint = nil }
         }
-        return [.storeChanged(state), .crashDisarmed(point, transaction)]
+        return [.storeChanged(state), .crashDisarmed(point)]
       } catch {
         return [.crashNotDisarmed(point, transaction, ShopFailure(error))]
       }
@@ -215,15 +213,10 @@ public final class ShopRuntime {
   /// from the reconciliation, and the app would neither log nor deliver it.
   private func changeStore(_ body: (inout AppStore) throws -> [ShopMessage]) throws -> [ShopMessage] {
     let known = model.store
-    let catalog = model.catalog
-    let (messages, state, found) = try storage.update { state, wallet in
-      let found = state == known ? nil : (state, wallet)
-      var store = AppStore(state: state, catalog: catalog)
-      let messages = try body(&store)
-      state = store.state
-      return (messages, state, found)
+    let ((messages, found), state) = try storage.changeStore(catalog: model.catalog) { store, wallet in
+      let found = store.state == known ? nil : ShopMessage.dataFolderRead(store.state, wallet, at: model.now)
+      return (try body(&store), found)
     }
-    let followed = found.map { [ShopMessage.dataFolderRead($0.0, $0.1, at: model.now)] } ?? []
-    return followed + [.storeChanged(state)] + messages
+    return (found.map { [$0] } ?? []) + [.storeChanged(state)] + messages
   }
 }

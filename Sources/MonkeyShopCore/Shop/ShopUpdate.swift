@@ -68,7 +68,7 @@ extension ShopModel {
     case .walletRead(let wallet):
       followWallet(wallet)
       return []
-    case .crashDisarmed(let point, _):
+    case .crashDisarmed(let point):
       return die(at: point)
     case .crashNotDisarmed(let point, let transaction, let failure):
       fail(failure)

@@ -159,10 +159,10 @@ public struct Words: Sendable {
         "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
         "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
     case .vanished(let id):
-      let text = say(
-        "transaction #\(id) is no longer in the store (was it reset?): it will never be answered",
-        "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません")
-      return ShopFailure(.unknownTransaction, text).formatted
+      let failure = ShopFailure.vanished(id)
+      return language == .ja
+        ? ShopFailure(failure.errorID, "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません").formatted
+        : failure.formatted
     case .crashed:
       return say("The app crashed", "アプリがクラッシュしました")
     case .failed(let failure):

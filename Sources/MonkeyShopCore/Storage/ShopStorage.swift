@@ -19,9 +19,16 @@ extension ShopStorage {
   public func changeStore<Result>(
     catalog: Catalog, _ body: (inout AppStore) throws -> Result
   ) throws -> (result: Result, store: StoreState) {
-    try update { state, _ in
+    try changeStore(catalog: catalog, seeingWallet: { store, _ in try body(&store) })
+  }
+
+  /// The same, with the wallet as it is under the lock, for a caller that must know what it found.
+  public func changeStore<Result>(
+    catalog: Catalog, seeingWallet body: (inout AppStore, Wallet) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try update { state, wallet in
       var store = AppStore(state: state, catalog: catalog)
-      let result = try body(&store)
+      let result = try body(&store, wallet)
       state = store.state
       return (result, state)
     }

@@ -77,16 +77,24 @@ public final class WalkthroughPlayer {
     case screen(ScreenRequest)
   }
 
-  /// The player's keys, in one table.
+  /// The player's own keys; Ctrl-C, Ctrl-L and Ctrl-Z act as everywhere (`KeyMap`'s global scope).
   static let keys: [(keys: [Key], action: Action)] = [
     ([.character(" "), .enter], .next),
-    ([.character("q"), .escape, .ctrlC], .quit),
-    ([.ctrlL], .screen(.redraw)),
-    ([.ctrlZ], .screen(.suspend)),
+    ([.character("q"), .escape], .quit),
   ]
 
+  static func action(for key: Key) -> Action? {
+    if let own = keys.first(where: { $0.keys.contains(key) }) { return own.action }
+    switch KeyMap.binding(for: key, in: .global)?.action {
+    case .quitNow: return .quit
+    case .redraw: return .screen(.redraw)
+    case .suspend: return .screen(.suspend)
+    default: return nil
+    }
+  }
+
   public func handle(_ key: Key, now: Date) {
-    guard let action = Self.keys.first(where: { $0.keys.contains(key) })?.action else { return }
+    guard let action = Self.action(for: key) else { return }
     switch action {
     case .next:
       if timed != nil {
