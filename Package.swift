@@ -36,7 +36,11 @@ let package = Package(
         "MonkeyShopCore",
         "MonkeyShopTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      // The shipped catalog, built into the binary so an installed monkeyshop sells from any
+      // folder (`PackageResources.products_plist`). The file is a link to the repository's
+      // products.plist: one catalog, never a second copy to keep in step.
+      resources: [.embedInCode("products.plist")]
     ),
     .executableTarget(
       name: "MonkeyShopBenchmarks",

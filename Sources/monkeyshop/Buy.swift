@@ -39,7 +39,7 @@ struct Buy: ParsableCommand {
   func run() throws {
     let catalog = try options.loadCatalog()
     do {
-      _ = try catalog.product(productIdentifier, path: options.catalogPath)
+      _ = try catalog.product(productIdentifier, path: options.catalogSource.description)
     } catch {
       throw Failure.usage(error)
     }
@@ -61,7 +61,7 @@ struct Buy: ParsableCommand {
     }
     switch transaction.state {
     case .purchased where transaction.finished:
-      say("purchased: transaction #\(id), balance \(model.balance) monkey credits")
+      say("purchased: transaction #\(id), balance \(counted(model.balance, "monkey credit"))")
     case .purchased:
       throw Failure.of(
         model,

@@ -11,7 +11,10 @@ struct CatalogCommand: ParsableCommand {
       commandName: "check",
       abstract: "Validate a products.plist and print what it sells. Exit 65 when it is refused.")
 
-    @Argument(help: "The catalog file (default: --catalog, $MONKEYSHOP_CATALOG, else ./products.plist).")
+    @Argument(
+      help:
+        "The catalog file (default: --catalog, $MONKEYSHOP_CATALOG, else ./products.plist, else the shipped catalog built into monkeyshop)."
+    )
     var file: String?
 
     @OptionGroup var options: ShopOptions
@@ -20,12 +23,14 @@ struct CatalogCommand: ParsableCommand {
       var options = options
       if let file { options.catalog = file }
       let catalog = try options.loadCatalog()
-      say("\(options.catalogPath): \(catalog.products.count) products, storefront \(catalog.defaultStorefront)")
+      say(
+        "\(options.catalogSource): \(counted(catalog.products.count, "product")), storefront \(catalog.defaultStorefront)"
+      )
       for product in catalog.products {
         let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
         let availability = product.availableInStore ? "" : "  (not available in the store)"
         say(
-          "  \(product.productIdentifier)  \(product.credits) credits  \(price)  \(product.localization("en").title)\(availability)"
+          "  \(product.productIdentifier)  \(counted(product.credits, "credit"))  \(price)  \(product.localization("en").title)\(availability)"
         )
         let storefronts = product.prices.keys.sorted().map { code in
           "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"

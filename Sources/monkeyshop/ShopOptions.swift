@@ -16,7 +16,7 @@ struct DefaultPlaces: ShopPlaces {
 
 /// Options every command that opens the shop shares: the catalog and the data folder.
 struct ShopOptions: ParsableArguments, ShopPlaces {
-  @Option(name: .long, help: ArgumentHelp("The catalog to sell from.", valueName: "path"))
+  @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
 
   @Option(
@@ -29,10 +29,16 @@ struct ShopOptions: ParsableArguments, ShopPlaces {
 
 /// Only the catalog: for walkthroughs, which never touch the data folder.
 struct CatalogOption: ParsableArguments, ShopPlaces {
-  @Option(name: .long, help: ArgumentHelp("The catalog to sell from.", valueName: "path"))
+  @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
 
   var dataDir: String? { nil }
+}
+
+extension ParsableArguments {
+  static var catalogHelp: String {
+    "The catalog to sell from (default: $MONKEYSHOP_CATALOG, else ./products.plist, else the shipped catalog built into monkeyshop)."
+  }
 }
 
 extension ShopPlaces {
@@ -52,16 +58,30 @@ extension ShopPlaces {
     return folder
   }
 
-  /// `--catalog`, else `$MONKEYSHOP_CATALOG`, else `products.plist` in the current folder.
-  var catalogPath: String {
-    if let catalog { return catalog }
-    if let path = environment["MONKEYSHOP_CATALOG"], !path.isEmpty { return path }
-    return "products.plist"
+  /// Which catalog the shop sells from (SPEC §1): `--catalog`, else `$MONKEYSHOP_CATALOG`, else
+  /// `products.plist` in the current folder, else the catalog built into the binary, so an
+  /// installed monkeyshop works from any folder. A file that is there but broken is refused, never
+  /// passed over for the shipped catalog.
+  var catalogSource: CatalogSource {
+    if let catalog { return .file(catalog) }
+    if let path = environment["MONKEYSHOP_CATALOG"], !path.isEmpty { return .file(path) }
+    // lstat: a dangling link named products.plist is there, and is refused as such.
+    if (try? FileManager.default.attributesOfItem(atPath: CatalogSource.localName)) != nil {
+      return .file(CatalogSource.localName)
+    }
+    return .shipped
   }
+
+  /// The catalog's file, or `products.plist` (the current folder's) for the shipped catalog: where
+  /// walkthroughs look for the library beside the catalog.
+  var catalogPath: String { catalogSource.path ?? CatalogSource.localName }
 
   /// The catalog, or a `CatalogError` naming the file, product and key (exit 65).
   func loadCatalog() throws(CatalogError) -> Catalog {
-    try CatalogLoader.load(path: catalogPath)
+    switch catalogSource {
+    case .file(let path): try CatalogLoader.load(path: path)
+    case .shipped: try CatalogLoader.parse(Data(PackageResources.products_plist), path: CatalogSource.shippedName)
+    }
   }
 
   /// The store and wallet as they are, refusing to go on when either cannot be read.
@@ -72,4 +92,26 @@ extension ShopPlaces {
       throw Failure(error, then: "nothing was changed; move the file away or fix it to go on")
     }
   }
+}
+
+/// Where the catalog comes from: a file, or the one built into the binary.
+enum CatalogSource: Equatable, CustomStringConvertible {
+  case file(String)
+  /// The repository's products.plist, embedded when monkeyshop was built.
+  case shipped
+
+  /// The catalog in the current folder, used when there is one.
+  static let localName = "products.plist"
+  /// How messages name the embedded catalog.
+  static let shippedName = "the shipped catalog (built into monkeyshop)"
+
+  var path: String? {
+    switch self {
+    case .file(let path): path
+    case .shipped: nil
+    }
+  }
+
+  /// The path, or "the shipped catalog (built into monkeyshop)".
+  var description: String { path ?? Self.shippedName }
 }

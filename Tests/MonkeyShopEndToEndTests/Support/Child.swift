@@ -38,17 +38,22 @@ final class Child: @unchecked Sendable {
   private let stderrPath: String
   private var ended: (exitStatus: Int32?, signal: Int32?)?
 
-  /// Starts `monkeyshop ARGUMENTS` in the folder's environment, with no standard input.
-  convenience init(_ arguments: [String], in folder: ShopFolder, environment: [String: String] = [:]) throws {
+  /// Starts `monkeyshop ARGUMENTS` in the folder's environment, with no standard input; in
+  /// `directory` when given, else in the test's own current folder (the repository).
+  convenience init(
+    _ arguments: [String], in folder: ShopFolder, environment: [String: String] = [:], unsetting: [String] = [],
+    directory: String? = nil
+  ) throws {
     try self.init(
-      executable: try Locations.requireBinary(), arguments, in: folder, environment: folder.environment(environment))
+      executable: try Locations.requireBinary(), arguments, in: folder,
+      environment: folder.environment(environment, unsetting: unsetting), directory: directory)
   }
 
   /// Starts a program with exactly this environment and no standard input; its output goes to files
   /// in the folder, or to `output` (standard output and error) when given.
   init(
     executable: String, _ arguments: [String], in folder: ShopFolder, environment: [String: String],
-    output: Int32? = nil
+    output: Int32? = nil, directory: String? = nil
   ) throws {
     command = [URL(fileURLWithPath: executable).lastPathComponent] + arguments
     stdoutPath = folder.file("stdout").path
@@ -81,13 +86,18 @@ final class Child: @unchecked Sendable {
     #endif
     posix_spawnattr_setflags(&attributes, Int16(flags))
 
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    // posix_spawn_file_actions_addchdir_np does not reach Swift on Linux: a shell changes folder,
+    // then becomes the program.
+    let program = directory == nil ? executable : "/bin/sh"
+    let line =
+      directory.map { ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, $0, executable] } ?? [executable]
+    let argv = (line + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for string in argv + envp { free(string) }
     }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     guard status == 0 else {
       throw E2EFailure("cannot start \(executable): \(String(cString: strerror(status)))")
     }
@@ -158,13 +168,14 @@ final class Child: @unchecked Sendable {
   }
 }
 
-/// Runs `monkeyshop ARGUMENTS` to the end.
+/// Runs `monkeyshop ARGUMENTS` to the end (in `directory` when given).
 @discardableResult
 func monkeyshop(
-  _ arguments: String..., in folder: ShopFolder, environment: [String: String] = [:],
-  timeout: Duration = .seconds(20)
+  _ arguments: String..., in folder: ShopFolder, environment: [String: String] = [:], unsetting: [String] = [],
+  directory: String? = nil, timeout: Duration = .seconds(20)
 ) async throws -> ChildResult {
-  try await Child(arguments, in: folder, environment: environment).wait(timeout: timeout)
+  try await Child(arguments, in: folder, environment: environment, unsetting: unsetting, directory: directory)
+    .wait(timeout: timeout)
 }
 
 /// `kill(2)`, named apart from `Child.kill`.

@@ -28,8 +28,9 @@ final class ShopFolder: Sendable {
 
   /// The environment monkeyshop runs in: this data folder, the shipped catalog, a UTF-8 locale and
   /// nothing from the developer's shell that changes what it shows (NO_COLOR, LANG, LC_*, a
-  /// default data folder).
-  func environment(_ extra: [String: String] = [:]) -> [String: String] {
+  /// default data folder). `unsetting` removes variables afterwards (`MONKEYSHOP_CATALOG`, to
+  /// sell from the current folder's catalog or the shipped one).
+  func environment(_ extra: [String: String] = [:], unsetting: [String] = []) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for name in [
       "MONKEYSHOP_DATA_DIR", "MONKEYSHOP_CATALOG", "NO_COLOR", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANGUAGE",
@@ -42,6 +43,7 @@ final class ShopFolder: Sendable {
     environment["MONKEYSHOP_DATA_DIR"] = data.path
     environment["MONKEYSHOP_CATALOG"] = Locations.catalog
     environment.merge(extra) { _, new in new }
+    for name in unsetting { environment[name] = nil }
     return environment
   }
 
