@@ -61,7 +61,12 @@ struct Buy: ParsableCommand {
     }
     switch transaction.state {
     case .purchased where transaction.finished:
-      say("purchased: transaction #\(id), balance \(counted(model.balance, "monkey credit"))")
+      // Another monkeyshop on the same data folder may have answered, credited or finished it first.
+      let creditedHere = model.log.contains { entry in
+        if case .delivered(let delivered, _, _) = entry.event { delivered == id } else { false }
+      }
+      let how = creditedHere ? "" : ", credited by \(HeadlessLog.anotherMonkeyshop)"
+      say("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))")
     case .purchased:
       throw Failure.of(
         model,
