@@ -8,6 +8,7 @@ struct MonkeyShop: ParsableCommand {
       With no subcommand, opens the storefront in the terminal. The subcommands drive the same store \
       and wallet without a screen, for scripts, CI and QA.
       """,
+    version: version,
     subcommands: [
       StorefrontCommand.self, LaunchCommand.self, Buy.self, WalletCommand.self, Spend.self, StoreCommand.self,
       CatalogCommand.self,
@@ -15,6 +16,28 @@ struct MonkeyShop: ParsableCommand {
     ],
     defaultSubcommand: StorefrontCommand.self
   )
+
+  /// What `monkeyshop --version` prints.
+  static let version = "0.1.0"
+}
+
+/// A request for help on this command line, and the catalog it names, for help computed from it.
+enum HelpRequest {
+  static var arguments: [String] { Array(CommandLine.arguments.dropFirst()) }
+
+  /// `-h`, `--help` or `help`, as the command-line parser takes them.
+  static var isAsked: Bool { arguments.contains { $0 == "-h" || $0 == "--help" || $0 == "help" } }
+
+  /// The catalog the command would sell from: `--catalog PATH` or `--catalog=PATH` on the line,
+  /// else the usual places.
+  static var catalogPlace: DefaultPlaces {
+    var place = DefaultPlaces()
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--catalog", index + 1 < arguments.count { place.catalog = arguments[index + 1] }
+      if argument.hasPrefix("--catalog=") { place.catalog = String(argument.dropFirst("--catalog=".count)) }
+    }
+    return place
+  }
 }
 
 /// `monkeyshop` followed by storefront options only: the same command line as `MonkeyShop`, with
@@ -48,7 +71,8 @@ enum Launch {
       if let name = command.configuration.commandName { names.insert(name) }
     }
     let asksForMore = arguments.contains {
-      $0 == "-h" || $0 == "--help" || $0.hasPrefix("--generate-") || $0.hasPrefix("--experimental-")
+      $0 == "-h" || $0 == "--help" || $0 == "--version" || $0.hasPrefix("--generate-")
+        || $0.hasPrefix("--experimental-")
     }
     if let first = arguments.first, names.contains(first) || asksForMore {
       run(MonkeyShop.self, arguments)

@@ -8,9 +8,9 @@ protocol ShopPlaces {
   var dataDir: String? { get }
 }
 
-/// `monkeyshop` with no arguments: the defaults, from the environment.
+/// `monkeyshop` with no arguments: the defaults, from the environment (or a catalog given).
 struct DefaultPlaces: ShopPlaces {
-  var catalog: String? { nil }
+  var catalog: String?
   var dataDir: String? { nil }
 }
 

@@ -103,12 +103,32 @@ struct StoreCommand: ParsableCommand {
   }
 
   struct SetCondition: ParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "set",
-      abstract: "Change a condition of the simulated store.",
-      discussion: "Conditions and their values:\n"
-        + Condition.allCases.map { "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\($0.values)" }
-        .joined(separator: "\n"))
+    /// Computed: asked for help, it names the storefronts the catalog the command line would use
+    /// prices (the others are refused), and that catalog.
+    static var configuration: CommandConfiguration {
+      CommandConfiguration(
+        commandName: "set",
+        abstract: "Change a condition of the simulated store.",
+        discussion: "Conditions and their values:\n"
+          + Condition.allCases.map {
+            "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(values($0))"
+          }
+          .joined(separator: "\n"))
+    }
+
+    private static func values(_ condition: Condition) -> String {
+      guard condition == .storefront else { return condition.values }
+      // The parser reads every command's configuration on every run: the catalog is read only
+      // for the help, where its prices are shown.
+      guard HelpRequest.isAsked else { return "a storefront your catalog prices (see --help)" }
+      let place = HelpRequest.catalogPlace
+      let below = "\n" + String(repeating: " ", count: 30)
+      let source = place.catalogSource.path ?? "the shipped catalog"
+      guard let catalog = try? place.loadCatalog() else {
+        return "a storefront your catalog prices\(below)(\(source) cannot be read)"
+      }
+      return condition.choices(catalog).joined(separator: "|") + "\(below)(priced in \(source))"
+    }
     @Argument(help: "The condition, e.g. network.") var condition: Condition
     @Argument(help: "Its value, e.g. down.") var value: String
     @OptionGroup var options: ShopOptions

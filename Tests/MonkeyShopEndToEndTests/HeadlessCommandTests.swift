@@ -531,6 +531,38 @@ struct HeadlessCommandTests {
     #expect(result.stdout.contains(usage), "\(result)")
     #expect(!FileManager.default.fileExists(atPath: folder.data.path), "--help touches no data")
   }
+
+  @Test("--version prints the version and exits 0")
+  func version() async throws {
+    let folder = try ShopFolder("version")
+    let result = try await monkeyshop("--version", in: folder)
+    try expectSuccess(result)
+    #expect(result.stdout == "0.1.0\n", "\(result)")
+    #expect(result.stderr.isEmpty, "\(result)")
+  }
+
+  @Test("store set --help lists the storefronts the catalog prices, and only those")
+  func storeSetHelpStorefronts() async throws {
+    let folder = try ShopFolder("set-help")
+    let shipped = try await monkeyshop("store", "set", "--help", in: folder)
+    try expectSuccess(shipped)
+    let line = try #require(shipped.stdout.components(separatedBy: "\n").first { $0.hasPrefix("  storefront ") })
+    #expect(line.hasSuffix(" USA|JPN|GBR|DEU|FRA|CAN|AUS"), "ITA and the others have no price: \(shipped)")
+    #expect(shipped.stdout.contains("(priced in \(Locations.catalog))"), "\(shipped)")
+
+    // A catalog with prices in two storefronts, named on the command line.
+    let data = try Data(contentsOf: URL(fileURLWithPath: Locations.catalog))
+    var root = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    for index in 0..<2 { product(&root, index) { $0["prices"] = ["JPN": "160", "USA": "0.99"] } }
+    let path = folder.file("two-storefronts.plist").path
+    let written = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+    #expect(FileManager.default.createFile(atPath: path, contents: written))
+    let two = try await monkeyshop("store", "set", "--catalog", path, "--help", in: folder)
+    try expectSuccess(two)
+    #expect(two.stdout.contains("  storefront                  USA|JPN\n"), "\(two)")
+    #expect(two.stdout.contains("(priced in"), "\(two)")
+    #expect(two.stdout.contains(path), "\(two)")
+  }
 }
 
 // MARK: Helpers
