@@ -23,7 +23,7 @@ struct WalletCommand: ParsableCommand {
       if json {
         printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
       } else {
-        say("\(wallet.balance) monkey credits")
+        say(counted(wallet.balance, "monkey credit"))
         say("wallet: \(folder.walletPath)")
       }
     }
@@ -84,7 +84,7 @@ struct Spend: ParsableCommand {
     try options.checkDataFiles(folder)
     let catalog = try options.loadCatalog()
     let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
-    say("spent \(credits): \(balance) monkey credits left")
+    say("spent \(credits): \(counted(balance, "monkey credit")) left")
   }
 }
 

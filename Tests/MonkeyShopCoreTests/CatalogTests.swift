@@ -134,6 +134,8 @@ private let badCatalogs: [BadCatalog] = [
   .prices("price not a number", key: "prices.USA") { $0["USA"] = "free" },
   .prices("price with a currency sign", key: "prices.USA") { $0["USA"] = "$0.99" },
   .prices("negative price", key: "prices.USA") { $0["USA"] = "-0.99" },
+  .prices("a fraction of a yen", key: "prices.JPN") { $0["JPN"] = "0.19" },
+  .prices("a fraction of a cent", key: "prices.USA") { $0["USA"] = "0.999" },
   .prices("no price for the default storefront", key: "prices") { $0["USA"] = nil },
   BadCatalog("no price for another default storefront", product: "com.example.credits.5", key: "prices") { root in
     root["defaultStorefront"] = "AUS"
@@ -351,6 +353,77 @@ struct CatalogTests {
     #expect(Storefront.named("CAN")!.format(can) == "$1.10")
     #expect(Storefront.usa.format(usa + gbr) == "$0.30")
     #expect(Storefront.named("CAN")!.format(can * 3) == "$3.30")
+  }
+}
+
+@Suite("Currency minor units")
+struct MinorUnitTests {
+  @Test(
+    "a price with more decimal places than its currency has is refused with what was expected",
+    arguments: [
+      (
+        "JPN", "0.19", "'0.19' has 2 decimal places, but JPY has no minor unit",
+        "a whole number of yen, such as \"160\""
+      ),
+      (
+        "JPN", "160.5", "'160.5' has 1 decimal place, but JPY has no minor unit",
+        "a whole number of yen, such as \"160\""
+      ),
+      (
+        "KOR", "1500.5", "'1500.5' has 1 decimal place, but KRW has no minor unit",
+        "a whole number of won, such as \"160\""
+      ),
+      (
+        "USA", "0.999", "'0.999' has 3 decimal places, but USD has 2",
+        "at most 2 decimal places of US dollars, such as \"0.99\""
+      ),
+    ])
+  func refused(_ code: String, _ price: String, _ problem: String, _ expected: String) throws {
+    var root = goodCatalog()
+    var products = root["products"] as! [[String: Any]]
+    var prices = products[1]["prices"] as! [String: Any]
+    prices[code] = price
+    products[1]["prices"] = prices
+    root["products"] = products
+    let (path, result) = try load(plistData(root))
+    guard case .failure(let error) = result else {
+      Issue.record("\(price) in \(code) was accepted")
+      return
+    }
+    #expect(error.path == path)
+    #expect(error.product == "com.example.credits.10")
+    #expect(error.key == "prices.\(code)")
+    #expect(error.problem == problem, "\(error)")
+    #expect(error.expected == expected, "\(error)")
+    #expect(error.exitStatus == .dataError)
+  }
+
+  @Test("whole prices, and trailing zeros, are accepted in a currency without minor units")
+  func wholeYen() throws {
+    var root = goodCatalog()
+    var products = root["products"] as! [[String: Any]]
+    var prices = products[0]["prices"] as! [String: Any]
+    prices["JPN"] = "160.00"
+    prices["KOR"] = "1500"
+    products[0]["prices"] = prices
+    root["products"] = products
+    let product = try #require(try load(plistData(root)).result.get().products.first)
+    #expect(product.displayPrice(in: Storefront.named("JPN")!) == "￥160")
+  }
+
+  @Test(
+    "each storefront's minor-unit digits are those Foundation's currency formatter writes", arguments: Storefront.all)
+  func minorUnitsAgreeWithFoundation(_ storefront: Storefront) throws {
+    // Foundation on Linux reports `maximumFractionDigits` 2 for every currency, yet writes yen and
+    // won without decimals: count the digits it writes after the decimal separator.
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .currency
+    formatter.locale = Locale(identifier: storefront.localeIdentifier)
+    formatter.currencyCode = storefront.currencyCode
+    let text = try #require(formatter.string(from: Decimal(string: "1.23456")! as NSDecimalNumber))
+    let separator = formatter.currencyDecimalSeparator ?? formatter.decimalSeparator ?? "."
+    let written = text.components(separatedBy: separator).dropFirst().first?.prefix { $0.isNumber }.count ?? 0
+    #expect(storefront.minorUnitDigits == written, "\(storefront.currencyCode): \(text)")
   }
 }
 

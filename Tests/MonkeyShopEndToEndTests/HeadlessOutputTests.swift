@@ -174,6 +174,54 @@ struct HeadlessOutputTests {
   }
 }
 
+// MARK: Currencies without minor units, and counts of one
+
+extension HeadlessOutputTests {
+  @Test("a fraction of a yen in the catalog is refused with the file, product, key and what was expected, exit 65")
+  func fractionOfAYen() async throws {
+    let folder = try ShopFolder("yen")
+    let path = try writeCatalog(in: folder) { root in
+      product(&root, 0) { entry in
+        var prices = entry["prices"] as? [String: Any] ?? [:]
+        prices["JPN"] = "0.19"
+        entry["prices"] = prices
+      }
+    }
+    for arguments in [["catalog", "check", path], ["buy", ShippedCatalog.ten, "--catalog", path]] {
+      let result = try await Child(arguments, in: folder).wait()
+      #expect(result.exitStatus == 65, "\(result)")
+      for expected in [
+        path, "product '\(ShippedCatalog.five)'", "key 'prices.JPN'", "'0.19' has 2 decimal places",
+        "JPY has no minor unit", "expected a whole number of yen", "MS-E0012",
+      ] {
+        #expect(result.stderr.contains(expected), "\(result)")
+      }
+      #expect(result.stdout.isEmpty, "\(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.walletPath), "nothing written")
+  }
+
+  @Test("one credit, one product: singular in wallet show, spend and buy")
+  func countsOfOne() async throws {
+    let folder = try ShopFolder("one")
+    let path = try writeCatalog(in: folder) { root in
+      product(&root, 0) { $0["credits"] = 1 }
+      root["products"] = (root["products"] as? [Any])?.prefix(1).map { $0 }
+    }
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let bought = try await monkeyshop("buy", ShippedCatalog.five, "--quantity", "2", "--catalog", path, in: folder)
+    try expectSuccess(bought)
+    #expect(bought.stdout.hasSuffix("purchased: transaction #1, balance 2 monkey credits\n"), "\(bought)")
+    let spent = try await monkeyshop("spend", "1", "--catalog", path, in: folder)
+    #expect(spent.stdout == "spent 1: 1 monkey credit left\n", "\(spent)")
+    let shown = try await monkeyshop("wallet", "show", in: folder)
+    #expect(shown.stdout.hasPrefix("1 monkey credit\n"), "\(shown)")
+    let checked = try await monkeyshop("catalog", "check", path, in: folder)
+    #expect(checked.stdout.hasPrefix("\(path): 1 product, storefront USA\n"), "\(checked)")
+    #expect(checked.stdout.contains("\(ShippedCatalog.five)  1 credit  $0.99"), "\(checked)")
+  }
+}
+
 // MARK: Helpers
 
 /// Neither standard output nor standard error holds a byte a terminal would act on: C0 controls

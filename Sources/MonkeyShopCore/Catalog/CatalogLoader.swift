@@ -60,8 +60,9 @@ public enum CatalogLoader {
     /// The position of the product being read, named `products[index]` until its identifier is
     /// known.
     var productIndex: Int?
-    /// Prices already read: catalogs repeat the same few price strings.
-    var decimals: [String: Decimal] = [:]
+    /// Prices already read, with their decimal places (trailing zeros aside): catalogs repeat the
+    /// same few price strings.
+    var decimals: [String: (price: Decimal, places: Int)] = [:]
 
     static let rootKeys = ["products", "defaultStorefront"]
     static let productKeys = ["productIdentifier", "type", "credits", "localizations", "prices", "availableInStore"]
@@ -219,25 +220,41 @@ public enum CatalogLoader {
     mutating func price(_ code: String, _ entry: Any) throws(CatalogError) -> Decimal {
       // Known and written in capitals: the same as `Storefront.named(code) != nil` and
       // `code == code.uppercased()`, without uppercasing.
-      guard Storefront.isCode(code) else {
+      guard let storefront = Storefront.withCode(code) else {
         throw fail("prices.\(code)", "unknown storefront '\(code)'", expected: "one of \(Storefront.knownCodes)")
       }
       guard let text = entry as? String else {
         throw fail("prices.\(code)", "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
       }
       let price: Decimal
+      let places: Int
       if let known = decimals[text] {
-        price = known
+        (price, places) = known
       } else {
         guard let parsed = Self.decimal(text) else {
           throw fail(
             "prices.\(code)", "'\(text)' is not a decimal number", expected: "a decimal string such as \"0.99\"")
         }
-        decimals[text] = parsed
         price = parsed
+        places = Self.decimalPlaces(text)
+        decimals[text] = (price, places)
       }
       guard price >= 0 else {
         throw fail("prices.\(code)", "'\(text)' is negative", expected: "a price of 0 or more")
+      }
+      // A price the currency cannot be charged in (0.19 yen) would be rounded when shown: refused.
+      guard places <= storefront.minorUnitDigits else {
+        let unit = storefront.unitName
+        let digits = storefront.minorUnitDigits
+        let has = "'\(text)' has \(places) decimal place\(places == 1 ? "" : "s")"
+        guard digits > 0 else {
+          throw fail(
+            "prices.\(code)", "\(has), but \(storefront.currencyCode) has no minor unit",
+            expected: "a whole number of \(unit), such as \"160\"")
+        }
+        throw fail(
+          "prices.\(code)", "\(has), but \(storefront.currencyCode) has \(digits)",
+          expected: "at most \(digits) decimal places of \(unit), such as \"0.99\"")
       }
       return price
     }
@@ -366,6 +383,13 @@ public enum CatalogLoader {
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
+
+    /// Digits after the decimal point of a decimal string, trailing zeros aside: `0.19` 2,
+    /// `160.00` 0, `160` 0.
+    static func decimalPlaces(_ text: String) -> Int {
+      let digits = trimmed(text).utf8.drop { $0 != UInt8(ascii: ".") }.dropFirst()
+      return digits.reversed().drop { $0 == UInt8(ascii: "0") }.count
+    }
   }
 
   /// Property lists bring booleans back as NSNumber; tell them apart from integers.

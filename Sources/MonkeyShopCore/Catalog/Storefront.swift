@@ -11,24 +11,55 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public let localeIdentifier: String
   /// Set where the App Store writes a symbol other than the locale's default (Japan shows `￥`).
   let currencySymbol: String?
+  /// Digits of the currency's minor unit, ISO 4217's "minor unit": 2 for cents and pence, 0 for
+  /// yen and won, which have none. A price with more decimal places than this cannot be charged.
+  public let minorUnitDigits: Int
+  /// The currency's unit in English, for messages: "a whole number of yen".
+  let unitName: String
 
   public var description: String { code }
 
   /// The storefronts this shop can simulate.
   public static let all: [Storefront] = [
-    Storefront(code: "USA", currencyCode: "USD", localeIdentifier: "en_US", currencySymbol: nil),
-    Storefront(code: "JPN", currencyCode: "JPY", localeIdentifier: "ja_JP", currencySymbol: "￥"),
-    Storefront(code: "GBR", currencyCode: "GBP", localeIdentifier: "en_GB", currencySymbol: nil),
-    Storefront(code: "DEU", currencyCode: "EUR", localeIdentifier: "de_DE", currencySymbol: nil),
-    Storefront(code: "FRA", currencyCode: "EUR", localeIdentifier: "fr_FR", currencySymbol: nil),
-    Storefront(code: "CAN", currencyCode: "CAD", localeIdentifier: "en_CA", currencySymbol: nil),
-    Storefront(code: "AUS", currencyCode: "AUD", localeIdentifier: "en_AU", currencySymbol: nil),
-    Storefront(code: "ITA", currencyCode: "EUR", localeIdentifier: "it_IT", currencySymbol: nil),
-    Storefront(code: "ESP", currencyCode: "EUR", localeIdentifier: "es_ES", currencySymbol: nil),
-    Storefront(code: "KOR", currencyCode: "KRW", localeIdentifier: "ko_KR", currencySymbol: nil),
-    Storefront(code: "BRA", currencyCode: "BRL", localeIdentifier: "pt_BR", currencySymbol: nil),
-    Storefront(code: "MEX", currencyCode: "MXN", localeIdentifier: "es_MX", currencySymbol: nil),
-    Storefront(code: "IND", currencyCode: "INR", localeIdentifier: "en_IN", currencySymbol: nil),
+    Storefront(
+      code: "USA", currencyCode: "USD", localeIdentifier: "en_US", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "US dollars"),
+    Storefront(
+      code: "JPN", currencyCode: "JPY", localeIdentifier: "ja_JP", currencySymbol: "￥", minorUnitDigits: 0,
+      unitName: "yen"),
+    Storefront(
+      code: "GBR", currencyCode: "GBP", localeIdentifier: "en_GB", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "pounds"),
+    Storefront(
+      code: "DEU", currencyCode: "EUR", localeIdentifier: "de_DE", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "euros"),
+    Storefront(
+      code: "FRA", currencyCode: "EUR", localeIdentifier: "fr_FR", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "euros"),
+    Storefront(
+      code: "CAN", currencyCode: "CAD", localeIdentifier: "en_CA", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "Canadian dollars"),
+    Storefront(
+      code: "AUS", currencyCode: "AUD", localeIdentifier: "en_AU", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "Australian dollars"),
+    Storefront(
+      code: "ITA", currencyCode: "EUR", localeIdentifier: "it_IT", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "euros"),
+    Storefront(
+      code: "ESP", currencyCode: "EUR", localeIdentifier: "es_ES", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "euros"),
+    Storefront(
+      code: "KOR", currencyCode: "KRW", localeIdentifier: "ko_KR", currencySymbol: nil, minorUnitDigits: 0,
+      unitName: "won"),
+    Storefront(
+      code: "BRA", currencyCode: "BRL", localeIdentifier: "pt_BR", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "reais"),
+    Storefront(
+      code: "MEX", currencyCode: "MXN", localeIdentifier: "es_MX", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "Mexican pesos"),
+    Storefront(
+      code: "IND", currencyCode: "INR", localeIdentifier: "en_IN", currencySymbol: nil, minorUnitDigits: 2,
+      unitName: "rupees"),
   ]
 
   public static let usa = named("USA")!
@@ -37,8 +68,8 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
     byCode[code.uppercased()]
   }
 
-  /// Whether `code` is a storefront's code exactly as written, in capitals.
-  static func isCode(_ code: String) -> Bool { byCode[code] != nil }
+  /// The storefront whose code is `code` exactly as written, in capitals.
+  static func withCode(_ code: String) -> Storefront? { byCode[code] }
 
   /// Catalogs name a storefront for every price of every product: lookups stay quick.
   private static let byCode = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
