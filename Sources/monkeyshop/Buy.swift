@@ -28,6 +28,12 @@ struct Buy: ParsableCommand {
       valueName: "beforeDelivery|afterDeliveryBeforeFinish"))
   var crash: CrashPoint?
 
+  @Flag(
+    help:
+      "Print JSON instead of the event log: outcome, transaction, balance, creditedBy, events (each with an ISO 8601 time), and error when it failed."
+  )
+  var json = false
+
   @OptionGroup var options: ShopOptions
 
   func validate() throws {
@@ -45,40 +51,78 @@ struct Buy: ParsableCommand {
     }
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
-    let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash)
+    let log = HeadlessLog(printing: !json)
+    let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash, log: log)
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
     Headless.runWhilePurchasing(runtime)
-    try report(runtime)
+    let (line, failure) = report(runtime.model)
+    if json {
+      printJSON(Self.json(runtime.model, events: log.events, failure: failure))
+    } else if let line {
+      say(line)
+    }
+    if let failure { throw failure }
   }
 
-  /// Says how the purchase ended, from the transaction the store holds. Exit 0 only when it was
-  /// delivered and finished, or waits for approval.
-  private func report(_ runtime: ShopRuntime) throws {
-    let model = runtime.model
-    guard let id = model.lastAddedTransactionID else { throw Failure.of(model, "the payment was not added") }
+  /// How the purchase ended, from the transaction the store holds: the line to print when it
+  /// went through, else the failure to end with. Exit 0 only when it was delivered and finished,
+  /// or waits for approval.
+  private func report(_ model: ShopModel) -> (line: String?, failure: Failure?) {
+    guard let id = model.lastAddedTransactionID else { return (nil, Failure.of(model, "the payment was not added")) }
     guard let transaction = model.store.transaction(id) else {
-      throw Failure.of(model, "the purchase did not end")
+      return (nil, Failure.of(model, "the purchase did not end"))
     }
     switch transaction.state {
     case .purchased where transaction.finished:
       // Another monkeyshop on the same data folder may have answered, credited or finished it first.
-      let creditedHere = model.log.contains { entry in
-        if case .delivered(let delivered, _, _) = entry.event { delivered == id } else { false }
-      }
-      let how = creditedHere ? "" : ", credited by \(HeadlessLog.anotherMonkeyshop)"
-      say("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))")
+      let how = Self.creditedHere(id, model) ? "" : ", credited by \(HeadlessLog.anotherMonkeyshop)"
+      return ("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))", nil)
     case .purchased:
-      throw Failure.of(
-        model,
-        "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
+      return (
+        nil,
+        Failure.of(
+          model,
+          "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
+      )
     case .deferred:
-      say("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))")
+      return ("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))", nil)
     case .failed:
       let failure = transaction.failure ?? .networkLost
-      throw Failure("purchase failed: \(failure.error) (transaction #\(id))", exitStatus: failure.errorID.exitStatus)
+      return (
+        nil,
+        Failure("purchase failed: \(failure.error) (transaction #\(id))", exitStatus: failure.errorID.exitStatus)
+      )
     case .purchasing, .restored:
-      throw Failure.of(model, "transaction #\(id) is still \(transaction.state)")
+      return (nil, Failure.of(model, "transaction #\(id) is still \(transaction.state)"))
     }
+  }
+
+  /// Whether this run credited the transaction (not another monkeyshop before it).
+  private static func creditedHere(_ id: String, _ model: ShopModel) -> Bool {
+    model.log.contains { entry in
+      if case .delivered(let delivered, _, _) = entry.event { delivered == id } else { false }
+    }
+  }
+
+  /// `--json`: the outcome, the transaction as `store transactions --json` gives it, the balance,
+  /// every event of the run, and the error when it failed.
+  private static func json(_ model: ShopModel, events: [[String: Any]], failure: Failure?) -> [String: Any] {
+    var object: [String: Any] = ["balance": model.balance, "events": events]
+    let transaction = model.lastAddedTransactionID.flatMap(model.store.transaction)
+    if let transaction {
+      object["transaction"] = StoreCommand.Transactions.json(transaction)
+      object["outcome"] =
+        failure == nil ? transaction.state.description : transaction.state == .failed ? "failed" : "unfinished"
+      if failure == nil, transaction.state == .purchased {
+        object["creditedBy"] = creditedHere(transaction.id, model) ? "this command" : "another monkeyshop"
+      }
+    } else {
+      object["outcome"] = "notAdded"
+    }
+    if let failure {
+      object["error"] = ["message": failure.description, "exitStatus": Int(failure.exitStatus.rawValue)]
+    }
+    return object
   }
 }
 

@@ -11,15 +11,13 @@ import MonkeyShopCore
 enum Headless {
   /// Launches the app without a screen on the wall clock, printing its event log as it goes, in
   /// the storefront's lines, times and names. A crash point kills the process, as it would the app.
-  static func launch(catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil) -> ShopRuntime {
-    let launchDate = Date()
+  static func launch(
+    catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil, log: HeadlessLog = HeadlessLog()
+  ) -> ShopRuntime {
     let runtime = ShopRuntime(
-      catalog: catalog, storage: folder, language: .en, launchDate: launchDate, requestsProducts: false,
+      catalog: catalog, storage: folder, language: .en, launchDate: Date(), requestsProducts: false,
       armedCrash: armedCrash, onCrash: { _ in Crash.now() })
-    let printer = HeadlessLog(launchDate: launchDate)
-    runtime.onLog = { [unowned runtime] entry in
-      say(printer.line(for: entry, redelivered: runtime.model.redelivered))
-    }
+    runtime.onLog = { [unowned runtime] entry in log.record(entry, of: runtime.model) }
     runtime.start(now: Date())
     return runtime
   }
@@ -30,17 +28,30 @@ enum Headless {
   }
 }
 
-/// The event log as the headless commands print it: the storefront's lines, times and names.
+/// The event log of a headless command: printed line by line as it happens, in the storefront's
+/// lines, times and names, or kept as JSON objects for `--json`.
 final class HeadlessLog {
-  let launchDate: Date
+  let printing: Bool
+  /// The entries as JSON objects, when not printing.
+  private(set) var events: [[String: Any]] = []
   /// The transaction of the last delivery that found it already credited.
   private var alreadyCredited: String?
 
-  init(launchDate: Date) { self.launchDate = launchDate }
+  init(printing: Bool = true) { self.printing = printing }
 
-  /// The line for one entry. `redelivered`: the transactions the queue delivered again at launch.
-  func line(for entry: LogEntry, redelivered: Set<String>) -> String {
-    var text = entry.event.text(.storeKit1, .en)
+  func record(_ entry: LogEntry, of model: ShopModel) {
+    let text = text(for: entry, redelivered: model.redelivered)
+    if printing {
+      say(LogClock.format(entry.time.timeIntervalSince(model.launchDate)) + "  " + text)
+    } else {
+      var object = entry.jsonObject(launchDate: model.launchDate, vocabulary: .storeKit1, language: .en)
+      object["text"] = text
+      events.append(object)
+    }
+  }
+
+  /// The text of one entry. `redelivered`: the transactions the queue delivered again at launch.
+  private func text(for entry: LogEntry, redelivered: Set<String>) -> String {
     switch entry.event {
     case .alreadyDelivered(let id):
       alreadyCredited = id
@@ -48,12 +59,12 @@ final class HeadlessLog {
       // Only a transaction redelivered at launch can have been credited by an app that stopped
       // before finishing it; one this run saw answered was credited by a monkeyshop running now.
       if let id = alreadyCredited, !redelivered.contains(id) {
-        text = "  ↳ #\(id) was credited by \(Self.anotherMonkeyshop); finishing it keeps it from coming back"
+        return "  ↳ #\(id) was credited by \(Self.anotherMonkeyshop); finishing it keeps it from coming back"
       }
     default:
       break
     }
-    return LogClock.format(entry.time.timeIntervalSince(launchDate)) + "  " + text
+    return entry.event.text(.storeKit1, .en)
   }
 
   /// Who else delivers from the same data folder.

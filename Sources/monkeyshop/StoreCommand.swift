@@ -14,7 +14,10 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "transactions", abstract: "List every transaction the store holds.")
 
-    @Flag(help: "Print JSON: an array of {id, productIdentifier, quantity, state, finished, errorCode}.")
+    @Flag(
+      help:
+        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), and errorCode, errorMessage, errorID where failed}."
+    )
     var json = false
 
     @OptionGroup var options: ShopOptions
@@ -52,7 +55,7 @@ struct StoreCommand: ParsableCommand {
       var object: [String: Any] = [
         "id": transaction.id, "productIdentifier": transaction.productIdentifier,
         "quantity": transaction.quantity, "state": transaction.state.description,
-        "finished": transaction.finished, "purchaseDate": transaction.purchaseDate.timeIntervalSince1970,
+        "finished": transaction.finished, "purchaseDate": ISO8601.string(from: transaction.purchaseDate),
       ]
       if let failure = transaction.failure {
         object["errorCode"] = failure.code.rawValue
@@ -142,14 +145,29 @@ struct StoreCommand: ParsableCommand {
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "show", abstract: "Print every condition of the store.")
+    @Flag(
+      help:
+        "Print JSON: {conditions: {name: value}, transactions, unfinished, catalog, at (ISO 8601)}, values as store set takes them."
+    )
+    var json = false
     @OptionGroup var options: ShopOptions
     func run() throws {
       let store = try options.dataFolder.readStore()
       let catalog = try options.loadCatalog()
-      for condition in Condition.allCases {
-        let value = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
-        say("\(condition.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
+      let values = Condition.allCases.map { condition in
+        (condition, condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront))
       }
+      guard json else {
+        for (condition, value) in values {
+          say("\(condition.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
+        }
+        return
+      }
+      printJSON([
+        "conditions": Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
+        "transactions": store.transactions.count, "unfinished": store.unfinished.count,
+        "catalog": options.catalogSource.description, "at": ISO8601.string(from: Date()),
+      ])
     }
   }
 

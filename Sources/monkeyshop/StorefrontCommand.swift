@@ -12,17 +12,24 @@ struct StorefrontCommand: ParsableCommand {
   @Option(help: ArgumentHelp("UI language: en or ja (default: from LANG).", valueName: "en|ja"))
   var lang: Language?
 
+  @Option(
+    help: ArgumentHelp(
+      "Append every event of the StoreKit event log to this file as JSON Lines: time (ISO 8601), ms since launch, event, text, transactionID and errorID where there is one.",
+      valueName: "file"))
+  var logFile: String?
+
   @OptionGroup var options: ShopOptions
 
   func run() throws {
-    try Self.open(options, language: lang)
+    try Self.open(options, language: lang, logFile: logFile)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
-  static func open(_ options: some ShopPlaces, language: Language?) throws {
+  static func open(_ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil) throws {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
+    let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path) }
     guard Terminal.isInteractive else {
       throw Failure.failed(
         """
@@ -40,6 +47,9 @@ struct StorefrontCommand: ParsableCommand {
         Terminal.restoreForCrash()
         Crash.now()
       })
+    if let logFile {
+      runtime.onLog = { [unowned runtime] entry in logFile.append(entry, of: runtime.model) }
+    }
     try runInTerminal(runtime)
   }
 }

@@ -1,0 +1,52 @@
+import Foundation
+
+extension LogEvent {
+  /// The transaction the event is about, when there is one (for a resolution: the new one).
+  public var transactionID: String? {
+    switch self {
+    case .updated(let transaction, _): transaction.id
+    case .delivered(let id, _, _), .alreadyDelivered(let id), .finished(let id), .approved(let id),
+      .declined(let id):
+      id
+    case .resolved(_, let newID): newID
+    default: nil
+    }
+  }
+
+  /// The error ID the event carries, when there is one: an error, a failed product request, a
+  /// failed transaction (a cancel included: its `paymentCancelled` is `MS-E0004`).
+  public var errorID: ErrorID? {
+    switch self {
+    case .error(let failure): failure.errorID
+    case .productsRequestFailed(let error): error.errorID
+    case .updated(let transaction, _): transaction.failure?.errorID
+    default: nil
+    }
+  }
+}
+
+extension LogEntry {
+  /// The entry as a JSON object, for `--log-file` (JSON Lines) and `--json`: `time` (ISO 8601,
+  /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
+  /// match), `text` (the log line as the storefront shows it), and `transactionID` and `errorID`
+  /// when the event has them.
+  public func jsonObject(launchDate: Date, vocabulary: Vocabulary, language: Language) -> [String: Any] {
+    var object: [String: Any] = [
+      "time": ISO8601.string(from: time),
+      "ms": Int((time.timeIntervalSince(launchDate) * 1000).rounded(.down)),
+      "event": event.name,
+      "text": event.text(vocabulary, language),
+    ]
+    if let id = event.transactionID { object["transactionID"] = id }
+    if let errorID = event.errorID { object["errorID"] = errorID.rawValue }
+    return object
+  }
+}
+
+/// Dates in JSON output: ISO 8601 in UTC with milliseconds, `2026-11-21T09:30:00.250Z`.
+public enum ISO8601 {
+  public static func string(from date: Date) -> String {
+    date.formatted(
+      Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+  }
+}
