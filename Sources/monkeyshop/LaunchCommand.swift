@@ -10,9 +10,17 @@ struct LaunchCommand: ParsableCommand {
       The app adds its transaction observer, as at every launch, and the queue delivers every \
       unfinished transaction again: a purchase paid for but not finished (a crash, a kill), an Ask \
       to Buy approved or an interrupted purchase resolved from another terminal. Each is credited \
-      once and finished. Exit status: 0 delivered or nothing waiting, 1 a delivery failed, 65 \
-      unreadable data.
+      once and finished. Prints the event log, then each transaction taken (ID, product, credits, \
+      how it arrived), and a summary: the balance, and what still waits (deferred, purchasing, \
+      paid for or failed but not finished). Exit status: 0 delivered or nothing waiting, 1 a delivery failed, 65 \
+      unreadable data, 75 another monkeyshop held the data folder too long.
       """)
+
+  @Flag(
+    help:
+      "Print JSON instead: taken (transactionID, productIdentifier, credits, arrival), balance, deferred, purchasing, awaitingFinish, events."
+  )
+  var json = false
 
   @OptionGroup var options: ShopOptions
 
@@ -20,9 +28,129 @@ struct LaunchCommand: ParsableCommand {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
-    let runtime = Headless.launch(catalog: catalog, folder: folder)
+    let log = HeadlessLog(printing: !json)
+    let runtime = Headless.launch(catalog: catalog, folder: folder, log: log)
     let model = runtime.model
+    let taken = Taken.all(in: model)
+    let waiting = Waiting(model.store)
+    if json {
+      printJSON([
+        "taken": taken.map(\.json), "balance": model.balance, "deferred": waiting.deferred,
+        "purchasing": waiting.purchasing, "awaitingFinish": waiting.awaitingFinish, "events": log.events,
+      ])
+    } else {
+      for transaction in taken { say(transaction.line) }
+      say(Self.summary(taken, waiting, balance: model.balance))
+    }
     if model.lastFailure != nil { throw Failure.of(model, "a delivery failed") }
-    say("balance \(model.balance) monkey credits; \(model.unfinishedCount) transaction(s) still unfinished")
+  }
+
+  private static func summary(_ taken: [Taken], _ waiting: Waiting, balance: Int) -> String {
+    let credited = taken.filter { $0.credits > 0 }.count
+    var parts = [
+      "balance \(counted(balance, "monkey credit"))",
+      taken.isEmpty ? "nothing was waiting" : "\(credited) credited, \(taken.count - credited) only finished",
+    ]
+    parts.append(
+      "still waiting: \(waiting.deferred) deferred (Ask to Buy), \(waiting.purchasing) purchasing, "
+        + "\(waiting.awaitingFinish) to finish")
+    return parts.joined(separator: "; ")
+  }
+}
+
+/// What the store still holds for the app after the launch.
+private struct Waiting {
+  let deferred: Int
+  let purchasing: Int
+  /// Purchased or failed and not finished: what a delivery failure left behind.
+  let awaitingFinish: Int
+
+  init(_ store: StoreState) {
+    deferred = store.transactions.filter { $0.state == .deferred }.count
+    purchasing = store.transactions.filter { $0.state == .purchasing }.count
+    awaitingFinish = store.unfinished.count
+  }
+}
+
+/// One transaction this launch took from the queue and finished.
+private struct Taken {
+  let id: String
+  let productIdentifier: String
+  /// What this launch credited: 0 when it was credited already, or failed.
+  let credits: Int
+  let arrival: Arrival
+  /// For a resolution: the interrupted purchase it resolves.
+  let resolves: String?
+
+  enum Arrival: String {
+    /// The purchase resolving an interrupted one.
+    case resolution
+    /// Paid for and not delivered: an Ask to Buy approved, or a purchase whose app stopped
+    /// before delivering it (the store keeps no mark of which).
+    case awaitingDelivery
+    /// Credited before, by an app that stopped before finishing it or by another monkeyshop.
+    case alreadyCredited
+    /// A failed transaction (a declined Ask to Buy, a cancel, an error) left unfinished.
+    case failed
+
+    var text: String {
+      switch self {
+      case .resolution: "resolution"
+      case .awaitingDelivery: "an approved Ask to Buy, or a purchase an app stopped before delivering"
+      case .alreadyCredited: "credited before an app stopped, or by another monkeyshop: only finished now"
+      case .failed: "failed, only finished now"
+      }
+    }
+  }
+
+  /// The transactions the launch finished, in the order it finished them.
+  static func all(in model: ShopModel) -> [Taken] {
+    var credited: [String: Int] = [:]
+    var taken: [Taken] = []
+    for entry in model.log {
+      switch entry.event {
+      case .delivered(let id, let credits, _):
+        credited[id] = credits
+      case .finished(let id):
+        guard let transaction = model.store.transaction(id) else { continue }
+        let arrival: Arrival
+        if transaction.state == .failed {
+          arrival = .failed
+        } else if transaction.originalTransactionID != nil {
+          arrival = .resolution
+        } else if credited[id] == nil {
+          arrival = .alreadyCredited
+        } else {
+          arrival = .awaitingDelivery
+        }
+        taken.append(
+          Taken(
+            id: id, productIdentifier: transaction.productIdentifier, credits: credited[id] ?? 0, arrival: arrival,
+            resolves: transaction.originalTransactionID))
+      default:
+        continue
+      }
+    }
+    return taken
+  }
+
+  var line: String {
+    let what: String
+    switch arrival {
+    case .failed: what = "finished #\(id)"
+    case .alreadyCredited: what = "finished #\(id)"
+    case .resolution, .awaitingDelivery: what = "delivered #\(id)"
+    }
+    let credit = credits > 0 ? "  +\(counted(credits, "credit"))" : ""
+    let how = resolves.map { "resolves interrupted purchase #\($0)" } ?? arrival.text
+    return "\(what)  \(productIdentifier)\(credit)  (\(how))"
+  }
+
+  var json: [String: Any] {
+    var object: [String: Any] = [
+      "transactionID": id, "productIdentifier": productIdentifier, "credits": credits, "arrival": arrival.rawValue,
+    ]
+    if let resolves { object["resolves"] = resolves }
+    return object
   }
 }
