@@ -576,7 +576,7 @@ struct WalkthroughPlayerTests {
     #expect(player.isFinished)
   }
 
-  @Test func theBandCoversTheBottomRowsOnAnEightyByTwentyFourTerminal() throws {
+  @Test func theStorefrontFitsAboveTheBandOnAnEightyByTwentyFourTerminal() throws {
     let walkthrough = try parse("name: Small\nsteps:\n  - launch\n")
     let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
     player.handle(.enter, now: Date())

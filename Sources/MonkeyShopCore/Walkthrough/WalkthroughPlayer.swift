@@ -196,13 +196,18 @@ public final class WalkthroughPlayer {
 
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
-    // Below the storefront when there is room; otherwise over its bottom rows (status and keys,
-    // which the player's keys replace).
-    let shopHeight =
-      size.height - Self.bandHeight >= ScreenSize.minimum.height ? size.height - Self.bandHeight : size.height
-    var region = RegionCanvas(base: canvas, size: ScreenSize(width: size.width, height: shopHeight))
-    drawApp(on: &region)
-    canvas = region.base
+    let shopRows = size.height - Self.bandHeight
+    if size.isLargeEnough, shopRows < ScreenSize.minimum.height, let app = session?.app {
+      // The storefront needs more rows than are left above the band: it gives up the rows a
+      // person misses least, so the newest events stay in sight (`ShopRows`).
+      ShopRows.draw(app.model, on: &canvas, rows: shopRows, keepsHintBar: false)
+    } else {
+      // Too small for the storefront at all: it says so on the whole screen, under the band.
+      var region = RegionCanvas(
+        base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
+      drawApp(on: &region)
+      canvas = region.base
+    }
     drawBand(on: &canvas, top: max(0, size.height - Self.bandHeight))
   }
 

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `monkeyshop walkthrough --play` in a real terminal: tmux runs bash, bash runs the built
+/// `monkeyshop`, the test presses Space as a trainer would and reads the screen.
+@Suite("Walkthrough played in tmux", .timeLimit(.minutes(2)))
+struct WalkthroughPlayTmuxTests {
+  /// The command line that plays a walkthrough (a bundled name or a file) with the shipped catalog.
+  private func playCommand(_ walkthrough: String, _ arguments: [String] = []) throws -> String {
+    let words = [try Locations.requireBinary(), "walkthrough", "--play", walkthrough, "--catalog", Locations.catalog]
+    return (words + arguments).map { "'\($0)'" }.joined(separator: " ")
+  }
+
+  /// Presses Space until the band says the walkthrough is over; the screen then.
+  private func playToTheEnd(_ tmux: TmuxSession) async throws -> Screen {
+    for _ in 0..<60 {
+      let screen = try await tmux.screen()
+      if screen.contains("The walkthrough is over") { return screen }
+      try await tmux.press("Space")
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await tmux.waitFor("The walkthrough is over")
+  }
+
+  @Test("at 80×24 the end of ask-to-buy-approved shows the approval's events above the band")
+  func theNewestEventsShowAboveTheBandAtEightyByTwentyFour() async throws {
+    let folder = try ShopFolder("play")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("ask-to-buy-approved"))
+    try await tmux.waitFor("── Walkthrough: Ask to Buy, approved")
+    let screen = try await playToTheEnd(tmux)
+    let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough:") }, "\(screen)")
+    let above = screen.lines[..<band]
+    for event in ["a parent approved #1", ".purchased #1", "deliver #1", "finishTransaction(#1)"] {
+      #expect(above.contains { $0.contains(event) }, "\(event) above the band:\n\(screen)")
+    }
+    #expect(screen.showsBalance(5), "\(screen)")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+    #expect(shell.isRestored, "\(shell)")
+  }
+}
