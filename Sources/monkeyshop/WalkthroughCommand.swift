@@ -61,6 +61,13 @@ struct WalkthroughCommand: ParsableCommand {
   // MARK: Running
 
   private func runAll() throws {
+    if let junit {
+      do {
+        try ReportFile.prepare(junit)
+      } catch {
+        throw Failure("--junit \(error); nothing was run", exitStatus: .usage)
+      }
+    }
     let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []

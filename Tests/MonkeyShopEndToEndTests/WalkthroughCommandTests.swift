@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `monkeyshop walkthrough` through the built binary, as a CI job or a QA engineer runs it: where
+/// the JUnit report goes, what is refused before anything runs, what `-q` and `--list` print.
+@Suite("The walkthrough command", .timeLimit(.minutes(2)))
+struct WalkthroughCommandTests {
+  private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
+
+  // MARK: --junit
+
+  @Test("--junit build/walkthroughs.xml creates the missing build folder and writes the report")
+  func junitCreatesItsFolder() async throws {
+    let folder = try ShopFolder("junit-folder")
+    // The test's folder, not the current one: a child starts where the test runner is.
+    let path = folder.root.appendingPathComponent("build/walkthroughs.xml").path
+    let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    let report = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(report.contains("<testcase"), "\(report)")
+    #expect(report.contains("failures=\"0\""), "\(report)")
+  }
+
+  /// A place the report cannot go is refused before any walkthrough runs (nothing printed on
+  /// standard output), with exit 64 and a message naming the path; what is there is left alone.
+  @Test("--junit refuses a file in the way, a folder, and an unwritable folder before running")
+  func junitRefusesAnUnwritablePlace() async throws {
+    let folder = try ShopFolder("junit-refused")
+    let inTheWay = folder.root.appendingPathComponent("build")
+    #expect(FileManager.default.createFile(atPath: inTheWay.path, contents: Data("mine".utf8)))
+    try FileManager.default.createDirectory(
+      at: folder.root.appendingPathComponent("reports"), withIntermediateDirectories: true)
+    let root = folder.root.path
+    var cases: [(path: String, fragment: String)] = [
+      ("\(root)/build/walkthroughs.xml", "\(root)/build is a file, not a folder"),
+      ("\(root)/build/more/walkthroughs.xml", "\(root)/build is a file, not a folder"),
+      ("\(root)/reports", "is a folder"),
+    ]
+    #if os(Linux)
+      // Not even root can make files in /proc.
+      cases.append(("/proc/1/walkthroughs.xml", "cannot write in the folder /proc/1"))
+    #endif
+    for (path, fragment) in cases {
+      let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, in: folder)
+      #expect(result.exitStatus == 64, "\(result)")
+      #expect(result.stderr.contains("--junit \(path): "), "\(result)")
+      #expect(result.stderr.contains(fragment), "\(result)")
+      #expect(result.stderr.contains("nothing was run"), "\(result)")
+      #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+    }
+    #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
+  }
+}
