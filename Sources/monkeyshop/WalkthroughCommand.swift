@@ -27,11 +27,8 @@ struct WalkthroughCommand: ParsableCommand {
   @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog).")
   var list = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Play one walkthrough in the live storefront, a step per Space or Enter, for training.",
-      valueName: "file"))
-  var play: String?
+  @Flag(help: "Play the one walkthrough given in the live storefront, a step per Space or Enter, for training.")
+  var play = false
 
   @Flag(name: .shortAndLong, help: "Print only each walkthrough's outcome, with the details of a failure.")
   var quiet = false
@@ -39,13 +36,14 @@ struct WalkthroughCommand: ParsableCommand {
   @OptionGroup var options: CatalogOption
 
   func validate() throws {
-    if list, !files.isEmpty || play != nil {
+    if list, !files.isEmpty || play {
       throw ValidationError("--list takes no walkthrough files and no --play")
     }
-    if play != nil, !files.isEmpty || junit != nil {
-      throw ValidationError("--play plays one walkthrough: give no other files and no --junit")
+    if play, files.count != 1 || junit != nil {
+      throw ValidationError(
+        "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
     }
-    if !list, play == nil, files.isEmpty {
+    if !list, files.isEmpty {
       throw ValidationError("give walkthrough files to run, e.g. Walkthroughs/*.yaml (see --list)")
     }
   }
@@ -54,7 +52,7 @@ struct WalkthroughCommand: ParsableCommand {
 
   func run() throws {
     if list { return try listLibrary() }
-    if let play { return try playLive(play) }
+    if play { return try playLive(files[0]) }
     try runAll()
   }
 
@@ -69,11 +67,12 @@ struct WalkthroughCommand: ParsableCommand {
       }
     }
     let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
+    let catalog = try options.loadCatalog()
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []
     for path in paths {
       do {
-        walkthroughs.append(try WalkthroughParser.load(path: path))
+        walkthroughs.append(try WalkthroughParser.load(path: path, catalog: catalog))
       } catch {
         rejected += error.problems
       }
@@ -85,7 +84,7 @@ struct WalkthroughCommand: ParsableCommand {
         "\(files) walkthrough file\(files == 1 ? "" : "s") refused, nothing was run:\n"
           + rejected.map(\.description).joined(separator: "\n"))
     }
-    let runner = WalkthroughRunner(catalog: try options.loadCatalog())
+    let runner = WalkthroughRunner(catalog: catalog)
     var results: [WalkthroughResult] = []
     let clock = ContinuousClock()
     for walkthrough in walkthroughs {
@@ -138,13 +137,13 @@ struct WalkthroughCommand: ParsableCommand {
 
   private func playLive(_ name: String) throws {
     let path = WalkthroughLibrary.resolve(name, library: library)
+    let catalog = try options.loadCatalog()
     let walkthrough: Walkthrough
     do {
-      walkthrough = try WalkthroughParser.load(path: path)
+      walkthrough = try WalkthroughParser.load(path: path, catalog: catalog)
     } catch {
       throw Failure.data(error.description)
     }
-    let catalog = try options.loadCatalog()
     guard Terminal.isInteractive else {
       throw Failure.failed(
         "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
@@ -152,5 +151,7 @@ struct WalkthroughCommand: ParsableCommand {
     }
     let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
     try runInTerminal(player)
+    // As the headless run: a check that did not hold fails the command.
+    if let failure = player.failure { throw Failure.failed("\(walkthrough.path): \(failure)") }
   }
 }

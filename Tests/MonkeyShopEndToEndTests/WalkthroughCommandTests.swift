@@ -50,4 +50,25 @@ struct WalkthroughCommandTests {
     }
     #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
   }
+
+  // MARK: Refused before running
+
+  /// A storefront the catalog has no prices in is refused up front (65) with the file, the line and
+  /// the storefronts the catalog prices; before, it ran and failed as a walkthrough failure (1).
+  @Test("a storefront the catalog does not price is refused before running, exit 65")
+  func storefrontWithoutPricesRefused() async throws {
+    let folder = try ShopFolder("walkthrough-ita")
+    let path = folder.file("italy.yaml").path
+    let yaml = "name: Italy\nstorefront: ITA\nsteps:\n  - launch\n  - set: { storefront: ITA }\n"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8)))
+    let result = try await monkeyshop("walkthrough", buyFive, path, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+    for line in [2, 5] {
+      #expect(
+        result.stderr.contains(
+          "\(path):\(line): the catalog has no prices for storefront ITA (expected a storefront it prices: USA, JPN,"),
+        "\(result)")
+    }
+  }
 }

@@ -41,4 +41,29 @@ struct WalkthroughPlayTmuxTests {
     #expect(shell.exitStatus == 0)
     #expect(shell.isRestored, "\(shell)")
   }
+
+  /// A check that fails while playing fails the command as the headless run does (exit 1), and says
+  /// where; `--play` may come after the file.
+  @Test("--play after the file; a failed check exits 1 with the failure")
+  func aFailedCheckExitsOne() async throws {
+    let folder = try ShopFolder("play-fails")
+    let path = folder.file("fails.yaml").path
+    let yaml = "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n  - say: never shown\n"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8)))
+    let tmux = try await TmuxSession(folder: folder, width: 100, height: 30)
+    defer { tmux.close() }
+    let command = [try Locations.requireBinary(), "walkthrough", path, "--catalog", Locations.catalog, "--play"]
+    try await tmux.run(command.map { "'\($0)'" }.joined(separator: " "))
+    try await tmux.waitFor("── Walkthrough: Fails")
+    for _ in 0..<3 {
+      try await tmux.press("Space")
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    try await tmux.waitFor("✗ step 2 (line 4): expect balance 50")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 1)
+    let message = "monkeyshop: \(path): step 2 (line 4): expect balance 50: expected 50 credits in the wallet"
+    try await tmux.waitForScreen("the failure on the terminal", joined: true) { $0.contains(message) }
+  }
 }

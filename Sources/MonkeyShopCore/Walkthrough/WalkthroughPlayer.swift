@@ -16,6 +16,9 @@ public final class WalkthroughPlayer {
   private var outcome: (text: String, tone: Notice.Tone)?
   private var timed: Timed?
   private var stopped = false
+  /// Why the walkthrough failed (a check that did not hold, a step the app or store refused), as
+  /// the headless run says it; nil while every step has held.
+  public private(set) var failure: String?
   private var quit = false
   private var screenRequests: [ScreenRequest] = []
 
@@ -45,6 +48,7 @@ public final class WalkthroughPlayer {
     } catch {
       session = nil
       stopped = true
+      failure = "setup: \(error)"
       outcome = ("setup: \(error)", .failure)
     }
   }
@@ -176,6 +180,7 @@ public final class WalkthroughPlayer {
   private func show(_ record: StepRecord, as written: WalkthroughStep? = nil) {
     if let failure = record.failureSummary {
       stopped = true
+      self.failure = failure
       outcome = ("✗ \(failure) — the walkthrough stops here", .failure)
       return
     }
