@@ -24,13 +24,13 @@ struct WalkthroughCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "path"))
   var junit: String?
 
-  @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog).")
+  @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog): file, name and description.")
   var list = false
 
   @Flag(help: "Play the one walkthrough given in the live storefront, a step per Space or Enter, for training.")
   var play = false
 
-  @Flag(name: .shortAndLong, help: "Print only each walkthrough's outcome, with the details of a failure.")
+  @Flag(name: .shortAndLong, help: "One line per walkthrough, its outcome; only a failure's details follow.")
   var quiet = false
 
   @OptionGroup var options: CatalogOption
@@ -125,6 +125,8 @@ struct WalkthroughCommand: ParsableCommand {
       do {
         let walkthrough = try WalkthroughParser.load(path: path)
         say("  \(padded)\(walkthrough.name)")
+        // The one-line description, under the name: what the walkthrough shows.
+        if let summary = walkthrough.summary { say("  \(String(repeating: " ", count: width + 2))\(summary)") }
       } catch {
         say("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
       }

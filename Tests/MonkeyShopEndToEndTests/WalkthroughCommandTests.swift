@@ -71,4 +71,44 @@ struct WalkthroughCommandTests {
         "\(result)")
     }
   }
+
+  // MARK: What -q and --list print
+
+  /// `-q` prints one line per walkthrough (as the README says), with the details only of a failure.
+  @Test("-q: one line per walkthrough that passed; a failure's line is followed by its details")
+  func quietIsOneLinePerWalkthrough() async throws {
+    let folder = try ShopFolder("walkthrough-quiet")
+    let fails = folder.file("fails.yaml").path
+    let yaml = "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n"
+    #expect(FileManager.default.createFile(atPath: fails, contents: Data(yaml.utf8)))
+    let restrictions = Locations.repository.appendingPathComponent("Walkthroughs/restrictions.yaml").path
+    let result = try await monkeyshop("walkthrough", "-q", buyFive, restrictions, fails, in: folder)
+    #expect(result.exitStatus == 1, "\(result)")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.count > 3, "\(result)")
+    guard lines.count > 3 else { return }
+    #expect(lines[0].hasPrefix("✓ Buy 5 credits: the happy path (\(buyFive)): passed (13 steps, "), "\(result)")
+    #expect(lines[1].hasPrefix("✓ Restrictions (AppStore disabled) (\(restrictions)): passed ("), "\(result)")
+    #expect(lines[2].hasPrefix("✗ Fails (\(fails)): failed at step 2 (line 4)"), "\(result)")
+    #expect(lines[3].contains("2. expect balance 50"), "the failure's details follow: \(result)")
+    #expect(lines.filter { $0.contains(buyFive) }.count == 1, "\(result)")
+    #expect(lines.suffix(2) == ["2 passed, 1 failed", ""], "\(result)")
+  }
+
+  /// `--list` shows each bundled walkthrough's file, name and one-line description.
+  @Test("--list shows each walkthrough's name and its description")
+  func listShowsDescriptions() async throws {
+    let folder = try ShopFolder("walkthrough-list")
+    let result = try await monkeyshop("walkthrough", "--list", "--catalog", Locations.catalog, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let name = try #require(
+      lines.firstIndex { $0.contains("ask-to-buy-approved.yaml") && $0.contains("Ask to Buy, approved") }, "\(result)")
+    #expect(
+      lines[name + 1].trimmingCharacters(in: .whitespaces)
+        == "A child's purchase is deferred until a parent approves it, then delivered like any purchase.",
+      "\(result)")
+    #expect(
+      lines.contains { $0.contains("The sample's consumable purchase, from the buy button to finishTransaction.") })
+  }
 }
