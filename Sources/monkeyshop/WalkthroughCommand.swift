@@ -30,6 +30,18 @@ struct WalkthroughCommand: ParsableCommand {
   @Flag(help: "Play the one walkthrough given in the live storefront, a step per Space or Enter, for training.")
   var play = false
 
+  @Option(
+    help: ArgumentHelp(
+      "With --play: the band's language, en or ja (default: the walkthrough's if ja, else from LANG). The storefront speaks the walkthrough's language, which its screen checks are written in.",
+      valueName: "en|ja"))
+  var lang: Language?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --play: the next step comes by itself this long after the last one ended, such as 3s (p pauses).",
+      valueName: "duration"))
+  var auto: String?
+
   @Flag(name: .shortAndLong, help: "One line per walkthrough, its outcome; only a failure's details follow.")
   var quiet = false
 
@@ -42,6 +54,12 @@ struct WalkthroughCommand: ParsableCommand {
     if play, files.count != 1 || junit != nil {
       throw ValidationError(
         "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
+    }
+    if !play, lang != nil || auto != nil {
+      throw ValidationError("--lang and --auto are for --play")
+    }
+    if let auto, WalkthroughParser.duration(auto) == nil {
+      throw ValidationError("--auto '\(auto)' is not a duration (expected a number with ms, s or m, such as 3s)")
     }
     if !list, files.isEmpty {
       throw ValidationError("give walkthrough files to run, e.g. Walkthroughs/*.yaml (see --list)")
@@ -151,7 +169,11 @@ struct WalkthroughCommand: ParsableCommand {
         "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
       )
     }
-    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    let language =
+      lang ?? (walkthrough.language == .ja ? .ja : Language.resolve(explicit: nil, environment: options.environment))
+    let player = WalkthroughPlayer(
+      walkthrough: walkthrough, catalog: catalog, language: language,
+      autoAdvance: auto.flatMap(WalkthroughParser.duration))
     try runInTerminal(player)
     // As the headless run: a check that did not hold fails the command.
     if let failure = player.failure { throw Failure.failed("\(walkthrough.path): \(failure)") }

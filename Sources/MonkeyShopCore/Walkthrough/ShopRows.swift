@@ -13,9 +13,13 @@ struct ShopRows {
     let width = canvas.size.width
     var underneath = model
     underneath.overlay = nil
-    var grid = TextGrid(size: ScreenSize(width: width, height: max(rows, ScreenSize.minimum.height)))
+    let size = ScreenSize(width: width, height: max(rows, ScreenSize.minimum.height))
+    var grid = TextGrid(size: size)
     ShopView(model: underneath).draw(on: &grid)
-    ShopRows(grid: grid, keepsHintBar: keepsHintBar).draw(on: &canvas, rows: rows)
+    // The hint bar lists the keys of the overlay that is open: it comes from the screen with it.
+    var whole = TextGrid(size: size)
+    if keepsHintBar { ShopView(model: model).draw(on: &whole) }
+    ShopRows(grid: grid, keepsHintBar: keepsHintBar).draw(on: &canvas, rows: rows, hintBar: whole)
     var region = RegionCanvas(base: canvas, size: ScreenSize(width: width, height: rows))
     OverlayView(model: model).draw(on: &region)
     canvas = region.base
@@ -44,10 +48,11 @@ struct ShopRows {
     return Array(kept.prefix(count))
   }
 
-  /// Copies the rows that fit onto the top `count` rows of `canvas`.
-  func draw(on canvas: inout some Canvas, rows count: Int) {
+  /// Copies the rows that fit onto the top `count` rows of `canvas`, the hint bar from `hintBar`.
+  func draw(on canvas: inout some Canvas, rows count: Int, hintBar: TextGrid) {
+    let last = grid.size.height - 1
     for (y, row) in rows(fitting: count).enumerated() {
-      copy(row: row, to: y, on: &canvas)
+      copy(row: row, of: row == last ? hintBar : grid, to: y, on: &canvas)
     }
   }
 
@@ -62,7 +67,7 @@ struct ShopRows {
 
   /// One row, a run of text per style, so the canvas sees the same text and styles the storefront
   /// put there (the right half of a wide character comes with its left half).
-  private func copy(row: Int, to y: Int, on canvas: inout some Canvas) {
+  private func copy(row: Int, of grid: TextGrid, to y: Int, on canvas: inout some Canvas) {
     var run = ""
     var runStart = 0
     var runStyle = Style.plain

@@ -44,6 +44,9 @@ public enum WalkthroughParser {
     return try parse(text, path: path, catalog: catalog)
   }
 
+  /// `500ms`, `2s`, `1.5s`, `2m` in seconds, as a `wait:` step reads them; nil for anything else.
+  public static func duration(_ text: String) -> TimeInterval? { WalkthroughReader.duration(text) }
+
   public static func parse(_ text: String, path: String, catalog: Catalog? = nil) throws(WalkthroughError)
     -> Walkthrough
   {
