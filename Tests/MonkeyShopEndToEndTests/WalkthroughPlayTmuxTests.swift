@@ -12,14 +12,14 @@ struct WalkthroughPlayTmuxTests {
   }
 
   /// Presses Space until the band says the walkthrough is over; the screen then.
-  private func playToTheEnd(_ tmux: TmuxSession) async throws -> Screen {
+  private func playToTheEnd(_ tmux: TmuxSession, over: String = "The walkthrough is over") async throws -> Screen {
     for _ in 0..<60 {
       let screen = try await tmux.screen()
-      if screen.contains("The walkthrough is over") { return screen }
+      if screen.contains(over) { return screen }
       try await tmux.press("Space")
       try await Task.sleep(for: .milliseconds(50))
     }
-    return try await tmux.waitFor("The walkthrough is over")
+    return try await tmux.waitFor(over)
   }
 
   @Test("at 80×24 the end of ask-to-buy-approved shows the approval's events above the band")
@@ -65,5 +65,29 @@ struct WalkthroughPlayTmuxTests {
     #expect(shell.exitStatus == 1)
     let message = "monkeyshop: \(path): step 2 (line 4): expect balance 50: expected 50 credits in the wallet"
     try await tmux.waitForScreen("the failure on the terminal", joined: true) { $0.contains(message) }
+  }
+
+  /// `--lang ja`: the band in Japanese at 80×24, the newest events above it; then free play, where
+  /// the storefront's own keys act, and its q quits.
+  @Test("--lang ja: a Japanese band, then free play with the storefront's keys")
+  func japaneseBandAndFreePlay() async throws {
+    let folder = try ShopFolder("play-ja")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("ask-to-buy-approved", ["--lang", "ja"]))
+    let first = try await tmux.waitFor("── ウォークスルー: Ask to Buy, approved")
+    #expect(first.contains("Space/Enter 次へ"), "\(first)")
+    let end = try await playToTheEnd(tmux, over: "ウォークスルーは終わりました")
+    #expect(end.contains("自由操作: ストアフロントのキーが使えます。"), "\(end)")
+    #expect(end.contains("手順 14/14"), "\(end)")
+    #expect(end.contains("finishTransaction(#1)"), "\(end)")
+    try await tmux.press("0")
+    try await tmux.waitFor("Total")
+    try await tmux.press("Escape")
+    try await tmux.waitForScreen("the sheet closed") { !$0.contains("Total") }
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+    #expect(shell.isRestored, "\(shell)")
   }
 }
