@@ -24,28 +24,44 @@ struct WalkthroughCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "path"))
   var junit: String?
 
-  @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog).")
+  @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog): file, name and description.")
   var list = false
+
+  @Flag(help: "Play the one walkthrough given in the live storefront, a step per Space or Enter, for training.")
+  var play = false
 
   @Option(
     help: ArgumentHelp(
-      "Play one walkthrough in the live storefront, a step per Space or Enter, for training.",
-      valueName: "file"))
-  var play: String?
+      "With --play: the band's language, en or ja (default: the walkthrough's if ja, else from LANG). The storefront speaks the walkthrough's language, which its screen checks are written in.",
+      valueName: "en|ja"))
+  var lang: Language?
 
-  @Flag(name: .shortAndLong, help: "Print only each walkthrough's outcome, with the details of a failure.")
+  @Option(
+    help: ArgumentHelp(
+      "With --play: the next step comes by itself this long after the last one ended, such as 3s (p pauses).",
+      valueName: "duration"))
+  var auto: String?
+
+  @Flag(name: .shortAndLong, help: "One line per walkthrough, its outcome; only a failure's details follow.")
   var quiet = false
 
   @OptionGroup var options: CatalogOption
 
   func validate() throws {
-    if list, !files.isEmpty || play != nil {
+    if list, !files.isEmpty || play {
       throw ValidationError("--list takes no walkthrough files and no --play")
     }
-    if play != nil, !files.isEmpty || junit != nil {
-      throw ValidationError("--play plays one walkthrough: give no other files and no --junit")
+    if play, files.count != 1 || junit != nil {
+      throw ValidationError(
+        "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
     }
-    if !list, play == nil, files.isEmpty {
+    if !play, lang != nil || auto != nil {
+      throw ValidationError("--lang and --auto are for --play")
+    }
+    if let auto, WalkthroughParser.duration(auto) == nil {
+      throw ValidationError("--auto '\(auto)' is not a duration (expected a number with ms, s or m, such as 3s)")
+    }
+    if !list, files.isEmpty {
       throw ValidationError("give walkthrough files to run, e.g. Walkthroughs/*.yaml (see --list)")
     }
   }
@@ -54,19 +70,27 @@ struct WalkthroughCommand: ParsableCommand {
 
   func run() throws {
     if list { return try listLibrary() }
-    if let play { return try playLive(play) }
+    if play { return try playLive(files[0]) }
     try runAll()
   }
 
   // MARK: Running
 
   private func runAll() throws {
+    if let junit {
+      do {
+        try ReportFile.prepare(junit)
+      } catch {
+        throw Failure("--junit \(error); nothing was run", exitStatus: .usage)
+      }
+    }
     let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
+    let catalog = try options.loadCatalog()
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []
     for path in paths {
       do {
-        walkthroughs.append(try WalkthroughParser.load(path: path))
+        walkthroughs.append(try WalkthroughParser.load(path: path, catalog: catalog))
       } catch {
         rejected += error.problems
       }
@@ -78,7 +102,7 @@ struct WalkthroughCommand: ParsableCommand {
         "\(files) walkthrough file\(files == 1 ? "" : "s") refused, nothing was run:\n"
           + rejected.map(\.description).joined(separator: "\n"))
     }
-    let runner = WalkthroughRunner(catalog: try options.loadCatalog())
+    let runner = WalkthroughRunner(catalog: catalog)
     var results: [WalkthroughResult] = []
     let clock = ContinuousClock()
     for walkthrough in walkthroughs {
@@ -119,6 +143,8 @@ struct WalkthroughCommand: ParsableCommand {
       do {
         let walkthrough = try WalkthroughParser.load(path: path)
         say("  \(padded)\(walkthrough.name)")
+        // The one-line description, under the name: what the walkthrough shows.
+        if let summary = walkthrough.summary { say("  \(String(repeating: " ", count: width + 2))\(summary)") }
       } catch {
         say("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
       }
@@ -131,19 +157,25 @@ struct WalkthroughCommand: ParsableCommand {
 
   private func playLive(_ name: String) throws {
     let path = WalkthroughLibrary.resolve(name, library: library)
+    let catalog = try options.loadCatalog()
     let walkthrough: Walkthrough
     do {
-      walkthrough = try WalkthroughParser.load(path: path)
+      walkthrough = try WalkthroughParser.load(path: path, catalog: catalog)
     } catch {
       throw Failure.data(error.description)
     }
-    let catalog = try options.loadCatalog()
     guard Terminal.isInteractive else {
       throw Failure.failed(
         "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
       )
     }
-    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    let language =
+      lang ?? (walkthrough.language == .ja ? .ja : Language.resolve(explicit: nil, environment: options.environment))
+    let player = WalkthroughPlayer(
+      walkthrough: walkthrough, catalog: catalog, language: language,
+      autoAdvance: auto.flatMap(WalkthroughParser.duration))
     try runInTerminal(player)
+    // As the headless run: a check that did not hold fails the command.
+    if let failure = player.failure { throw Failure.failed("\(walkthrough.path): \(failure)") }
   }
 }

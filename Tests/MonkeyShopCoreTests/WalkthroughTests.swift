@@ -537,12 +537,14 @@ struct WalkthroughPlayerTests {
     player.start(now: now)
     var screen = draw(player, height: 29)
     #expect(screen.contains("The app is not running yet."))
-    #expect(screen.contains("step 1/5: narration"))
+    #expect(screen.contains("next: narration"))
+    #expect(screen.contains("step 0/5"))
 
     player.handle(.character(" "), now: now)
     screen = draw(player, height: 29)
     #expect(screen.contains("The app adds its observer at launch."))
-    #expect(screen.contains("step 2/5: launch"))
+    #expect(screen.contains("next: launch"))
+    #expect(screen.contains("step 1/5"))
 
     // The product request answers on the wall clock.
     player.handle(.enter, now: now)
@@ -555,13 +557,13 @@ struct WalkthroughPlayerTests {
     player.handle(.character(" "), now: now)
     player.handle(.character(" "), now: now)
     screen = draw(player, height: 29)
-    #expect(screen.contains("Space/Enter: skip the wait"))
+    #expect(screen.contains("Space/Enter skip the wait"))
     // Space skips the rest of the wait.
     player.handle(.character(" "), now: now)
     player.handle(.character(" "), now: now)
     screen = draw(player, height: 29)
-    #expect(screen.contains("✓ expect balance 5"))
-    #expect(screen.contains("The walkthrough is over"))
+    #expect(screen.contains("step 5/5"))
+    #expect(screen.contains("The walkthrough is over: every step held"))
     #expect(player.session?.storage.wallet.balance == 5)
     // The keys that act everywhere act in the player too.
     player.handle(.ctrlL, now: now)
@@ -576,7 +578,7 @@ struct WalkthroughPlayerTests {
     #expect(player.isFinished)
   }
 
-  @Test func theBandCoversTheBottomRowsOnAnEightyByTwentyFourTerminal() throws {
+  @Test func theStorefrontFitsAboveTheBandOnAnEightyByTwentyFourTerminal() throws {
     let walkthrough = try parse("name: Small\nsteps:\n  - launch\n")
     let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
     player.handle(.enter, now: Date())

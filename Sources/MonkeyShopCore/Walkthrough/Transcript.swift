@@ -4,10 +4,13 @@ import Foundation
 /// StoreKit 1 names), snapshots, and ✓ / ✗ for every expectation, the screen when one fails.
 /// Control characters in it are escaped (`TerminalText`).
 public enum Transcript {
-  /// One walkthrough. `steps: false` keeps only the heading, the outcome and a failure's details.
+  /// One walkthrough. `steps: false` (`-q`) makes it one line, the outcome, followed only by a
+  /// failure's details.
   public static func text(_ result: WalkthroughResult, steps: Bool = true) -> String {
     let walkthrough = result.walkthrough
-    var lines = ["▶ \(walkthrough.name) (\(walkthrough.path))"]
+    let heading = "\(walkthrough.name) (\(walkthrough.path))"
+    let (mark, outcome) = outcome(result)
+    var lines = [steps ? "▶ \(heading)" : "\(mark) \(heading): \(outcome)"]
     if let setupFailure = result.setupFailure {
       lines.append("  ✗ setup: \(setupFailure)")
     }
@@ -15,7 +18,7 @@ public enum Transcript {
       lines += self.lines(
         record, start: WalkthroughSession.epoch, width: walkthrough.size.width, language: walkthrough.language)
     }
-    lines.append(outcome(result))
+    if steps { lines.append("\(mark) \(outcome)") }
     // Names, steps, `say:` and expected text come from the walkthrough file: shown escaped, never
     // acted on by the terminal the transcript is printed on (SPEC §12).
     return lines.map(TerminalText.escaped).joined(separator: "\n")
@@ -29,13 +32,14 @@ public enum Transcript {
     return summary(passed: passed, failed: results.count - passed)
   }
 
-  static func outcome(_ result: WalkthroughResult) -> String {
+  /// `✓` and `passed (13 steps, …)`, or `✗` and where it failed.
+  static func outcome(_ result: WalkthroughResult) -> (mark: String, text: String) {
     let measures =
       "\(result.records.count) steps, \(seconds(result.virtualTime)) of virtual time in \(milliseconds(result.elapsed))"
-    if result.passed { return "✓ passed (\(measures))" }
-    if result.setupFailure != nil { return "✗ failed before the first step" }
+    if result.passed { return ("✓", "passed (\(measures))") }
+    if result.setupFailure != nil { return ("✗", "failed before the first step") }
     let step = result.failedStep.map { "step \($0.number) (line \($0.step.line))" } ?? "a step"
-    return "✗ failed at \(step) (\(measures))"
+    return ("✗", "failed at \(step) (\(measures))")
   }
 
   static func lines(_ record: StepRecord, start: Date, width: Int, language: Language) -> [String] {

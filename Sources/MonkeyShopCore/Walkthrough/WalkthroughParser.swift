@@ -28,7 +28,9 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
 /// every refusal can say where it is; values are checked with the same rules the store and the
 /// key map use (`Conditions.set`, `Key(name:)`).
 public enum WalkthroughParser {
-  public static func load(path: String) throws(WalkthroughError) -> Walkthrough {
+  /// Reads a walkthrough file. With the catalog it will run on, a storefront the catalog has no
+  /// prices in is refused here, with its line, rather than failing the run.
+  public static func load(path: String, catalog: Catalog? = nil) throws(WalkthroughError) -> Walkthrough {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
       let problem = exists ? "cannot be read" : "no such file"
@@ -39,11 +41,16 @@ public enum WalkthroughParser {
     guard let text = String(data: data, encoding: .utf8) else {
       throw WalkthroughError(problems: [.init(path: path, line: nil, message: "not UTF-8 text (expected YAML)")])
     }
-    return try parse(text, path: path)
+    return try parse(text, path: path, catalog: catalog)
   }
 
-  public static func parse(_ text: String, path: String) throws(WalkthroughError) -> Walkthrough {
-    var reader = WalkthroughReader(path: path)
+  /// `500ms`, `2s`, `1.5s`, `2m` in seconds, as a `wait:` step reads them; nil for anything else.
+  public static func duration(_ text: String) -> TimeInterval? { WalkthroughReader.duration(text) }
+
+  public static func parse(_ text: String, path: String, catalog: Catalog? = nil) throws(WalkthroughError)
+    -> Walkthrough
+  {
+    var reader = WalkthroughReader(path: path, catalog: catalog)
     let root: Node?
     do {
       root = try Yams.compose(yaml: text)
@@ -72,6 +79,8 @@ public enum WalkthroughParser {
 /// Walks the node tree, collecting every problem rather than stopping at the first.
 struct WalkthroughReader {
   let path: String
+  /// The catalog the walkthrough will run on, when known: storefronts are checked against it.
+  var catalog: Catalog?
   var problems: [WalkthroughError.Problem] = []
 
   static let topFields = ["name", "description", "size", "language", "storefront", "wallet", "conditions", "steps"]

@@ -2,31 +2,52 @@ import Foundation
 
 /// A walkthrough played in the live storefront for training (`monkeyshop walkthrough --play`):
 /// the storefront as the walkthrough drives it, with a narration band showing the current `say`
-/// line. Space or Enter performs the next step; q, Esc or Ctrl-C stops.
+/// line, what the last step did, and the player's keys. Space or Enter performs the next step; b,
+/// Backspace or Left goes back a step; r starts again; q, Esc or Ctrl-C stops. With `autoAdvance`
+/// the next step comes by itself that long after the last one ended (p pauses). After the last
+/// step the storefront takes its own keys (free play) until the person quits.
 ///
 /// Waits (and the launch's product request) run on the wall clock, so the audience sees the
-/// buttons read `loading...`, the spinner turn and the log fill in at the store's pace; Space
-/// during a wait skips to its end. Everything else runs exactly as `monkeyshop walkthrough` runs it.
+/// buttons read `loading...`, the spinner turn and the log fill in at the store's pace, with a
+/// countdown in the band; Space during a wait skips to its end. Going back replays the walkthrough
+/// from the start to the step before, in virtual time: the store is deterministic, so the
+/// storefront is exactly as it was. Everything else runs exactly as `monkeyshop walkthrough` runs it.
 public final class WalkthroughPlayer {
-  public let session: WalkthroughSession?
+  public private(set) var session: WalkthroughSession?
   public let walkthrough: Walkthrough
+  private let catalog: Catalog
+  private let words: PlayerWords
+  /// How long after a step the next one comes by itself; nil: a step per key.
+  public let autoAdvance: TimeInterval?
+  private var autoPaused = false
+  /// When the next step comes by itself.
+  private var autoAt: Date?
+  /// The steps performed so far; the next step's index.
   private var next = 0
   private var narration: String?
   /// What the last step did, shown under the narration.
   private var outcome: (text: String, tone: Notice.Tone)?
   private var timed: Timed?
   private var stopped = false
+  /// Why the walkthrough failed (a check that did not hold, a step the app or store refused), as
+  /// the headless run says it; nil while every step has held.
+  public private(set) var failure: String?
   private var quit = false
   private var screenRequests: [ScreenRequest] = []
+  /// The time the loop last gave the player: countdowns are drawn from it.
+  private var now: Date?
 
-  /// A step running on the wall clock: virtual time follows real time from where it began.
+  /// Virtual time following the wall clock from where it began: a wait, a launch's product
+  /// request, or free play.
   private struct Timed {
-    enum Until {
+    enum Until: Equatable {
       case time(Date)
       case settled
+      /// Free play: until the person quits.
+      case never
     }
     let until: Until
-    /// The step as written, for the band.
+    /// The step as the band names it.
     let label: String
     /// Where the step's events start in the session's log.
     let logStart: Int
@@ -37,42 +58,60 @@ public final class WalkthroughPlayer {
     func real(at virtual: Date) -> Date { realStart.addingTimeInterval(virtual.timeIntervalSince(virtualStart)) }
   }
 
-  public init(walkthrough: Walkthrough, catalog: Catalog) {
+  /// `language` is the band's (`--lang`, else the environment's); the storefront speaks the
+  /// walkthrough's own, which its `screen` checks are written in.
+  public init(walkthrough: Walkthrough, catalog: Catalog, language: Language? = nil, autoAdvance: TimeInterval? = nil) {
     self.walkthrough = walkthrough
-    do {
-      session = try WalkthroughSession(walkthrough: walkthrough, catalog: catalog)
-      narration = walkthrough.summary
-    } catch {
-      session = nil
-      stopped = true
-      outcome = ("setup: \(error)", .failure)
-    }
+    self.catalog = catalog
+    words = PlayerWords(language ?? walkthrough.language)
+    self.autoAdvance = autoAdvance
+    replay(to: 0, now: nil)
   }
+
+  /// Whether the walkthrough is over and the storefront takes its own keys.
+  public var isFreePlay: Bool { timed?.until == .never }
 
   // MARK: TerminalApp
 
   public var isFinished: Bool { quit }
   public var watchedFolder: String? { nil }
 
-  public func start(now: Date) {}
+  public func start(now: Date) {
+    self.now = now
+    scheduleAuto(now: now)
+  }
 
   public func folderChanged(now: Date) {}
 
+  /// How often a countdown on the band is redrawn.
+  static let countdownInterval: TimeInterval = 0.1
+
   public var nextDeadline: Date? {
-    guard let timed, let session else { return nil }
-    switch timed.until {
-    case .time(let target):
-      let appDeadline = session.app?.nextDeadline.map { min($0, target) } ?? target
-      return timed.real(at: max(appDeadline, session.clock))
-    case .settled:
-      return session.app?.nextDeadline.map { timed.real(at: max($0, session.clock)) }
+    var deadlines: [Date] = []
+    if let timed, let session {
+      switch timed.until {
+      case .time(let target):
+        let appDeadline = session.app?.nextDeadline.map { min($0, target) } ?? target
+        deadlines.append(timed.real(at: max(appDeadline, session.clock)))
+      case .settled, .never:
+        if let deadline = session.app?.nextDeadline { deadlines.append(timed.real(at: max(deadline, session.clock))) }
+      }
     }
+    if let autoAt { deadlines.append(autoAt) }
+    if let now, autoAt != nil || timed.map({ if case .time = $0.until { true } else { false } }) == true {
+      deadlines.append(now.addingTimeInterval(Self.countdownInterval))
+    }
+    return deadlines.min()
   }
 
   /// What a key does in the player.
-  enum Action {
+  enum Action: Equatable {
     /// The next step, or the end of the wait in progress.
     case next
+    /// Back to the state before the last step performed.
+    case back
+    case restart
+    case pauseAuto
     case quit
     case screen(ScreenRequest)
   }
@@ -80,28 +119,48 @@ public final class WalkthroughPlayer {
   /// The player's own keys; Ctrl-C, Ctrl-L and Ctrl-Z act as everywhere (`KeyMap`'s global scope).
   static let keys: [(keys: [Key], action: Action)] = [
     ([.character(" "), .enter], .next),
+    ([.character("b"), .backspace, .left], .back),
+    ([.character("r")], .restart),
+    ([.character("p")], .pauseAuto),
     ([.character("q"), .escape], .quit),
   ]
 
-  static func action(for key: Key) -> Action? {
-    if let own = keys.first(where: { $0.keys.contains(key) }) { return own.action }
+  /// In free play the storefront takes every key but these.
+  static let freePlayKeys: [(keys: [Key], action: Action)] = [([.backspace], .back)]
+
+  static func action(for key: Key, freePlay: Bool) -> Action? {
     switch KeyMap.binding(for: key, in: .global)?.action {
     case .quitNow: return .quit
     case .redraw: return .screen(.redraw)
     case .suspend: return .screen(.suspend)
-    default: return nil
+    default: break
     }
+    return (freePlay ? freePlayKeys : keys).first { $0.keys.contains(key) }?.action
   }
 
   public func handle(_ key: Key, now: Date) {
-    guard let action = Self.action(for: key) else { return }
+    self.now = now
+    guard let action = Self.action(for: key, freePlay: isFreePlay) else {
+      if isFreePlay { press(key, now: now) }
+      return
+    }
     switch action {
     case .next:
+      autoAt = nil
       if timed != nil {
         finishTimed(now: now, skip: true)
       } else {
         step(now: now)
       }
+    case .back:
+      replay(to: max(0, next - 1), now: now)
+    case .restart:
+      replay(to: 0, now: now)
+    case .pauseAuto:
+      guard autoAdvance != nil else { return }
+      autoPaused.toggle()
+      autoAt = nil
+      scheduleAuto(now: now)
     case .quit:
       quit = true
     case .screen(let request):
@@ -116,7 +175,12 @@ public final class WalkthroughPlayer {
   }
 
   public func tick(now: Date) {
+    self.now = now
     finishTimed(now: now, skip: false)
+    if let autoAt, now >= autoAt, timed == nil {
+      self.autoAt = nil
+      step(now: now)
+    }
   }
 
   // MARK: Steps
@@ -129,16 +193,16 @@ public final class WalkthroughPlayer {
     case .wait(let seconds):
       _ = session.perform(WalkthroughStep(line: step.line, .wait(0)))
       timed = Timed(
-        until: .time(session.clock.addingTimeInterval(seconds)), label: step.description,
+        until: .time(session.clock.addingTimeInterval(seconds)), label: words.step(step),
         logStart: session.log.count, realStart: now, virtualStart: session.clock)
-      outcome = ("\(step.description)…", .info)
+      outcome = nil
     case .launch(let waits), .relaunch(let waits):
       let action: WalkthroughStep.Action =
         if case .launch = step.action { .launch(waitForProducts: false) } else { .relaunch(waitForProducts: false) }
       show(session.perform(WalkthroughStep(line: step.line, action)), as: step)
       if waits, !session.isSettled {
         timed = Timed(
-          until: .settled, label: step.description, logStart: session.log.count, realStart: now,
+          until: .settled, label: words.step(step), logStart: session.log.count, realStart: now,
           virtualStart: session.clock)
       }
     case .say(let text):
@@ -147,6 +211,55 @@ public final class WalkthroughPlayer {
     default:
       show(session.perform(step))
     }
+    if timed == nil { stepEnded(now: now) }
+  }
+
+  /// Starts the walkthrough again and performs its first `count` steps in virtual time, as the
+  /// headless run does: the storefront is as it was after them.
+  private func replay(to count: Int, now: Date?) {
+    timed = nil
+    autoAt = nil
+    stopped = false
+    next = 0
+    narration = walkthrough.summary
+    outcome = nil
+    do {
+      session = try WalkthroughSession(walkthrough: walkthrough, catalog: catalog)
+    } catch {
+      session = nil
+      stopped = true
+      failure = "setup: \(error)"
+      outcome = (words.setupFailed("\(error)"), .failure)
+      return
+    }
+    guard let session else { return }
+    for step in walkthrough.steps.prefix(count) {
+      if case .say(let text) = step.action { narration = text }
+      next += 1
+      show(session.perform(step))
+      if stopped { return }
+    }
+    if let now {
+      outcome = (count == 0 ? words.restarted : words.backTo(count, of: walkthrough.steps.count), .info)
+      stepEnded(now: now)
+    }
+  }
+
+  /// A step is over: the next one comes by itself (`autoAdvance`), or, after the last, free play.
+  private func stepEnded(now: Date) {
+    guard let session, !stopped else { return }
+    if next >= walkthrough.steps.count {
+      timed = Timed(
+        until: .never, label: "", logStart: session.log.count, realStart: now, virtualStart: session.clock)
+      outcome = nil
+    } else {
+      scheduleAuto(now: now)
+    }
+  }
+
+  private func scheduleAuto(now: Date) {
+    guard let autoAdvance, !autoPaused, !stopped, timed == nil, next < walkthrough.steps.count else { return }
+    autoAt = now.addingTimeInterval(autoAdvance)
   }
 
   private func finishTimed(now: Date, skip: Bool) {
@@ -164,29 +277,43 @@ public final class WalkthroughPlayer {
         session.advance(to: min(virtual, session.app?.nextDeadline ?? virtual))
       }
       if session.isSettled || session.app?.nextDeadline == nil { timed = nil }
+    case .never:
+      session.advance(to: current.virtual(at: now))
+      if session.appState == .quit { quit = true }
+      return
     }
     if let last = session.log.dropFirst(current.logStart).last {
-      outcome = ("\(current.label) → \(last.event.text(.storeKit1, walkthrough.language))", .info)
+      outcome = ("\(current.label) → \(last.event.text(.storeKit1, words.language))", .info)
     } else if timed == nil {
-      outcome = ("\(current.label): done", .info)
+      outcome = (words.done(current.label), .info)
     }
+    if timed == nil { stepEnded(now: now) }
+  }
+
+  /// A key for the storefront in free play, at the virtual time the wall clock has reached.
+  private func press(_ key: Key, now: Date) {
+    guard let session, let current = timed else { return }
+    session.advance(to: current.virtual(at: now))
+    session.press(key)
+    if session.appState == .quit { quit = true }
   }
 
   /// Shows what a step did; `as` names the step as written when the player ran a variant of it.
   private func show(_ record: StepRecord, as written: WalkthroughStep? = nil) {
     if let failure = record.failureSummary {
       stopped = true
-      outcome = ("✗ \(failure) — the walkthrough stops here", .failure)
+      self.failure = failure
+      outcome = (words.failed(words.failure(record)), .failure)
       return
     }
     switch record.step.action {
     case .expect:
-      outcome = ("✓ " + record.step.description, .success)
+      outcome = ("✓ " + words.step(record.step), .success)
     case .say:
       outcome = nil
     default:
-      let last = record.events.last.map { " → " + $0.event.text(.storeKit1, walkthrough.language) } ?? ""
-      outcome = ("\((written ?? record.step).description)\(last)", .info)
+      let last = record.events.last.map { " → " + $0.event.text(.storeKit1, words.language) } ?? ""
+      outcome = ("\(words.step(written ?? record.step))\(last)", .info)
     }
   }
 
@@ -196,13 +323,18 @@ public final class WalkthroughPlayer {
 
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
-    // Below the storefront when there is room; otherwise over its bottom rows (status and keys,
-    // which the player's keys replace).
-    let shopHeight =
-      size.height - Self.bandHeight >= ScreenSize.minimum.height ? size.height - Self.bandHeight : size.height
-    var region = RegionCanvas(base: canvas, size: ScreenSize(width: size.width, height: shopHeight))
-    drawApp(on: &region)
-    canvas = region.base
+    let shopRows = size.height - Self.bandHeight
+    if size.isLargeEnough, shopRows < ScreenSize.minimum.height, let app = session?.app {
+      // The storefront needs more rows than are left above the band: it gives up the rows a
+      // person misses least, so the newest events stay in sight (`ShopRows`).
+      ShopRows.draw(app.model, on: &canvas, rows: shopRows, keepsHintBar: isFreePlay)
+    } else {
+      // Too small for the storefront at all: it says so on the whole screen, under the band.
+      var region = RegionCanvas(
+        base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
+      drawApp(on: &region)
+      canvas = region.base
+    }
     drawBand(on: &canvas, top: max(0, size.height - Self.bandHeight))
   }
 
@@ -213,12 +345,9 @@ public final class WalkthroughPlayer {
     }
     let message: [String]
     switch session?.appState {
-    case .crashed(let point):
-      message = ["The app crashed (\(point.rawValue)).", "It is down until the walkthrough relaunches it."]
-    case .quit:
-      message = ["The app has quit."]
-    default:
-      message = ["The app is not running yet.", "Space: next step"]
+    case .crashed(let point): message = words.crashed(point.rawValue)
+    case .quit: message = words.appQuit
+    default: message = words.notRunning
     }
     let top = max(0, canvas.size.height / 2 - 2)
     for (offset, line) in message.enumerated() {
@@ -233,36 +362,78 @@ public final class WalkthroughPlayer {
     let width = canvas.size.width
     canvas.fill(Rect(x: 0, y: top, width: width, height: Self.bandHeight))
     let total = walkthrough.steps.count
-    let title = "── Walkthrough: \(walkthrough.name) "
+    let title = "── \(words.title(walkthrough.name)) "
+    let progress = " \(words.progress(done: next, of: total)) ──"
+    let titleWidth = max(0, width - TextWidth.of(progress))
+    let rule = TextWidth.truncate(title, to: titleWidth)
     canvas.put(
-      TextWidth.truncate(title + String(repeating: "─", count: max(0, width - TextWidth.of(title))), to: width), x: 0,
-      y: top, style: Style(tint: .accent, bold: true))
+      rule + String(repeating: "─", count: max(0, titleWidth - TextWidth.of(rule))) + progress, x: 0, y: top,
+      style: Style(tint: .accent, bold: true))
     if stopped, let outcome {
       // A failure takes the narration's place: what was expected and found must be readable.
       for (offset, line) in Self.wrap(outcome.text, width: width - 4, lines: 4).enumerated() {
         canvas.put("  " + line, x: 0, y: top + 1 + offset, style: outcome.tone.style)
       }
     } else {
-      for (offset, line) in Self.wrap(narration ?? "", width: width - 4, lines: 3).enumerated() {
+      // In free play the last two rows say the walkthrough is over.
+      for (offset, line) in Self.wrap(narration ?? "", width: width - 4, lines: isFreePlay ? 2 : 3).enumerated() {
         canvas.put("  " + line, x: 0, y: top + 1 + offset, style: Style(bold: true))
       }
-      if let outcome {
-        canvas.put("  " + outcome.text, x: 0, y: top + 4, width: width, style: outcome.tone.style)
+      if let status = statusLine {
+        canvas.put("  " + status.text, x: 0, y: top + 4, width: width, style: status.tone.style)
+      }
+      if isFreePlay {
+        canvas.put("  " + words.over, x: 0, y: top + 3, width: width, style: Notice.Tone.success.style)
+        canvas.put("  " + words.freePlay, x: 0, y: top + 4, width: width, style: Style(bold: true))
       }
     }
-    let keys: String
-    if stopped {
-      keys = "q: quit"
+    canvas.put(keysLine(width: width), x: 0, y: top + 5, width: width, style: Style(reverse: true))
+  }
+
+  /// The band's fifth row: the countdown of a wait, else what the last step did.
+  private var statusLine: (text: String, tone: Notice.Tone)? {
+    guard let timed, case .time(let target) = timed.until else { return outcome }
+    let virtual = now.map { min(target, timed.virtual(at: $0)) } ?? timed.virtualStart
+    let countdown = words.waiting(timed.label, left: target.timeIntervalSince(virtual))
+    let last = session?.log.dropFirst(timed.logStart).last.map { " → " + $0.event.text(.storeKit1, words.language) }
+    return (countdown + (last ?? ""), .info)
+  }
+
+  /// The keys that act now, most important first, as many as fit; then what comes next.
+  func keysLine(width: Int) -> String {
+    var items: [String] = []
+    var upNext: String?
+    let back = "\(words.backKeys) \(words.back)"
+    let restart = "\(words.restartKey) \(words.restart)"
+    let quit = "\(words.quitKeys) \(words.quit)"
+    if isFreePlay {
+      items = ["\(words.freePlayBackKey) \(words.backIntoWalkthrough)", words.freePlayQuit]
+    } else if stopped {
+      items = [back, restart, quit]
     } else if timed != nil {
-      keys = "Space/Enter: skip the wait — step \(next)/\(total) · q: quit"
-    } else if next >= total {
-      keys = "The walkthrough is over: every step held — q: quit"
+      items = ["\(words.nextKeys) \(words.skipWait)", back, restart, quit]
     } else {
-      let coming = walkthrough.steps[next]
-      let preview = if case .say = coming.action { "narration" } else { coming.description }
-      keys = "Space/Enter: next step — step \(next + 1)/\(total): \(preview) · q: quit"
+      if autoAdvance != nil {
+        if let autoAt, let now {
+          items.append(words.autoNext(in: autoAt.timeIntervalSince(now)))
+        } else if autoPaused {
+          items.append(words.autoPaused)
+        }
+      }
+      items += ["\(words.nextKeys) \(words.next)", back, restart, quit]
+      if next < walkthrough.steps.count { upNext = words.upNext(words.step(walkthrough.steps[next])) }
     }
-    canvas.put(" " + keys, x: 0, y: top + 5, width: width, style: Style(reverse: true))
+    // Quit always shows; the others while they fit, in order.
+    let separator = " · "
+    var line = " "
+    let last = items.removeLast()
+    for item in items where TextWidth.of(line + item + separator + last) <= width {
+      line += item + separator
+    }
+    line += last
+    // Last, so the canvas cuts only it when the row is full.
+    if let upNext { line += "   " + upNext }
+    return line
   }
 
   /// Words to at most `lines` lines of `width` cells, the last cut with `…`.

@@ -55,6 +55,13 @@ extension WalkthroughReader {
   }
 
   mutating func transaction(_ node: Node) -> TransactionExpectation? {
+    // `transaction: deferred` is short for `transaction: { state: deferred }` (SPEC §6).
+    if node.scalar != nil {
+      var expected = TransactionExpectation()
+      guard let state = transactionState(node) else { return nil }
+      expected.state = state
+      return expected
+    }
     guard let fields = fields(node, of: "transaction", allowed: TransactionExpectation.fields) else { return nil }
     var expected = TransactionExpectation()
     let count = problems.count
@@ -69,14 +76,7 @@ extension WalkthroughReader {
           }
         }
       case "state":
-        let states = TransactionState.allCases.map(\.description)
-        if let text = text(value, "state", expected: states.joined(separator: "|")) {
-          if let state = TransactionState(name: text) {
-            expected.state = state
-          } else {
-            fail(value, "unknown transaction state '\(text)' (expected one of \(states.joined(separator: ", ")))")
-          }
-        }
+        expected.state = transactionState(value)
       case "finished":
         expected.finished = flag(value, "finished")
       case "errorCode":
@@ -98,6 +98,17 @@ extension WalkthroughReader {
     return problems.count == count ? expected : nil
   }
 
+  mutating func transactionState(_ node: Node) -> TransactionState? {
+    let states = TransactionState.allCases.map(\.description)
+    guard let text = text(node, "state", expected: states.joined(separator: "|")) else { return nil }
+    guard let state = TransactionState(name: text) else {
+      let hint = Self.suggestion(text, states)
+      fail(node, "unknown transaction state '\(text)'\(hint) (expected one of \(states.joined(separator: ", ")))")
+      return nil
+    }
+    return state
+  }
+
   // MARK: Conditions
 
   mutating func settings(_ node: Node, in context: String) -> [ConditionSetting] {
@@ -110,13 +121,24 @@ extension WalkthroughReader {
     }
   }
 
-  /// A condition checked as the store would check it, without a store.
+  /// A condition checked as the store would check it, without a store: a storefront against the
+  /// catalog's prices when the catalog is known.
   mutating func condition(_ condition: Condition, _ value: String, at node: Node) -> ConditionSetting? {
     var conditions = Conditions()
     do {
       try condition.set(value, in: &conditions)
     } catch {
       fail(node, error.message)
+      return nil
+    }
+    if condition == .storefront, let catalog, let storefront = Storefront.named(value),
+      (try? catalog.checkPrices(in: storefront, path: "")) == nil
+    {
+      let priced = Storefront.all.filter { (try? catalog.checkPrices(in: $0, path: "")) != nil }
+        .map(\.code).joined(separator: ", ")
+      fail(
+        node,
+        "the catalog has no prices for storefront \(storefront.code) (expected a storefront it prices: \(priced))")
       return nil
     }
     return ConditionSetting(condition, value)

@@ -1,0 +1,86 @@
+import Foundation
+import MonkeyShopCore
+import Testing
+
+private let repository = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let catalog = try! CatalogLoader.load(path: repository.appendingPathComponent("products.plist").path)
+
+/// The problems a file is refused with when read for `catalog`, or none.
+private func problems(_ yaml: String) -> [WalkthroughError.Problem] {
+  do {
+    _ = try WalkthroughParser.parse(yaml, path: "test.yaml", catalog: catalog)
+    return []
+  } catch {
+    return error.problems
+  }
+}
+
+@Suite("Walkthroughs: files checked against the catalog and SPEC §6")
+struct WalkthroughFileTests {
+  /// The storefronts the shipped catalog prices every product in.
+  static let priced = "USA, JPN, GBR, DEU, FRA, CAN, AUS"
+
+  /// A storefront the catalog has no prices in cannot run: it is refused with the file, the line
+  /// and the storefronts the catalog does price, as a starting storefront, a starting condition and
+  /// a `set` step.
+  @Test(arguments: [
+    ("name: Italy\nstorefront: ITA\nsteps:\n  - launch\n", 2),
+    ("name: Italy\nconditions: { storefront: ITA }\nsteps:\n  - launch\n", 2),
+    ("name: Italy\nsteps:\n  - launch\n  - set: { storefront: ITA }\n", 4),
+  ])
+  func aStorefrontWithoutPricesIsRefusedWithItsLine(yaml: String, line: Int) {
+    let found = problems(yaml)
+    #expect(found.count == 1, "\(found)")
+    let problem = found.first
+    #expect(problem?.line == line, "\(found)")
+    #expect(problem?.description.hasPrefix("test.yaml:\(line): ") == true, "\(found)")
+    #expect(problem?.message.contains("no prices for storefront ITA") == true, "\(found)")
+    #expect(problem?.message.contains("expected a storefront it prices: \(Self.priced)") == true, "\(found)")
+  }
+
+  @Test func aStorefrontTheCatalogPricesIsAccepted() {
+    #expect(problems("name: Japan\nstorefront: JPN\nsteps:\n  - launch\n  - set: { storefront: DEU }\n").isEmpty)
+  }
+
+  /// `transaction: STATE` is short for `transaction: { state: STATE }`, the newest transaction.
+  @Test func transactionStateIsShortForItsState() throws {
+    let walkthrough = try WalkthroughParser.parse(
+      """
+      name: Short
+      conditions: { askToBuy: on }
+      steps:
+        - launch
+        - press: ["5", Enter]
+        - wait: 1s
+        - expect: { transaction: deferred }
+        - store: { approve: last }
+        - expect: { transaction: purchased }
+      """, path: "short.yaml", catalog: catalog)
+    let result = WalkthroughRunner(catalog: catalog).run(walkthrough)
+    #expect(result.passed, "\(Transcript.text(result))")
+    let transcript = Transcript.text(result)
+    #expect(transcript.contains("✓ expect transaction last state deferred"), "\(transcript)")
+    #expect(transcript.contains("✓ expect transaction last state purchased"), "\(transcript)")
+  }
+
+  @Test func anUnknownShortTransactionStateIsRefused() {
+    let found = problems("name: Bad\nsteps:\n  - launch\n  - expect: { transaction: deferd }\n")
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.line == 4)
+    #expect(found.first?.message.contains("unknown transaction state 'deferd' (did you mean 'deferred'?)") == true)
+    #expect(found.first?.message.contains("purchasing, purchased, failed") == true, "\(found)")
+  }
+
+  /// Playing a walkthrough whose check fails leaves the failure for the command's exit status.
+  @Test func aPlayedWalkthroughRemembersItsFailure() throws {
+    let walkthrough = try WalkthroughParser.parse(
+      "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n  - say: never\n", path: "fails.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    player.handle(.enter, now: Date(timeIntervalSince1970: 0))
+    player.handle(.enter, now: Date(timeIntervalSince1970: 0))
+    #expect(player.failure == nil)
+    player.handle(.enter, now: Date(timeIntervalSince1970: 0))
+    #expect(player.failure?.contains("step 2 (line 4): expect balance 50") == true, "\(player.failure ?? "")")
+  }
+}

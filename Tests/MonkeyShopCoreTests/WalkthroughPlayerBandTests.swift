@@ -1,0 +1,66 @@
+import Foundation
+import MonkeyShopCore
+import Testing
+
+/// The repository, found from this file so the tests run from any directory.
+private let repository = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let library = repository.appendingPathComponent("Walkthroughs").path
+private let catalog = try! CatalogLoader.load(path: repository.appendingPathComponent("products.plist").path)
+
+/// A bundled walkthrough played with Space until its last step, on the wall clock of the test.
+private func playToTheEnd(_ name: String) throws -> WalkthroughPlayer {
+  let walkthrough = try WalkthroughParser.load(path: "\(library)/\(name).yaml")
+  let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+  let now = Date(timeIntervalSince1970: 1_000)
+  player.start(now: now)
+  // Space performs a step or skips the rest of a wait: twice per step is always enough.
+  for _ in 0..<(walkthrough.steps.count * 2) { player.handle(.character(" "), now: now) }
+  return player
+}
+
+private func draw(_ player: WalkthroughPlayer, width: Int = 80, height: Int) -> TextGrid {
+  var grid = TextGrid(size: ScreenSize(width: width, height: height))
+  player.draw(on: &grid)
+  return grid
+}
+
+@Suite("Walkthroughs: the band and the storefront above it")
+struct WalkthroughPlayerBandTests {
+  /// At the end of `ask-to-buy-approved` the log's newest lines (the approval's purchase, delivery
+  /// and finish) show above the band, on an 80×24 terminal as on larger ones.
+  @Test(arguments: [(80, 24), (80, 25), (80, 27), (80, 29), (80, 30), (100, 24), (120, 40)])
+  func theNewestLogLinesShowAboveTheBand(width: Int, height: Int) throws {
+    let player = try playToTheEnd("ask-to-buy-approved")
+    let screen = draw(player, width: width, height: height)
+    let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough: Ask to Buy, approved") })
+    let above = screen.lines[..<band]
+    for event in [".purchased #1", "finishTransaction"] {
+      #expect(above.contains { $0.contains(event) }, "\(event) above the band:\(screen)")
+    }
+    #expect(above.contains { $0.contains("5 monkey credits") }, "the balance above the band:\(screen)")
+    #expect(screen.contains("The walkthrough is over"), "\(screen)")
+  }
+
+  /// An overlay open at the end of a step is drawn whole in the rows above the band: its buttons
+  /// and its keys line are in sight.
+  @Test(arguments: [("5", "[ Buy ]", "└─ Enter/y buy"), ("Tab", "Transactions (1)", "└─ Esc/Tab/q close")])
+  func anOpenOverlayShowsWholeAboveTheBand(key: String, inside: String, bottom: String) throws {
+    let walkthrough = try WalkthroughParser.parse(
+      """
+      name: Overlay
+      steps:
+        - launch
+        - press: ["5", Enter]
+        - wait: 2s
+        - press: "\(key)"
+      """, path: "overlay.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    for _ in 0..<10 { player.handle(.character(" "), now: Date(timeIntervalSince1970: 5)) }
+    let screen = draw(player, height: 24)
+    let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough: Overlay") })
+    let above = screen.lines[..<band]
+    #expect(above.contains { $0.contains(inside) }, "\(screen)")
+    #expect(above.contains { $0.contains(bottom) }, "\(screen)")
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `monkeyshop walkthrough` through the built binary, as a CI job or a QA engineer runs it: where
+/// the JUnit report goes, what is refused before anything runs, what `-q` and `--list` print.
+@Suite("The walkthrough command", .timeLimit(.minutes(2)))
+struct WalkthroughCommandTests {
+  private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
+
+  // MARK: --junit
+
+  @Test("--junit build/walkthroughs.xml creates the missing build folder and writes the report")
+  func junitCreatesItsFolder() async throws {
+    let folder = try ShopFolder("junit-folder")
+    // The test's folder, not the current one: a child starts where the test runner is.
+    let path = folder.root.appendingPathComponent("build/walkthroughs.xml").path
+    let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    let report = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(report.contains("<testcase"), "\(report)")
+    #expect(report.contains("failures=\"0\""), "\(report)")
+  }
+
+  /// A place the report cannot go is refused before any walkthrough runs (nothing printed on
+  /// standard output), with exit 64 and a message naming the path; what is there is left alone.
+  @Test("--junit refuses a file in the way, a folder, and an unwritable folder before running")
+  func junitRefusesAnUnwritablePlace() async throws {
+    let folder = try ShopFolder("junit-refused")
+    let inTheWay = folder.root.appendingPathComponent("build")
+    #expect(FileManager.default.createFile(atPath: inTheWay.path, contents: Data("mine".utf8)))
+    try FileManager.default.createDirectory(
+      at: folder.root.appendingPathComponent("reports"), withIntermediateDirectories: true)
+    let root = folder.root.path
+    var cases: [(path: String, fragment: String)] = [
+      ("\(root)/build/walkthroughs.xml", "\(root)/build is a file, not a folder"),
+      ("\(root)/build/more/walkthroughs.xml", "\(root)/build is a file, not a folder"),
+      ("\(root)/reports", "is a folder"),
+    ]
+    #if os(Linux)
+      // Not even root can make files in /proc.
+      cases.append(("/proc/1/walkthroughs.xml", "cannot write in the folder /proc/1"))
+    #endif
+    for (path, fragment) in cases {
+      let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, in: folder)
+      #expect(result.exitStatus == 64, "\(result)")
+      #expect(result.stderr.contains("--junit \(path): "), "\(result)")
+      #expect(result.stderr.contains(fragment), "\(result)")
+      #expect(result.stderr.contains("nothing was run"), "\(result)")
+      #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+    }
+    #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
+  }
+
+  // MARK: Refused before running
+
+  /// A storefront the catalog has no prices in is refused up front (65) with the file, the line and
+  /// the storefronts the catalog prices; before, it ran and failed as a walkthrough failure (1).
+  @Test("a storefront the catalog does not price is refused before running, exit 65")
+  func storefrontWithoutPricesRefused() async throws {
+    let folder = try ShopFolder("walkthrough-ita")
+    let path = folder.file("italy.yaml").path
+    let yaml = "name: Italy\nstorefront: ITA\nsteps:\n  - launch\n  - set: { storefront: ITA }\n"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8)))
+    let result = try await monkeyshop("walkthrough", buyFive, path, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+    for line in [2, 5] {
+      #expect(
+        result.stderr.contains(
+          "\(path):\(line): the catalog has no prices for storefront ITA (expected a storefront it prices: USA, JPN,"),
+        "\(result)")
+    }
+  }
+
+  // MARK: What -q and --list print
+
+  /// `-q` prints one line per walkthrough (as the README says), with the details only of a failure.
+  @Test("-q: one line per walkthrough that passed; a failure's line is followed by its details")
+  func quietIsOneLinePerWalkthrough() async throws {
+    let folder = try ShopFolder("walkthrough-quiet")
+    let fails = folder.file("fails.yaml").path
+    let yaml = "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n"
+    #expect(FileManager.default.createFile(atPath: fails, contents: Data(yaml.utf8)))
+    let restrictions = Locations.repository.appendingPathComponent("Walkthroughs/restrictions.yaml").path
+    let result = try await monkeyshop("walkthrough", "-q", buyFive, restrictions, fails, in: folder)
+    #expect(result.exitStatus == 1, "\(result)")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.count > 3, "\(result)")
+    guard lines.count > 3 else { return }
+    #expect(lines[0].hasPrefix("✓ Buy 5 credits: the happy path (\(buyFive)): passed (13 steps, "), "\(result)")
+    #expect(lines[1].hasPrefix("✓ Restrictions (AppStore disabled) (\(restrictions)): passed ("), "\(result)")
+    #expect(lines[2].hasPrefix("✗ Fails (\(fails)): failed at step 2 (line 4)"), "\(result)")
+    #expect(lines[3].contains("2. expect balance 50"), "the failure's details follow: \(result)")
+    #expect(lines.filter { $0.contains(buyFive) }.count == 1, "\(result)")
+    #expect(lines.suffix(2) == ["2 passed, 1 failed", ""], "\(result)")
+  }
+
+  /// `--list` shows each bundled walkthrough's file, name and one-line description.
+  @Test("--list shows each walkthrough's name and its description")
+  func listShowsDescriptions() async throws {
+    let folder = try ShopFolder("walkthrough-list")
+    let result = try await monkeyshop("walkthrough", "--list", "--catalog", Locations.catalog, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let name = try #require(
+      lines.firstIndex { $0.contains("ask-to-buy-approved.yaml") && $0.contains("Ask to Buy, approved") }, "\(result)")
+    #expect(
+      lines[name + 1].trimmingCharacters(in: .whitespaces)
+        == "A child's purchase is deferred until a parent approves it, then delivered like any purchase.",
+      "\(result)")
+    #expect(
+      lines.contains { $0.contains("The sample's consumable purchase, from the buy button to finishTransaction.") })
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `monkeyshop walkthrough --play` in a real terminal: tmux runs bash, bash runs the built
+/// `monkeyshop`, the test presses Space as a trainer would and reads the screen.
+@Suite("Walkthrough played in tmux", .timeLimit(.minutes(2)))
+struct WalkthroughPlayTmuxTests {
+  /// The command line that plays a walkthrough (a bundled name or a file) with the shipped catalog.
+  private func playCommand(_ walkthrough: String, _ arguments: [String] = []) throws -> String {
+    let words = [try Locations.requireBinary(), "walkthrough", "--play", walkthrough, "--catalog", Locations.catalog]
+    return (words + arguments).map { "'\($0)'" }.joined(separator: " ")
+  }
+
+  /// Presses Space until the band says the walkthrough is over; the screen then.
+  private func playToTheEnd(_ tmux: TmuxSession, over: String = "The walkthrough is over") async throws -> Screen {
+    for _ in 0..<60 {
+      let screen = try await tmux.screen()
+      if screen.contains(over) { return screen }
+      try await tmux.press("Space")
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await tmux.waitFor(over)
+  }
+
+  @Test("at 80×24 the end of ask-to-buy-approved shows the approval's events above the band")
+  func theNewestEventsShowAboveTheBandAtEightyByTwentyFour() async throws {
+    let folder = try ShopFolder("play")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("ask-to-buy-approved"))
+    try await tmux.waitFor("── Walkthrough: Ask to Buy, approved")
+    let screen = try await playToTheEnd(tmux)
+    let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough:") }, "\(screen)")
+    let above = screen.lines[..<band]
+    for event in ["a parent approved #1", ".purchased #1", "deliver #1", "finishTransaction(#1)"] {
+      #expect(above.contains { $0.contains(event) }, "\(event) above the band:\n\(screen)")
+    }
+    #expect(screen.showsBalance(5), "\(screen)")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+    #expect(shell.isRestored, "\(shell)")
+  }
+
+  /// A check that fails while playing fails the command as the headless run does (exit 1), and says
+  /// where; `--play` may come after the file.
+  @Test("--play after the file; a failed check exits 1 with the failure")
+  func aFailedCheckExitsOne() async throws {
+    let folder = try ShopFolder("play-fails")
+    let path = folder.file("fails.yaml").path
+    let yaml = "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n  - say: never shown\n"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8)))
+    let tmux = try await TmuxSession(folder: folder, width: 100, height: 30)
+    defer { tmux.close() }
+    let command = [try Locations.requireBinary(), "walkthrough", path, "--catalog", Locations.catalog, "--play"]
+    try await tmux.run(command.map { "'\($0)'" }.joined(separator: " "))
+    try await tmux.waitFor("── Walkthrough: Fails")
+    for _ in 0..<3 {
+      try await tmux.press("Space")
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    try await tmux.waitFor("✗ step 2 (line 4): expect balance 50")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 1)
+    let message = "monkeyshop: \(path): step 2 (line 4): expect balance 50: expected 50 credits in the wallet"
+    try await tmux.waitForScreen("the failure on the terminal", joined: true) { $0.contains(message) }
+  }
+
+  /// `--lang ja`: the band in Japanese at 80×24, the newest events above it; then free play, where
+  /// the storefront's own keys act, and its q quits.
+  @Test("--lang ja: a Japanese band, then free play with the storefront's keys")
+  func japaneseBandAndFreePlay() async throws {
+    let folder = try ShopFolder("play-ja")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("ask-to-buy-approved", ["--lang", "ja"]))
+    let first = try await tmux.waitFor("── ウォークスルー: Ask to Buy, approved")
+    #expect(first.contains("Space/Enter 次へ"), "\(first)")
+    let end = try await playToTheEnd(tmux, over: "ウォークスルーは終わりました")
+    #expect(end.contains("自由操作: ストアフロントのキーが使えます。"), "\(end)")
+    #expect(end.contains("手順 14/14"), "\(end)")
+    #expect(end.contains("finishTransaction(#1)"), "\(end)")
+    try await tmux.press("0")
+    try await tmux.waitFor("Total")
+    try await tmux.press("Escape")
+    try await tmux.waitForScreen("the sheet closed") { !$0.contains("Total") }
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+    #expect(shell.isRestored, "\(shell)")
+  }
+}
