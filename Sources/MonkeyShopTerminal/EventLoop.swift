@@ -39,6 +39,7 @@ public enum EventLoop {
     while !app.isFinished {
       if needsDraw {
         terminal.draw { app.draw(on: &$0) }
+        terminal.dumpFrame { app.draw(on: &$0) }
         needsDraw = false
       }
       var descriptors = [

@@ -1,4 +1,5 @@
 import CNCurses
+import Foundation
 import MonkeyShopCore
 
 #if canImport(Glibc)
@@ -118,6 +119,26 @@ public final class Terminal {
     body(&canvas)
     wnoutrefresh(window)
     doupdate()
+  }
+
+  /// `MONKEYSHOP_SCREEN_DUMP=FILE`: after each frame, the same frame drawn on the in-memory grid is
+  /// written to FILE as text, so what the terminal shows (`tmux capture-pane -p`) can be compared
+  /// with what the storefront meant to draw, cell for cell: evidence for a bug report, and what the
+  /// end-to-end tests compare.
+  private let frameDumpPath: String? = {
+    guard let path = getenv("MONKEYSHOP_SCREEN_DUMP").map({ String(cString: $0) }), !path.isEmpty else { return nil }
+    return path
+  }()
+
+  /// Writes the frame `body` draws on an in-memory grid of the screen's size to the dump file, whole
+  /// (a temporary file renamed over it), when a dump was asked for.
+  public func dumpFrame(_ body: (inout TextGrid) -> Void) {
+    guard let frameDumpPath, isStarted else { return }
+    var grid = TextGrid(size: size)
+    body(&grid)
+    let temporary = frameDumpPath + ".partial"
+    guard (try? (grid.text + "\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+    rename(temporary, frameDumpPath)
   }
 
   /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.

@@ -64,7 +64,21 @@ struct ClippingTests {
     ("カタカナ", 10, 12), ("|", 13, 12),
     ("e\u{301}tude", 3, 8),
     ("The last cell", 67, 23),
+    ("👨‍👩‍👧‍👦 family 🧑🏽‍🚀 ok", 0, 13), ("|", 20, 13),
+    ("🏳️‍🌈 flag ❤️ 🇯🇵 end", 0, 14), ("|", 16, 14),
   ]
+
+  @Test("an emoji sequence is drawn as its emoji side by side: every terminal gives them the same cells")
+  func emojiSequences() throws {
+    let family = try #require(ClippedText("👨‍👩‍👧‍👦|", x: 0, columns: 80))
+    #expect(family.text == "👨👩👧👦|")
+    #expect(family.width == 9)
+    #expect(TextWidth.of("🧑🏽‍🚀") == 4, "astronaut and rocket, the skin tone left out")
+    #expect(TextWidth.drawn("🧑🏽‍🚀") == "🧑🚀")
+    #expect(TextWidth.drawn("❤️") == "❤", "the variation selector left out: one cell everywhere")
+    #expect(TextWidth.of("🇯🇵") == 2, "two regional indicators, one cell each")
+    #expect(TextWidth.of("e\u{301}") == 1, "a combining mark stays with its letter")
+  }
 
   @Test("the terminal shows the cells the in-memory grid shows")
   func terminalAndGridAgree() throws {

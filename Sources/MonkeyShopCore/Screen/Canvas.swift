@@ -19,7 +19,8 @@ extension Canvas {
 /// What shows of text written on a row from column `x`: the one clipping rule of every canvas (the
 /// terminal, the in-memory grid, a region of either), so tests and the terminal agree cell for cell.
 /// Characters are kept whole or dropped whole, by `TextWidth`: a wide character that would straddle
-/// the left or right edge is not drawn at all, and characters that take no cell are left out.
+/// the left or right edge is not drawn at all, characters that take no cell are left out, and an
+/// emoji sequence is drawn as `TextWidth.drawn` gives it, so every terminal puts it in the same cells.
 public struct ClippedText: Hashable, Sendable {
   /// The column of the first cell drawn.
   public let x: Int
@@ -54,7 +55,7 @@ public struct ClippedText: Hashable, Sendable {
       if column + max(cells, edgeWidth?(character) ?? 0) > columns { break }
       if column >= 0 {
         if start == nil { start = column }
-        visible.append(character)
+        visible += TextWidth.drawn(character)
       }
       column += cells
     }

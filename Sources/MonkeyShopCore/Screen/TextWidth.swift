@@ -18,9 +18,44 @@ public enum TextWidth {
     return width
   }
 
+  /// The cells a character takes as it is drawn (`drawn(_:)`): each of its scalars takes its own
+  /// cells, as the C library's `wcwidth` and ncurses count them.
   public static func of(_ character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
-    return width(scalar)
+    let scalars = character.unicodeScalars
+    if scalars.count == 1, let scalar = scalars.first { return width(scalar) }
+    return drawnScalars(of: character).reduce(0) { $0 + width($1) }
+  }
+
+  /// What a terminal is given for a character. An emoji sequence (a family joined by U+200D, a
+  /// skin tone, a flag's tags, a variation selector) is one glyph of two cells in some terminals
+  /// and several glyphs in others (tmux, xterm, the C library's `wcwidth`), so the screen could not
+  /// know where the rest of its row lands: its joiners, selectors, skin tones and tags are left
+  /// out, and its emoji are drawn side by side, each with the cells every terminal gives it.
+  public static func drawn(_ character: Character) -> String {
+    let scalars = character.unicodeScalars
+    if scalars.count == 1 { return scalars.first.map(TerminalText.isControl) == true ? "" : String(character) }
+    var text = ""
+    text.unicodeScalars.append(contentsOf: drawnScalars(of: character))
+    return text
+  }
+
+  private static func drawnScalars(of character: Character) -> [Unicode.Scalar] {
+    var result: [Unicode.Scalar] = []
+    for (index, scalar) in character.unicodeScalars.enumerated() {
+      if TerminalText.isControl(scalar) { continue }
+      if index > 0, isEmojiJoiner(scalar) { continue }
+      result.append(scalar)
+    }
+    return result
+  }
+
+  /// U+200D ZERO WIDTH JOINER, the variation selectors VS15 and VS16, the skin-tone modifiers and
+  /// the tag characters of subdivision flags.
+  private static func isEmojiJoiner(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x200D, 0xFE0E, 0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: true
+    default: false
+    }
   }
 
   static func width(_ scalar: Unicode.Scalar) -> Int {
@@ -30,11 +65,16 @@ public enum TextWidth {
     if value < 0x7F { return 1 }
     if isWide(value) { return 2 }
     if scalar.properties.generalCategory == .nonspacingMark
-      || scalar.properties.generalCategory == .enclosingMark || value == 0x200B
+      || scalar.properties.generalCategory == .enclosingMark
     {
       return 0
     }
-    return 1
+    // Zero-width spaces and joiners, word joiners, the BOM, tags, and Hangul's medial vowels and
+    // final consonants, which join the syllable before them: none in the C library's count.
+    switch value {
+    case 0x200B...0x200D, 0x2060...0x2064, 0xFEFF, 0xE0000...0xE007F, 0x1160...0x11FF, 0xD7B0...0xD7FF: return 0
+    default: return 1
+    }
   }
 
   private static let wideRanges: [ClosedRange<UInt32>] = [

@@ -116,16 +116,20 @@ final class TmuxSession: @unchecked Sendable {
   }
 
   /// The command line that opens the storefront on the test's data folder and the shipped catalog.
-  func storefrontCommandLine(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> String {
+  func storefrontCommandLine(
+    _ arguments: [String] = [], environment: [String: String] = [:], catalog: String = Locations.catalog
+  ) throws -> String {
     let variables = ["MONKEYSHOP_DATA_DIR": folder.data.path].merging(environment) { _, new in new }
     let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
-    let command = [try Locations.requireBinary(), "--catalog", Locations.catalog] + arguments
+    let command = [try Locations.requireBinary(), "--catalog", catalog] + arguments
     return (assignments + command.map(quoted)).joined(separator: " ")
   }
 
   /// Opens the storefront from the shell and waits until it has the terminal.
-  func launchStorefront(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
-    try await run(try storefrontCommandLine(arguments, environment: environment))
+  func launchStorefront(
+    _ arguments: [String] = [], environment: [String: String] = [:], catalog: String = Locations.catalog
+  ) async throws {
+    try await run(try storefrontCommandLine(arguments, environment: environment, catalog: catalog))
     try await waitForForeground("monkeyshop")
   }
 
