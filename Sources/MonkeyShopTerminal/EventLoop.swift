@@ -32,6 +32,14 @@ public enum EventLoop {
   public static func run(app: some TerminalApp, terminal: Terminal, clock: () -> Date = Date.init) -> Outcome {
     app.start(now: clock())
     perform(app.takeScreenRequests(), on: terminal)
+    var size = terminal.size
+    app.resized(size, now: clock())
+    /// The app hears of every new size before the keys typed after it.
+    func followSize() {
+      guard terminal.size != size else { return }
+      size = terminal.size
+      app.resized(size, now: clock())
+    }
     #if os(Linux)
       let folderWatch = FolderWatch(path: app.watchedFolder)
     #endif
@@ -65,10 +73,12 @@ public enum EventLoop {
       if !signals.isEmpty {
         // However many SIGWINCHes came in, the tty's size now is the one to follow.
         terminal.followResize()
+        followSize()
         needsDraw = true
       }
       // Then everything typed while asleep, in order. Reading never blocks (nodelay).
       while !app.isFinished, let input = terminal.readInput() {
+        followSize()
         if case .key(let key) = input {
           app.handle(key, now: clock())
           // At once: keys typed after Ctrl-Z are not for the storefront.

@@ -9,6 +9,8 @@ public protocol TerminalApp: AnyObject {
   func handle(_ key: Key, now: Date)
   /// Time has reached `nextDeadline` (or passed it while the loop slept).
   func tick(now: Date)
+  /// The screen is this size: before the first frame and after every resize.
+  func resized(_ size: ScreenSize, now: Date)
   /// Something in `watchedFolder` changed: another monkeyshop wrote the wallet or the store.
   func folderChanged(now: Date)
   /// Nil: nothing is pending and the loop may sleep until input.
@@ -21,6 +23,11 @@ public protocol TerminalApp: AnyObject {
   /// What the app asked of the terminal since the last call (a repaint, a suspension), oldest
   /// first; asking again returns nothing until the app asks for more.
   func takeScreenRequests() -> [ScreenRequest]
+}
+
+extension TerminalApp {
+  /// An app that draws whatever fits needs no size of its own.
+  public func resized(_ size: ScreenSize, now: Date) {}
 }
 
 extension ShopRuntime: TerminalApp {}

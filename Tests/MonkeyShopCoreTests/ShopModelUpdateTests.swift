@@ -460,3 +460,48 @@ import Testing
     #expect(storage.store.unfinished.map(\.id) == ["1", "2"])
   }
 }
+
+/// Under "terminal too small" nothing the person cannot see acts.
+@Suite struct TooSmallScreenTests {
+  @Test func enterDoesNotConfirmAPaymentSheetHiddenByTooSmall() {
+    var model = ShopModelUpdateTests.shop()
+    _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
+    _ = ShopModelUpdateTests.press(&model, "5")
+    #expect(model.keyContext == .paymentSheet)
+    _ = model.update(.resized(ScreenSize(width: 60, height: 20)))
+    for key in [Key.enter, .character("y"), .escape, .character("+"), .ctrlL, .ctrlZ] {
+      #expect(ShopModelUpdateTests.press(&model, key) == [], "\(key) acts on a screen that shows nothing")
+    }
+    #expect(model.keyContext == .paymentSheet, "the sheet waits, unseen and unanswered")
+    _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
+    let effects = ShopModelUpdateTests.press(&model, .enter)
+    #expect(effects.contains { if case .addPayment = $0 { true } else { false } }, "once seen, Enter confirms")
+  }
+
+  @Test func onlyQuitAndCtrlCActWhileTooSmall() {
+    var model = ShopModelUpdateTests.shop()
+    _ = model.update(.resized(ScreenSize(width: 50, height: 12)))
+    for key in [Key.character("r"), .character("n"), .tab, .character("c"), .character("0"), .character("?")] {
+      #expect(ShopModelUpdateTests.press(&model, key) == [], "\(key)")
+    }
+    #expect(model.overlay == nil)
+    _ = ShopModelUpdateTests.press(&model, "q")
+    #expect(model.isFinished)
+    var other = ShopModelUpdateTests.shop()
+    _ = other.update(.resized(ScreenSize(width: 50, height: 12)))
+    _ = ShopModelUpdateTests.press(&other, .ctrlC)
+    #expect(other.isFinished)
+  }
+
+  @Test func theQuitQuestionIsAskedAndAnsweredOnATooSmallScreen() {
+    let shop = ShopHarness(conditions: { $0.latency = .slow })
+    shop.press("5")
+    shop.press(.enter)
+    shop.runtime.resized(ScreenSize(width: 50, height: 12), now: shop.now)
+    shop.press("q")
+    #expect(shop.screen(50, 12).contains("Quit anyway? (y/n)"))
+    shop.press("n")
+    #expect(!shop.model.isFinished)
+    #expect(shop.screen(50, 12).contains("only q (quit) acts"))
+  }
+}

@@ -92,6 +92,34 @@ struct StorefrontTmuxTests {
     #expect(try balance(fromJSON: wallet.stdout) == 35, "\(wallet)")
   }
 
+  @Test("under 'terminal too small' Enter does not confirm the payment sheet no one can see")
+  func tooSmallRefusesKeys() async throws {
+    let folder = try ShopFolder("too-small-keys")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.launchStorefront()
+    try await tmux.waitFor("Buy $0.99")
+    try await tmux.press("5")
+    try await tmux.waitFor("Total")
+    try await tmux.command("resize-window", "-t", TmuxSession.session, "-x", "60", "-y", "20")
+    let small = try await tmux.waitFor("terminal too small")
+    #expect(small.contains("only q (quit) acts"), "\(small)")
+    try await tmux.press("Enter")
+    try await tmux.press("y")
+    try await tmux.command("resize-window", "-t", TmuxSession.session, "-x", "80", "-y", "24")
+    let back = try await tmux.waitFor("Total")
+    #expect(back.showsBalance(0), "\(back)")
+    #expect(!back.contains("purchasing"), "\(back)")
+    #expect(try await storeTransactions(folder).isEmpty, "no payment was added")
+    // Seen again, the sheet answers: Esc cancels it.
+    try await tmux.press("Escape")
+    try await tmux.waitFor("cancelled")
+    try await tmux.command("resize-window", "-t", TmuxSession.session, "-x", "50", "-y", "12")
+    try await tmux.waitFor("terminal too small")
+    try await tmux.press("q")
+    #expect(try await tmux.shellStateAfterExit().isRestored)
+  }
+
   enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sigterm, sighup, sigint, ctrlC
 

@@ -59,6 +59,12 @@ public struct KeyBinding: Sendable {
     self.whyNot = whyNot
   }
 
+  /// Whether it acts while the screen is too small to show anything but the size it needs: quitting
+  /// (and answering the quit question, which that screen shows), nothing else.
+  public var actsOnATooSmallScreen: Bool {
+    [.quit, .quitNow, .confirmQuit, .keepRunning].contains(action)
+  }
+
   /// `↑/k`, `Enter/b`.
   public var keyLabel: String { keys.map(\.description).joined(separator: "/") }
 }

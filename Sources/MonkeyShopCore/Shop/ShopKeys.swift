@@ -29,8 +29,13 @@ extension ShopModel {
     KeyMap.bindings(in: keyContext).filter { $0.inHintBar && $0.whyNot(self) == nil }
   }
 
+  /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.
+  public var isScreenTooSmall: Bool { screenSize.map { !$0.isLargeEnough } ?? false }
+
   mutating func press(_ key: Key) -> [ShopEffect] {
     guard let binding = KeyMap.binding(for: key, in: keyContext) else { return [] }
+    // Under "terminal too small" only quitting acts: an Enter would confirm a payment sheet no one sees.
+    if isScreenTooSmall, !binding.actsOnATooSmallScreen { return [] }
     if let reason = binding.whyNot(self) {
       status = .cannot(keys: binding.keyLabel, reason)
       return []

@@ -6,6 +6,8 @@ public enum ShopMessage: Sendable {
   /// The app started and read its data folder.
   case launched(StoreState, Wallet, at: Int)
   case key(Key, at: Int)
+  /// The screen is this size now: at start and after every resize.
+  case resized(ScreenSize)
   case tick(at: Int)
   /// The data folder as it is now, read again because something changed it: another monkeyshop
   /// (`store approve`, `store set`, a headless `buy`), or a walkthrough acting for Apple's side.

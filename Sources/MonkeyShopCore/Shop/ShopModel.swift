@@ -38,6 +38,8 @@ public struct ShopModel: Sendable {
   public internal(set) var selection = 0
   public internal(set) var quantity = 1
   public internal(set) var overlay: Overlay?
+  /// The screen's size, as the terminal last said; nil where there is no screen (headless commands).
+  public internal(set) var screenSize: ScreenSize?
   public internal(set) var status: Notice?
   public internal(set) var log: [LogEntry] = []
   /// Every entry ever recorded, including those the capped log has dropped.

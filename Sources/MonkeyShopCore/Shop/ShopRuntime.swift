@@ -50,6 +50,8 @@ public final class ShopRuntime {
 
   public func tick(now: Date) { send(.tick(at: model.time(at: now))) }
 
+  public func resized(_ size: ScreenSize, now: Date) { send(.resized(size)) }
+
   /// Another process wrote the store or the wallet: the model follows what is there now.
   public func folderChanged(now: Date) {
     let time = model.time(at: now)

@@ -11,6 +11,9 @@ extension ShopModel {
     case .key(let key, let time):
       advanceClock(to: time)
       return press(key)
+    case .resized(let size):
+      screenSize = size
+      return []
     case .tick(let time):
       advanceClock(to: time)
       return tick()

@@ -243,6 +243,7 @@ public struct Words: Sendable {
     say("A purchase is in flight. Quit anyway? (y/n)", "購入処理中です。終了しますか? (y/n)")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
+  var onlyQuitActs: String { say("until it is larger, only q (quit) acts", "大きくするまで q (終了) 以外のキーは効きません") }
   func needs(_ size: ScreenSize, has: ScreenSize) -> String {
     say(
       "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",

@@ -31,7 +31,9 @@ public struct ShopView {
 
   private func drawTooSmall(on canvas: inout some Canvas) {
     let size = canvas.size
-    let lines = [words.terminalTooSmall, words.needs(.minimum, has: size)]
+    // Only quitting acts here; the quit question, when asked, is the one thing to answer.
+    let last = model.overlay == .confirmQuit ? words.quitWhileInFlight : words.onlyQuitActs
+    let lines = [words.terminalTooSmall, words.needs(.minimum, has: size), last]
     for (index, line) in lines.enumerated() {
       let text = TextWidth.truncate(line, to: size.width)
       let x = max(0, (size.width - TextWidth.of(text)) / 2)
