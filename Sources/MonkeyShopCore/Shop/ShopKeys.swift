@@ -32,6 +32,22 @@ extension ShopModel {
   /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.
   public var isScreenTooSmall: Bool { screenSize.map { !$0.isLargeEnough } ?? false }
 
+  /// Whether a status no longer describes the shop: a key's reason that no longer holds (purchases
+  /// allowed again, products loaded, the product request answered), or a failed product request
+  /// since requested again.
+  func isStale(_ notice: Notice) -> Bool {
+    switch notice {
+    case .cannot(let keys, let reason):
+      let bindings = KeyMap.bindings(in: keyContext) + KeyMap.bindings(in: .global)
+      return !bindings.contains { $0.keyLabel == keys && $0.whyNot(self) == reason }
+    case .productsFailed:
+      if case .failed = products { return false }
+      return true
+    default:
+      return false
+    }
+  }
+
   mutating func press(_ key: Key) -> [ShopEffect] {
     guard let binding = KeyMap.binding(for: key, in: keyContext) else { return [] }
     // Under "terminal too small" only quitting acts: an Enter would confirm a payment sheet no one sees.

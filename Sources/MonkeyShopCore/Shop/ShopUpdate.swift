@@ -4,6 +4,13 @@ extension ShopModel {
   /// The storefront's one rule book: how each message changes the model, and what to do next.
   /// Nothing else changes the model; the runtime only performs the effects returned here.
   public mutating func update(_ message: ShopMessage) -> [ShopEffect] {
+    let effects = apply(message)
+    // A status says what is true now: one whose reason no longer holds goes.
+    if let status, isStale(status) { self.status = nil }
+    return effects
+  }
+
+  private mutating func apply(_ message: ShopMessage) -> [ShopEffect] {
     switch message {
     case .launched(let store, let wallet, let time):
       advanceClock(to: time)

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// The status line says what is true now: a reason or a failure that no longer holds is cleared.
+@Suite struct StaleStatusTests {
+  /// The status line: the row above the hint bar.
+  static func statusLine(_ shop: ShopHarness) -> String {
+    let screen = shop.screen()
+    return screen.line(screen.size.height - 2)
+  }
+
+  @Test func restrictedIsForgottenOnceProductsReloadAfterRestrictionsLift() {
+    let shop = ShopHarness()
+    shop.press("r")
+    shop.press("5")
+    #expect(Self.statusLine(shop).contains("purchases are restricted"))
+    shop.press("r")
+    shop.wait(1)
+    #expect(shop.screen().contains("Buy $0.99"))
+    #expect(!shop.screen().contains("restricted"), "\(shop.screen())")
+  }
+
+  @Test func networkDownIsForgottenAfterAGoodReload() {
+    let shop = ShopHarness()
+    shop.press("n")
+    shop.press("R")
+    shop.wait(1)
+    #expect(Self.statusLine(shop).contains("R to retry"))
+    shop.press("5")
+    #expect(Self.statusLine(shop).contains("network down?"))
+    shop.press("n")
+    shop.press("R")
+    shop.wait(1)
+    #expect(shop.screen().contains("Buy $0.99"))
+    let line = Self.statusLine(shop)
+    #expect(!line.contains("network down?") && !line.contains("R to retry"), "\(line)")
+  }
+
+  @Test func productsLoadingIsForgottenOnceTheyLoad() {
+    let shop = ShopHarness(conditions: { $0.latency = .slow }, launch: false)
+    shop.launch(settle: false)
+    shop.press("5")
+    #expect(Self.statusLine(shop).contains("products are loading"))
+    shop.wait(5)
+    #expect(!shop.screen().contains("products are loading"), "\(shop.screen())")
+  }
+
+  @Test func aReasonThatStillHoldsStays() {
+    let shop = ShopHarness(conditions: { $0.purchasesAllowed = false })
+    shop.press("5")
+    shop.wait(1)
+    #expect(Self.statusLine(shop).contains("purchases are restricted"))
+  }
+}
