@@ -51,6 +51,8 @@ public enum Reason: Equatable, Sendable {
   case onlyDeferredCanBeApproved
   case onlyDeferredCanBeDeclined
   case onlyInterruptedCanBeResolved
+  /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
+  case notInThisOverlay
 }
 
 /// What a product's buy button reads.

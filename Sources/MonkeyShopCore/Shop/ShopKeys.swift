@@ -37,6 +37,8 @@ extension ShopModel {
   /// since requested again.
   func isStale(_ notice: Notice) -> Bool {
     switch notice {
+    case .cannot(_, .notInThisOverlay):
+      return overlay == nil
     case .cannot(let keys, let reason):
       let bindings = KeyMap.bindings(in: keyContext) + KeyMap.bindings(in: .global)
       return !bindings.contains { $0.keyLabel == keys && $0.whyNot(self) == reason }
@@ -49,7 +51,11 @@ extension ShopModel {
   }
 
   mutating func press(_ key: Key) -> [ShopEffect] {
-    guard let binding = KeyMap.binding(for: key, in: keyContext) else { return [] }
+    guard let binding = KeyMap.binding(for: key, in: keyContext) else {
+      // In an overlay a key that does nothing says so where the person is looking.
+      if overlay != nil, !isScreenTooSmall { status = .cannot(keys: key.description, .notInThisOverlay) }
+      return []
+    }
     // Under "terminal too small" only quitting acts: an Enter would confirm a payment sheet no one sees.
     if isScreenTooSmall, !binding.actsOnATooSmallScreen { return [] }
     if let reason = binding.whyNot(self) {

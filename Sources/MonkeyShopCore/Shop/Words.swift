@@ -203,6 +203,7 @@ public struct Words: Sendable {
       say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
     case .onlyInterruptedCanBeResolved:
       say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+    case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
     }
   }
 

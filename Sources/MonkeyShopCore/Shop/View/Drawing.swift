@@ -15,6 +15,12 @@ extension Canvas {
     put(label, x: rect.x + 2, y: rect.y, style: Style(tint: style.tint, bold: true))
   }
 
+  /// Blanks the rows a centred overlay spans, edge to edge: nothing of the screen beneath shows
+  /// beside it.
+  mutating func band(_ rect: Rect) {
+    fill(Rect(x: 0, y: rect.y, width: size.width, height: rect.height))
+  }
+
   /// A section heading: `── Title ─────` across the width.
   mutating func rule(_ title: String, y: Int, width: Int) {
     let head = "── \(title) "

@@ -20,7 +20,8 @@ struct OverlayView {
   /// The App Store's confirmation: product, quantity, unit price, total, Buy / Cancel.
   private func drawSheet(_ sheet: ShopModel.PaymentSheet, on canvas: inout some Canvas) {
     guard let product = model.catalog.product(sheet.productIdentifier) else { return }
-    let rect = canvas.centered(width: 54, height: 15)
+    let rect = canvas.centered(width: 60, height: 15)
+    canvas.band(rect)
     canvas.box(rect, title: words.appStore)
     let x = rect.x + 3
     let width = rect.width - 6
@@ -49,14 +50,16 @@ struct OverlayView {
     let cancel = "[ \(words.cancel) ]"
     canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
     canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
+    drawStatus(on: &canvas, rect: rect)
     drawKeys(on: &canvas, rect: rect)
   }
 
   /// Every transaction the store holds, newest first, with what can be done to it.
   private func drawTransactions(selection: Int, on canvas: inout some Canvas) {
     let size = canvas.size
-    let rect = Rect(x: 2, y: 1, width: size.width - 4, height: size.height - 2)
+    let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
     canvas.box(rect, title: words.transactions + " (\(model.store.transactions.count))")
+    drawStatus(on: &canvas, rect: rect)
     let x = rect.x + 2
     let width = rect.width - 4
     let list = model.transactionsNewestFirst
@@ -106,7 +109,9 @@ struct OverlayView {
   private func drawConditions(selection: Int, on canvas: inout some Canvas) {
     let conditions = Condition.allCases
     let rect = canvas.centered(width: 60, height: conditions.count + 5)
+    canvas.band(rect)
     canvas.box(rect, title: words.conditions)
+    drawStatus(on: &canvas, rect: rect)
     for (index, condition) in conditions.enumerated() {
       let y = rect.y + 2 + index
       let value = condition.value(in: model.store.conditions, defaultStorefront: model.catalog.defaultStorefront)
@@ -120,7 +125,7 @@ struct OverlayView {
   /// Help, generated from the key map: every key of every part of the screen.
   private func drawHelp(on canvas: inout some Canvas) {
     let size = canvas.size
-    let rect = Rect(x: 1, y: 1, width: size.width - 2, height: size.height - 2)
+    let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
     canvas.box(rect, title: words.help)
     var lines: [(String, Style)] = []
     // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
@@ -145,14 +150,34 @@ struct OverlayView {
   private func drawQuit(on canvas: inout some Canvas) {
     let text = words.quitWhileInFlight
     let rect = canvas.centered(width: TextWidth.of(text) + 6, height: 5)
+    canvas.band(rect)
     canvas.box(rect, title: "monkeyshop", style: Style(tint: .warning))
     canvas.put(text, x: rect.x + 3, y: rect.y + 2, style: .bold)
   }
 
-  /// The keys of the open overlay that can act now, on its bottom edge.
+  /// Whether the open overlay shows the status line inside itself, where the person is looking.
+  static func showsStatus(_ overlay: ShopModel.Overlay?) -> Bool {
+    switch overlay {
+    case .paymentSheet, .transactions, .conditions: true
+    case nil, .help, .confirmQuit: false
+    }
+  }
+
+  /// The status line (what just happened, or why a key did nothing) on the last row inside the box.
+  private func drawStatus(on canvas: inout some Canvas, rect: Rect) {
+    guard let status = model.status else { return }
+    canvas.put(
+      words.notice(status, title: model.title(of:)), x: rect.x + 2, y: rect.y + rect.height - 2, width: rect.width - 4,
+      style: status.tone.style)
+  }
+
+  /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
+  /// they fit (help lists the others).
   private func drawKeys(on canvas: inout some Canvas, rect: Rect) {
     let text =
-      " " + model.activeBindings.map { "\($0.keyLabel) \($0.hint.text(words.language))" }.joined(separator: " · ") + " "
+      " "
+      + model.activeBindings.map { "\($0.keys[0].description) \($0.hint.text(words.language))" }
+      .joined(separator: " · ") + " "
     canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
   }
 }

@@ -18,7 +18,8 @@ public struct ShopView {
     y += 2
     y = drawProducts(on: &canvas, y: y)
     y = drawConditions(on: &canvas, y: y + 1)
-    let status = statusLines(width: size.width)
+    // An overlay that shows the status inside itself takes it from the bottom of the screen.
+    let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
     drawLog(on: &canvas, from: y + 1, to: size.height - 2 - status.count)
     for (index, line) in status.enumerated() {
       canvas.put(
