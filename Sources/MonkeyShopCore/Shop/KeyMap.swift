@@ -10,6 +10,7 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
+  case scrollLogBack, scrollLogForward, scrollLogToStart, scrollLogToEnd
 }
 
 /// The part of the screen that has the keys.
@@ -141,6 +142,22 @@ public enum KeyMap {
       whyNot: {
         $0.canMakePayments ? nil : .noRequestWhileRestricted
       }),
+    KeyBinding(
+      [.pageUp], .scrollLogBack, .main, hint: Phrase("log back", "ログ前"),
+      help: Phrase("scroll the event log back", "イベントログを前へ"), inHintBar: false,
+      whyNot: { $0.logScroll < $0.logScrollLimit ? nil : .logAtStart }),
+    KeyBinding(
+      [.pageDown], .scrollLogForward, .main, hint: Phrase("log on", "ログ次"),
+      help: Phrase("scroll the event log on", "イベントログを次へ"), inHintBar: false,
+      whyNot: { $0.logScroll > 0 ? nil : .logAtEnd }),
+    KeyBinding(
+      [.home], .scrollLogToStart, .main, hint: Phrase("log start", "ログ先頭"),
+      help: Phrase("the event log's first event", "イベントログの先頭"), inHintBar: false,
+      whyNot: { $0.logScroll < $0.logScrollLimit ? nil : .logAtStart }),
+    KeyBinding(
+      [.end], .scrollLogToEnd, .main, hint: Phrase("log end", "ログ末尾"),
+      help: Phrase("the newest event", "最新のイベント"), inHintBar: false,
+      whyNot: { $0.logScroll > 0 ? nil : .logAtEnd }),
     KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
       [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),

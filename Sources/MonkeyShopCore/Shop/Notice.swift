@@ -53,6 +53,8 @@ public enum Reason: Equatable, Sendable {
   case onlyInterruptedCanBeResolved
   /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
   case notInThisOverlay
+  case logAtStart
+  case logAtEnd
 }
 
 /// What a product's buy button reads.

@@ -142,6 +142,18 @@ extension ShopModel {
       case .decline: return [.decline(transaction.id)]
       default: return [.resolve(transaction.id, at: date(at: now))]
       }
+    case .scrollLogBack:
+      logScroll = min(logScrollLimit, logScroll + max(1, logRows - 1))
+      return []
+    case .scrollLogForward:
+      logScroll = max(0, logScroll - max(1, logRows - 1))
+      return []
+    case .scrollLogToStart:
+      logScroll = logScrollLimit
+      return []
+    case .scrollLogToEnd:
+      logScroll = 0
+      return []
     case .nextValue, .previousValue:
       guard case .conditions(let selection) = overlay else { return [] }
       return step(Condition.allCases[selection], by: action == .nextValue ? 1 : -1)

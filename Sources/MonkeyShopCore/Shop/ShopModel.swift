@@ -42,6 +42,8 @@ public struct ShopModel: Sendable {
   public internal(set) var screenSize: ScreenSize?
   public internal(set) var status: Notice?
   public internal(set) var log: [LogEntry] = []
+  /// How many of the newest log entries are scrolled out of view below (PgUp); 0 follows the end.
+  public internal(set) var logScroll = 0
   /// Every entry ever recorded, including those the capped log has dropped.
   public private(set) var recordedCount = 0
   public internal(set) var vocabulary = Vocabulary.storeKit1
@@ -142,6 +144,16 @@ public struct ShopModel: Sendable {
   /// Transactions newest first, as the transaction manager lists them.
   public var transactionsNewestFirst: [StoreTransaction] { store.transactions.reversed() }
 
+  // MARK: The event log
+
+  /// The log's rows on the screen as it is now (80×24 where there is no screen).
+  var logRows: Int {
+    ShopView.logArea(self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).rows
+  }
+
+  /// How far back the log can scroll: to where its first entry is at the top.
+  var logScrollLimit: Int { max(0, log.count - logRows) }
+
   // MARK: Time
 
   /// Milliseconds between two frames of the progress spinner.
@@ -199,6 +211,8 @@ public struct ShopModel: Sendable {
   mutating func record(_ event: LogEvent) {
     log.append(LogEntry(time: date(at: now), event: event))
     recordedCount += 1
+    // A view scrolled back stays on what it shows; one at the end follows the new entry.
+    if logScroll > 0 { logScroll = min(logScroll + 1, Self.logLimit - 1) }
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
   }
 

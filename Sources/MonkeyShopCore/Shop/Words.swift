@@ -103,6 +103,10 @@ public struct Words: Sendable {
     say("StoreKit events (\(vocabulary.rawValue))", "StoreKit イベント (\(vocabulary.rawValue))")
   }
 
+  func scrolledBack(_ entries: Int) -> String {
+    say("\(entries) newer below · End follows", "新しい \(entries) 件は下 · End で最新")
+  }
+
   // Payment sheet
   var appStore: String { "App Store" }
   var inAppPurchase: String { say("In-App Purchase · Consumable", "App 内課金 · 消耗型") }
@@ -203,6 +207,8 @@ public struct Words: Sendable {
       say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
     case .onlyInterruptedCanBeResolved:
       say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+    case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
+    case .logAtEnd: say("the event log shows its newest event", "イベントログは最新です")
     case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
     }
   }

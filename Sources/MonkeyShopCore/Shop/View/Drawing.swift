@@ -22,11 +22,11 @@ extension Canvas {
   }
 
   /// A section heading: `── Title ─────` across the width.
-  mutating func rule(_ title: String, y: Int, width: Int) {
-    let head = "── \(title) "
+  mutating func rule(_ title: String, x: Int = 0, y: Int, width: Int) {
+    let head = TextWidth.truncate("── \(title) ", to: width)
     let rest = max(0, width - TextWidth.of(head))
-    put(head, x: 0, y: y, style: Style(tint: .accent, bold: true))
-    put(String(repeating: "─", count: rest), x: TextWidth.of(head), y: y, style: .muted)
+    put(head, x: x, y: y, style: Style(tint: .accent, bold: true))
+    put(String(repeating: "─", count: rest), x: x + TextWidth.of(head), y: y, style: .muted)
   }
 
   /// Text fitted to a width, drawn in one call.

@@ -125,7 +125,8 @@ struct OverlayView {
   /// Help, generated from the key map: every key of every part of the screen.
   private func drawHelp(on canvas: inout some Canvas) {
     let size = canvas.size
-    let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+    // The whole screen (its footer says how to close it): at 80×24 the key map fills two columns of 22.
+    let rect = Rect(x: 0, y: 0, width: size.width, height: size.height)
     canvas.box(rect, title: words.help)
     var lines: [(String, Style)] = []
     // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.

@@ -8,19 +8,32 @@ public struct ShopView {
 
   public init(model: ShopModel) { self.model = model }
 
+  /// From this width the event log goes beside the products and conditions instead of below them.
+  static let sideBySideWidth = 160
+
+  /// Where the event log goes on a screen of this size: its rule's row, the rows below it, its
+  /// column and width.
+  struct LogArea {
+    var x: Int
+    var top: Int
+    var bottom: Int
+    var width: Int
+    var rows: Int { max(0, bottom - top) }
+  }
+
+  /// The left column's width: the whole screen, or on a wide one what products and conditions need.
+  static func mainWidth(_ size: ScreenSize) -> Int {
+    size.width >= sideBySideWidth ? max(ScreenSize.minimum.width, size.width * 9 / 20) : size.width
+  }
+
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
     guard size.isLargeEnough else { return drawTooSmall(on: &canvas) }
-    var y = 0
     drawHeader(on: &canvas)
-    y += 2
-    drawBalance(on: &canvas, y: y)
-    y += 2
-    y = drawProducts(on: &canvas, y: y)
-    y = drawConditions(on: &canvas, y: y + 1)
     // An overlay that shows the status inside itself takes it from the bottom of the screen.
     let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
-    drawLog(on: &canvas, from: y + 1, to: size.height - 2 - status.count)
+    drawUpper(on: &canvas, width: Self.mainWidth(size))
+    drawLog(on: &canvas, Self.logArea(model, size: size, statusRows: status.count))
     for (index, line) in status.enumerated() {
       canvas.put(
         line, x: 0, y: size.height - 1 - status.count + index, width: size.width,
@@ -28,6 +41,24 @@ public struct ShopView {
     }
     drawHints(on: &canvas, y: size.height - 1)
     OverlayView(model: model).draw(on: &canvas)
+  }
+
+  /// The upper part (balance, products, conditions) in the left column; the row below it.
+  @discardableResult
+  private func drawUpper(on canvas: inout some Canvas, width: Int) -> Int {
+    drawBalance(on: &canvas, y: 2, width: width)
+    let y = drawProducts(on: &canvas, y: 4, width: width)
+    return drawConditions(on: &canvas, y: y + 1, width: width)
+  }
+
+  /// Where the log goes: below the conditions, or beside everything on a wide screen.
+  static func logArea(_ model: ShopModel, size: ScreenSize, statusRows: Int = 1) -> LogArea {
+    let bottom = size.height - 2 - statusRows
+    let left = mainWidth(size)
+    if left < size.width { return LogArea(x: left + 1, top: 2, bottom: bottom, width: size.width - left - 1) }
+    var grid = HeightProbe(size: size)
+    let y = ShopView(model: model).drawUpper(on: &grid, width: size.width)
+    return LogArea(x: 0, top: y + 1, bottom: bottom, width: size.width)
   }
 
   private func drawTooSmall(on canvas: inout some Canvas) {
@@ -51,13 +82,13 @@ public struct ShopView {
     canvas.put(right, x: width - TextWidth.of(right), y: 0, style: bar)
   }
 
-  private func drawBalance(on canvas: inout some Canvas, y: Int) {
+  private func drawBalance(on canvas: inout some Canvas, y: Int, width: Int) {
     canvas.put("  " + words.balance(model.balance), x: 0, y: y, style: Style(tint: .success, bold: true))
     var right: [String] = []
     if model.unfinishedCount > 0 { right.append(words.unfinished(model.unfinishedCount)) }
     if let spinner = spinner { right.append(spinner) }
     let text = right.joined(separator: "  ") + " "
-    canvas.put(text, x: canvas.size.width - TextWidth.of(text), y: y, style: Style(tint: .warning, bold: true))
+    canvas.put(text, x: width - TextWidth.of(text), y: y, style: Style(tint: .warning, bold: true))
   }
 
   /// A braille spinner whose frame follows the time since the purchase started.
@@ -71,9 +102,9 @@ public struct ShopView {
   // MARK: Products
 
   /// Rows of the product list: two per product, scrolled to keep the selection in view.
-  private func drawProducts(on canvas: inout some Canvas, y top: Int) -> Int {
+  private func drawProducts(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
     let size = canvas.size
-    canvas.rule(words.products, y: top, width: size.width)
+    canvas.rule(words.products, y: top, width: width)
     let products = model.catalog.products
     let fixedRows = 1 + 1 + 3 + 1 + 4 + 2  // rules, conditions, a few log lines, status and hints
     let room = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
@@ -81,22 +112,22 @@ public struct ShopView {
     let first = min(max(0, model.selection - visible + 1), max(0, products.count - visible))
     var y = top + 1
     for index in first..<min(products.count, first + visible) {
-      drawProduct(products[index], selected: index == model.selection, on: &canvas, y: y)
+      drawProduct(products[index], selected: index == model.selection, on: &canvas, y: y, width: width)
       y += 2
     }
     if products.count > visible {
       let position = " \(model.selection + 1)/\(products.count) "
-      canvas.put(position, x: size.width - TextWidth.of(position) - 1, y: top, style: .muted)
+      canvas.put(position, x: width - TextWidth.of(position) - 1, y: top, style: .muted)
     }
     if case .loaded(let response) = model.products, !response.invalidProductIdentifiers.isEmpty, y < size.height {
-      canvas.put("  " + words.invalidIdentifiers(response.invalidProductIdentifiers), x: 0, y: y, style: .muted)
+      canvas.put(
+        "  " + words.invalidIdentifiers(response.invalidProductIdentifiers), x: 0, y: y, width: width, style: .muted)
       y += 1
     }
     return y
   }
 
-  private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int) {
-    let width = canvas.size.width
+  private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
     let text = product.localization(words.language.rawValue)
     let button = "[ \(words.buyButton(model.buyButton(product))) ]"
     let quantity = selected ? words.quantity(model.quantity) : ""
@@ -127,8 +158,7 @@ public struct ShopView {
   // MARK: Conditions
 
   /// Every condition and its state, wrapped to the width.
-  private func drawConditions(on canvas: inout some Canvas, y top: Int) -> Int {
-    let width = canvas.size.width
+  private func drawConditions(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
     canvas.rule(words.conditions, y: top, width: width)
     var x = 2
     var y = top + 1
@@ -159,19 +189,63 @@ public struct ShopView {
 
   // MARK: Event log
 
-  private func drawLog(on canvas: inout some Canvas, from top: Int, to bottom: Int) {
-    let width = canvas.size.width
-    guard bottom > top else { return }
-    canvas.rule(words.eventLog(model.vocabulary), y: top, width: width)
-    let rows = bottom - top
-    let entries = model.log.suffix(rows)
-    for (offset, entry) in entries.enumerated() {
-      let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
-      canvas.put(time, x: 1, y: top + 1 + offset, style: .muted)
-      canvas.put(
-        entry.event.text(model.vocabulary, words.language), x: 12, y: top + 1 + offset, width: width - 12,
-        style: Self.style(of: entry.event))
+  private func drawLog(on canvas: inout some Canvas, _ area: LogArea) {
+    guard area.rows > 0 else { return }
+    var title = words.eventLog(model.vocabulary)
+    if model.logScroll > 0 { title += " · " + words.scrolledBack(model.logScroll) }
+    canvas.rule(title, x: area.x, y: area.top, width: area.width)
+    let textX = area.x + 12
+    for (offset, row) in Self.logRows(model, rows: area.rows, width: area.width - 12).enumerated() {
+      let y = area.top + 1 + offset
+      if let time = row.time { canvas.put(time, x: area.x + 1, y: y, style: .muted) }
+      canvas.put(row.text, x: textX, y: y, width: area.width - 12, style: Self.style(of: row.event))
     }
+  }
+
+  /// One row of the event log: an entry's first row carries its time.
+  struct LogRow {
+    var time: String?
+    var text: String
+    var event: LogEvent
+  }
+
+  /// The rows the log shows: the entries up to the scrolled-back one, newest at the bottom, a long
+  /// entry wrapped onto a second or third row rather than cut (an error's code and ID stay in view);
+  /// from the first entry when they do not fill the rows.
+  static func logRows(_ model: ShopModel, rows: Int, width: Int) -> [LogRow] {
+    guard rows > 0, width > 0 else { return [] }
+    func rowsOf(_ entry: LogEntry) -> [LogRow] {
+      let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
+      let lines = wrap(entry.event.text(model.vocabulary, model.words.language), width: width)
+      return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
+    }
+    let end = max(0, model.log.count - model.logScroll)
+    var shown: [LogRow] = []
+    var index = end
+    while index > 0, shown.count < rows {
+      index -= 1
+      shown.insert(contentsOf: rowsOf(model.log[index]), at: 0)
+    }
+    if shown.count > rows { return Array(shown.suffix(rows)) }
+    var next = end
+    while shown.count < rows, next < model.log.count {
+      shown += rowsOf(model.log[next])
+      next += 1
+    }
+    return Array(shown.prefix(rows))
+  }
+
+  /// Text in rows of `width` cells, broken at spaces, continued with an indent; three rows at most.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var rest = text
+    var lines: [String] = []
+    while TextWidth.of(rest) > width, lines.count < 2 {
+      let head = TextWidth.truncate(rest, to: width)
+      let cut = head.lastIndex(of: " ").map { head[..<$0] }.map(String.init) ?? head
+      lines.append(cut.isEmpty ? head : cut)
+      rest = "  " + rest.dropFirst((cut.isEmpty ? head : cut).count).drop { $0 == " " }
+    }
+    return lines + [rest]
   }
 
   static func style(of event: LogEvent) -> Style {
@@ -234,4 +308,10 @@ enum HintBar {
         help.hint.text(language), x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
     }
   }
+}
+
+/// A canvas that draws nothing: the layout's rows are measured by drawing on it.
+private struct HeightProbe: Canvas {
+  let size: ScreenSize
+  mutating func put(_ text: String, x: Int, y: Int, style: Style) {}
 }

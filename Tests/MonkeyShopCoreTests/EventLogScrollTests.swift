@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// The event log scrolls back with PgUp/PgDn/Home/End; a view scrolled back stays put.
+@Suite struct EventLogScrollTests {
+  /// A storefront with a long log: ten spends after buying ten credits.
+  static func busyShop() -> ShopHarness {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, balance: 20)
+    shop.runtime.resized(ScreenSize(width: 80, height: 24), now: shop.now)
+    for _ in 0..<12 { shop.press("s") }
+    return shop
+  }
+
+  static func logLines(_ screen: TextGrid) -> [String] {
+    let lines = screen.lines
+    guard let rule = lines.firstIndex(where: { $0.contains("StoreKit events") }) else { return [] }
+    return Array(lines[(rule + 1)...].prefix { !$0.hasPrefix(" 5 buy-5") && !$0.hasPrefix(" Fed the monkey") })
+  }
+
+  @Test func pageUpShowsOlderEventsAndSaysSo() {
+    let shop = Self.busyShop()
+    #expect(shop.screen().contains("balance 8"))
+    shop.press(.pageUp)
+    let screen = shop.screen()
+    #expect(!screen.contains("balance 8"), "the newest event is scrolled out of view\n\(screen)")
+    #expect(screen.contains("newer below · End follows"), "\(screen)")
+    shop.press(.home)
+    #expect(shop.screen().contains("SKPaymentQueue.default().add(observer)"), "Home: the first event")
+    shop.press(.pageUp)
+    #expect(shop.screen().contains("PgUp: the event log shows its first event"))
+    shop.press(.end)
+    #expect(shop.screen().contains("balance 8"))
+    #expect(!shop.screen().contains("newer below"))
+    shop.press(.pageDown)
+    #expect(shop.screen().contains("PgDn: the event log shows its newest event"))
+  }
+
+  @Test func newEventsDoNotYankAScrolledBackView() {
+    let shop = Self.busyShop()
+    shop.press(.pageUp)
+    let before = Self.logLines(shop.screen())
+    shop.press("s")
+    #expect(Self.logLines(shop.screen()) == before, "the same events stay in view")
+    #expect(shop.screen().contains("3 newer below") || shop.screen().contains("newer below"))
+    shop.press(.end)
+    shop.press("s")
+    #expect(shop.screen().contains("balance 6"), "at the end the log follows new events")
+  }
+
+  @Test func aLongLogLineWrapsAndKeepsItsCode() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.escape)
+    let screen = shop.screen()
+    #expect(screen.contains("SKError.paymentCancelled (2)"), "\(screen)")
+    #expect(!screen.lines.contains { $0.contains("…") && $0.contains("SKError") }, "\(screen)")
+  }
+
+  @Test func aWideScreenShowsTheLogBesideTheProducts() throws {
+    let shop = ShopHarness()
+    shop.press("0++")
+    shop.press(.enter)
+    shop.wait(2)
+    let screen = shop.screen(200, 60)
+    let products = try #require(screen.lines.firstIndex { $0.contains("10 Monkey Credits") })
+    #expect(screen.line(products).contains("00:0"), "a log entry on the product's row\n\(screen)")
+    #expect(screen.line(2).contains("StoreKit events"), "the log starts beside the balance")
+    try Golden.check(screen.text, named: "purchased-200x60")
+  }
+}
