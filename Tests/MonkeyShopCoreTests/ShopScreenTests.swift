@@ -163,6 +163,14 @@ import Testing
     #expect(shop.screen(80, 24).contains("0 monkey credits"))
   }
 
+  @Test func theHintBarAtEightyColumnsShowsConditionsSpendAndTheLogsStoreKit() {
+    let shop = ShopHarness(balance: 5)
+    let bar = shop.screen().line(23)
+    for hint in ["c conditions", "s spend", "l SK1/SK2", "5 buy-5", "0 buy-10", "? help"] {
+      #expect(bar.contains(hint), "\(bar)")
+    }
+  }
+
   @Test func focusShowsWithoutColour() {
     let shop = ShopHarness()
     let screen = shop.screen()

@@ -260,7 +260,8 @@ import Testing
     #expect(shop.model.balance == 20)
     #expect(shop.storage.store.unfinished.isEmpty)
     #expect(shop.screen().contains(".purchased #1 (redelivered)"))
-    #expect(shop.model.status == .redelivered(transactionID: "1", credits: 20))
+    #expect(shop.model.status == .redelivered(transactionIDs: ["1"], credits: 20, crash: nil))
+    #expect(shop.screen().contains("Unfinished transaction #1 delivered at launch: +20 credits"))
   }
 
   @Test func crashBeforeDeliveryIsDeliveredOnceAtRelaunch() {
@@ -290,6 +291,63 @@ import Testing
     #expect(shop.storage.wallet.balance == 10)
     #expect(shop.storage.store.unfinished.isEmpty)
     #expect(shop.eventNames.contains("alreadyDelivered"))
+    let screen = shop.screen(200, 40)
+    #expect(
+      screen.contains(
+        "Unfinished transaction #1 was already credited: finished, not credited again — the app crashed before finishing #1 (crash point afterDeliveryBeforeFinish)"
+      ), "\(screen)")
+    #expect(screen.contains("the app crashed last run at afterDeliveryBeforeFinish with #1"), "\(screen)")
+  }
+
+  @Test func aCrashBeforeDeliveryIsNamedAtTheNextLaunch() {
+    let shop = ShopHarness(conditions: { $0.crashPoint = .beforeDelivery })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.launch()
+    #expect(
+      shop.model.status
+        == .redelivered(transactionIDs: ["1"], credits: 5, crash: FiredCrash(.beforeDelivery, transactionID: "1")))
+    let screen = shop.screen(200, 40)
+    #expect(
+      screen.contains(
+        "Unfinished transaction #1 delivered at launch: +5 credits — the app crashed before delivering #1 (crash point beforeDelivery)"
+      ), "\(screen)")
+    shop.launch()
+    #expect(!shop.screen().contains("crashed"), "once finished, the crash is not told again")
+  }
+
+  @Test func twoRedeliveriesAtLaunchAreBothNamed() throws {
+    let shop = ShopHarness(launch: false)
+    try shop.storage.update { state, _ in
+      var store = AppStore(state: state, catalog: ShopHarness.catalog)
+      _ = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: shop.now)
+      _ = try store.add(productIdentifier: "com.monkeyshop.credits.10", quantity: 1, at: shop.now)
+      _ = store.advance(to: shop.now.addingTimeInterval(5))
+      state = store.state
+    }
+    shop.launch()
+    #expect(shop.model.balance == 15)
+    let screen = shop.screen(120, 40)
+    #expect(screen.contains("Unfinished transactions #1 and #2 delivered at launch: +15 credits"), "\(screen)")
+    #expect(screen.contains("2 unfinished transactions from an earlier run"), "\(screen)")
+  }
+
+  @Test func oneIsSingular() {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, balance: 0)
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(1)
+    let screen = shop.screen(120, 40)
+    #expect(screen.contains("productsRequest(_:didReceive:) 2 products"))
+    #expect(screen.contains("deliver #1: +5 credits"))
+    #expect(!screen.contains("1 credits") && !screen.contains("1 products"), "\(screen)")
+    #expect(Words(.en).notice(.finishedElsewhere(transactionID: "3", .failed), title: { $0 }).contains("#3 failed"))
+    #expect(
+      LogEvent.productsReceived(valid: ["a"], invalid: []).text(.storeKit1, .en)
+        == "productsRequest(_:didReceive:) 1 product")
+    #expect(
+      LogEvent.delivered(transactionID: "1", credits: 1, balance: 1).text(.storeKit1, .en).contains("+1 credit →"))
   }
 
   @Test func anApprovalFromAnotherProcessIsDeliveredWhileOpen() throws {

@@ -173,7 +173,11 @@ struct StorefrontTmuxTests {
     #expect(try await walletBalance(folder) == 10)
     try await tmux.launchStorefront()
     try await tmux.waitFor("Buy $1.99")
-    try await tmux.waitForBalance(10)
+    let relaunched = try await tmux.waitForBalance(10)
+    // The launch says why the transaction came back, in the log and on the status line.
+    #expect(relaunched.contains("the app crashed last run at afterDeliveryBeforeFinish with #1"), "\(relaunched)")
+    #expect(relaunched.contains("Unfinished transaction #1 was already credited"), "\(relaunched)")
+    #expect(relaunched.contains("before finishing #1 (crash point afterDeliveryBeforeFinish)"), "\(relaunched)")
     try await tmux.press("q")
     #expect(try await tmux.shellStateAfterExit().isRestored)
     let transactions = try await storeTransactions(folder)

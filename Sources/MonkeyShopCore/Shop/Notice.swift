@@ -3,7 +3,9 @@
 public enum Notice: Equatable, Sendable {
   case purchasing(product: String, quantity: Int)
   case purchased(product: String, quantity: Int, credits: Int)
-  case redelivered(transactionID: String, credits: Int)
+  /// Unfinished transactions of an earlier run delivered (or only finished, if already credited) at
+  /// launch, with the credits they added and the crash point that left them, if one did.
+  case redelivered(transactionIDs: [String], credits: Int, crash: FiredCrash?)
   case alreadyDelivered(transactionID: String)
   case cancelled(product: String)
   case interrupted(transactionID: String, StoreFailure)
@@ -69,6 +71,7 @@ public enum BuyButton: Equatable, Sendable {
 /// A line of the event log that explains rather than records a StoreKit call.
 public enum LogNote: Equatable, Sendable {
   case unfinishedAtLaunch(count: Int)
+  case crashedLastRun(FiredCrash)
   case askToBuyWaits
   case finishedElsewhere(transactionID: String)
   case creditedBeforeStop

@@ -183,7 +183,10 @@ public final class ShopRuntime {
     case .disarmCrash(let point, let transaction):
       do {
         let (_, state) = try storage.changeStore(catalog: model.catalog) { store in
-          if store.state.conditions.crashPoint == point { store.state.conditions.crashPoint = nil }
+          if store.state.conditions.crashPoint == point {
+            store.state.conditions.crashPoint = nil
+            store.state.conditions.firedCrash = FiredCrash(point, transactionID: transaction.id)
+          }
         }
         return [.storeChanged(state), .crashDisarmed(point)]
       } catch {

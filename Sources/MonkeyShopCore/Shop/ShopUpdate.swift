@@ -100,6 +100,9 @@ extension ShopModel {
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished
     if !unfinished.isEmpty {
+      if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
+        note(.crashedLastRun(crash))
+      }
       note(.unfinishedAtLaunch(count: unfinished.count))
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
@@ -230,17 +233,33 @@ extension ShopModel {
     // The app credited the transaction and dies before it can finish it: the log still says what
     // was credited, as the app's own log would have before it died.
     if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
-    switch delivery {
-    case .credited(let credits, _):
-      status =
-        redelivered.contains(transaction.id)
-        ? .redelivered(transactionID: transaction.id, credits: credits)
-        : .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
-    case .alreadyDelivered:
-      note(.creditedBeforeStop)
-      status = .alreadyDelivered(transactionID: transaction.id)
+    if case .alreadyDelivered = delivery { note(.creditedBeforeStop) }
+    if redelivered.contains(transaction.id) {
+      // Every redelivery of the launch in one status, so none hides another.
+      var ids: [String] = []
+      var total = 0
+      if case .redelivered(let before, let credits, _) = status {
+        ids = before
+        total = credits
+      }
+      if case .credited(let credits, _) = delivery { total += credits }
+      status = .redelivered(transactionIDs: ids + [transaction.id], credits: total, crash: firedCrashBehind)
+    } else {
+      switch delivery {
+      case .credited(let credits, _):
+        status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
+      case .alreadyDelivered:
+        status = .alreadyDelivered(transactionID: transaction.id)
+      }
     }
     return [.finish(transaction)]
+  }
+
+  /// The crash point that fired in an earlier run, while the transaction it killed is still being
+  /// taken care of at this launch.
+  private var firedCrashBehind: FiredCrash? {
+    guard let crash = store.conditions.firedCrash, redelivered.contains(crash.transactionID) else { return nil }
+    return crash
   }
 
   // MARK: Crash points

@@ -128,12 +128,28 @@ public struct Words: Sendable {
       return say("Purchasing \(title(product)) ×\(quantity)…", "\(title(product)) ×\(quantity) を購入中…")
     case .purchased(let product, let quantity, let credits):
       return say(
-        "Purchased \(title(product)) ×\(quantity): +\(credits) credits",
+        "Purchased \(title(product)) ×\(quantity): +\(Self.credits(credits))",
         "\(title(product)) ×\(quantity) を購入しました: +\(credits) クレジット")
-    case .redelivered(let id, let credits):
-      return say(
-        "Unfinished transaction #\(id) delivered at launch: +\(credits) credits",
-        "未完了の取引 #\(id) を起動時に受け取りました: +\(credits) クレジット")
+    case .redelivered(let ids, let credits, let crash):
+      let list = Self.list(ids.map { "#\($0)" }, and: say("and", "と"))
+      let plural = ids.count > 1
+      var text =
+        credits > 0
+        ? say(
+          "Unfinished \(plural ? "transactions" : "transaction") \(list) delivered at launch: +\(Self.credits(credits))",
+          "未完了の取引 \(list) を起動時に受け取りました: +\(credits) クレジット")
+        : say(
+          "Unfinished \(plural ? "transactions" : "transaction") \(list) \(plural ? "were" : "was") already credited: finished, not credited again",
+          "未完了の取引 \(list) は付与済み: 二重付与せずに完了しました")
+      // What left it unfinished comes second, so what the launch did stays on the first line.
+      if let crash {
+        let before =
+          crash.point == .beforeDelivery ? say("delivering", "受け取る") : say("finishing", "完了する")
+        text += say(
+          " — the app crashed before \(before) #\(crash.transactionID) (crash point \(crash.point.rawValue))",
+          " — 前回アプリは #\(crash.transactionID) を\(before)前にクラッシュしました (\(crash.point.rawValue))")
+      }
+      return text
     case .alreadyDelivered(let id):
       return say(
         "Transaction #\(id) was already credited: finished without crediting again",
@@ -160,8 +176,10 @@ public struct Words: Sendable {
       return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
     case .finishedElsewhere(let id, let state):
       return say(
-        "Transaction #\(id) is \(state): another monkeyshop delivered and finished it",
-        "取引 #\(id) は \(state): 別の monkeyshop が受け取り、完了しました")
+        state == .purchased
+          ? "Transaction #\(id) was purchased: another monkeyshop delivered and finished it"
+          : "Transaction #\(id) \(state == .failed ? "failed" : "ended \(state)"): another monkeyshop finished it",
+        "取引 #\(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました")
     case .vanished(let id):
       let failure = ShopFailure.vanished(id)
       return language == .ja
@@ -218,8 +236,14 @@ public struct Words: Sendable {
     switch note {
     case .unfinishedAtLaunch(let count):
       say(
-        "\(count) unfinished transaction(s) from an earlier run: the queue delivers them again",
+        count == 1
+          ? "1 unfinished transaction from an earlier run: the queue delivers it again"
+          : "\(count) unfinished transactions from an earlier run: the queue delivers them again",
         "前回の実行から未完了の取引 \(count) 件: キューが再び届けます")
+    case .crashedLastRun(let crash):
+      say(
+        "the app crashed last run at \(crash.point.rawValue) with #\(crash.transactionID)",
+        "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
     case .askToBuyWaits:
       say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
     case .finishedElsewhere(let id):
@@ -234,6 +258,26 @@ public struct Words: Sendable {
         "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
+    }
+  }
+
+  /// "1 credit", "5 credits".
+  static func credits(_ count: Int) -> String { count == 1 ? "1 credit" : "\(count) credits" }
+
+  /// "#3", "#3 and #4", "#3, #4 and #5".
+  static func list(_ items: [String], and: String) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(and) " + items.last!
+  }
+
+  /// A transaction's state in the storefront's language.
+  func transactionState(_ state: TransactionState) -> String {
+    switch state {
+    case .purchasing: say("purchasing", "購入中")
+    case .purchased: say("purchased", "購入済み")
+    case .failed: say("failed", "失敗")
+    case .restored: say("restored", "復元")
+    case .deferred: say("deferred", "保留中")
     }
   }
 

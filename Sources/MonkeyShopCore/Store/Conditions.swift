@@ -29,6 +29,19 @@ public enum CrashPoint: String, Codable, CaseIterable, Sendable {
   case afterDeliveryBeforeFinish
 }
 
+/// A crash point that fired: where the app died, and with which transaction. The crash point
+/// disarms itself as it fires and leaves this behind, so the next launch can say why a transaction
+/// comes back.
+public struct FiredCrash: Codable, Equatable, Sendable {
+  public var point: CrashPoint
+  public var transactionID: String
+
+  public init(_ point: CrashPoint, transactionID: String) {
+    self.point = point
+    self.transactionID = transactionID
+  }
+}
+
 /// The test conditions of the simulated store, mirroring SKTestSession's switches.
 public struct Conditions: Codable, Equatable, Sendable {
   public var purchasesAllowed = true
@@ -46,6 +59,8 @@ public struct Conditions: Codable, Equatable, Sendable {
   public var continueOnStorefrontChange = true
   /// Armed: the next delivery dies at this point (then the crash point disarms).
   public var crashPoint: CrashPoint?
+  /// The crash point that last fired, once it has.
+  public var firedCrash: FiredCrash?
 
   public init() {}
 

@@ -107,7 +107,7 @@ extension StoreTransaction {
 extension Conditions {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
-    case continueOnStorefrontChange, crashPoint
+    case continueOnStorefrontChange, crashPoint, firedCrash
   }
 
   public init(from decoder: any Decoder) throws {
@@ -126,6 +126,7 @@ extension Conditions {
     continueOnStorefrontChange =
       try container.decodeIfPresent(Bool.self, forKey: .continueOnStorefrontChange) ?? true
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
+    firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {
       throw DecodingError.dataCorruptedError(
         forKey: .storefront, in: container, debugDescription: "is '\(code)', expected one of \(Storefront.knownCodes)")

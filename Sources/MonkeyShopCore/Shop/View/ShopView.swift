@@ -286,13 +286,25 @@ public struct ShopView {
 
 /// The hint bar: the keys that can act now, from the key map, as many as fit.
 enum HintBar {
+  /// The storefront's keys by how much a person needs them in the bar: buying, the conditions
+  /// panel, spending and the log's StoreKit before the switches the conditions bar already shows.
+  static let importance: [ShopAction] = [
+    .buyFive, .buyTen, .openConditions, .spend, .toggleVocabulary, .openTransactions, .toggleNetwork,
+    .toggleRestrictions, .toggleAskToBuy, .toggleInterrupted, .requestProducts, .buySelected, .quit,
+  ]
+
   static func draw(_ bindings: [KeyBinding], language: Language, on canvas: inout some Canvas, y: Int) {
     let width = canvas.size.width
     canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: Style(reverse: true))
     var x = 1
     let help = bindings.first { $0.action == .openHelp }
     let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint.text(language)) + 2 } ?? 0
-    for binding in bindings where binding.action != .openHelp {
+    // The most useful keys first, so a narrow bar still shows them; help lists every key.
+    let ranked = bindings.enumerated().sorted { a, b in
+      (importance.firstIndex(of: a.element.action) ?? importance.count, a.offset)
+        < (importance.firstIndex(of: b.element.action) ?? importance.count, b.offset)
+    }.map(\.element)
+    for binding in ranked where binding.action != .openHelp {
       let key = binding.keys[0].description
       let hint = binding.hint.text(language)
       let cell = TextWidth.of(key) + 1 + TextWidth.of(hint) + 2
