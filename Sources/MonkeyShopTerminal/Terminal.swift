@@ -16,12 +16,20 @@ public final class Terminal {
     case notInteractive
     case alreadyStarted
     case cannotOpen(term: String)
+    /// The terminal type cannot move the cursor (`TERM=dumb`, a printing terminal): every frame
+    /// would come out as a blank screen that still takes keys.
+    case cannotAddressCursor(term: String)
 
     public var description: String {
       switch self {
       case .notInteractive: "standard input and output must be a terminal"
       case .alreadyStarted: "the terminal is already in use"
       case .cannotOpen(let term): "cannot open the terminal (TERM=\(term.isEmpty ? "unset" : term))"
+      case .cannotAddressCursor(let term):
+        """
+        the terminal cannot move its cursor (TERM=\(term)): the storefront needs a screen terminal \
+        such as TERM=xterm-256color; without one, use the headless commands (monkeyshop --help)
+        """
       }
     }
   }
@@ -76,6 +84,14 @@ public final class Terminal {
     guard let screen = ms_newterm(nil), let window = ms_stdscr() else {
       SignalPipe.close()
       throw Failure.cannotOpen(term: Self.termName)
+    }
+    // terminfo's cup: without it nothing can be drawn where it belongs.
+    guard ms_tigetstr("cup") != nil else {
+      endwin()
+      delscreen(screen)
+      ms_flush_stdout()
+      SignalPipe.close()
+      throw Failure.cannotAddressCursor(term: Self.termName)
     }
     self.screen = screen
     self.window = window

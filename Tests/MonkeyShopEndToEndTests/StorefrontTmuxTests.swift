@@ -120,6 +120,19 @@ struct StorefrontTmuxTests {
     #expect(try await tmux.shellStateAfterExit().isRestored)
   }
 
+  @Test("TERM=dumb is refused as an unset TERM is: a message, a non-zero exit, the shell's terminal intact")
+  func dumbTerminalIsRefused() async throws {
+    let folder = try ShopFolder("dumb")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try tmux.storefrontCommandLine(environment: ["TERM": "dumb"]))
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus != 0, "\(shell)")
+    #expect(shell.isRestored, "\(shell)")
+    let screen = try await tmux.screen(joined: true)
+    #expect(screen.contains("cannot move its cursor (TERM=dumb)"), "\(screen)")
+  }
+
   enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sigterm, sighup, sigint, ctrlC
 
