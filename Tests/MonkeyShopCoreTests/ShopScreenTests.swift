@@ -137,6 +137,46 @@ import Testing
       }
     ),
     (
+      "japanese-conditions",
+      {
+        let shop = ShopHarness(language: .ja)
+        shop.press("c")
+        return shop
+      }
+    ),
+    (
+      "japanese-transactions",
+      {
+        let shop = ShopHarness(conditions: { $0.askToBuy = true }, language: .ja)
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        shop.press(.tab)
+        return shop
+      }
+    ),
+    (
+      "japanese-purchasing",
+      {
+        let shop = ShopHarness(language: .ja)
+        shop.press("0")
+        shop.press(.enter)
+        shop.wait(0.3)
+        return shop
+      }
+    ),
+    (
+      "japanese-network-lost",
+      {
+        let shop = ShopHarness(language: .ja)
+        shop.press("5")
+        shop.press(.enter)
+        shop.press("n")
+        shop.wait(2)
+        return shop
+      }
+    ),
+    (
       "japanese",
       {
         let shop = ShopHarness(conditions: { $0.storefront = "JPN" }, balance: 15, language: .ja)
@@ -169,6 +209,35 @@ import Testing
     for hint in ["c conditions", "s spend", "l SK1/SK2", "5 buy-5", "0 buy-10", "? help"] {
       #expect(bar.contains(hint), "\(bar)")
     }
+  }
+
+  @Test func japaneseScreensSpeakJapaneseAndLabelApplesMessage() {
+    let conditions = ShopHarness(language: .ja)
+    conditions.press("c")
+    let panel = conditions.screen()
+    for english in ["true", " up", " off", "normal"] { #expect(!panel.text.contains(english), "\(english)\n\(panel)") }
+    #expect(conditions.screen().contains("遅延") && conditions.screen().contains("通常"))
+    let lost = ShopHarness(language: .ja)
+    lost.press("5")
+    lost.press(.enter)
+    #expect(lost.screen().contains("購入中"), "the spinner speaks Japanese")
+    lost.press("n")
+    lost.wait(2)
+    #expect(lost.screen(120, 40).contains("Appleのメッセージ: \"Cannot connect to iTunes Store\""), "\(lost.screen(120, 40))")
+    let english = ShopHarness()
+    english.press("5")
+    english.press(.enter)
+    english.press("n")
+    english.wait(2)
+    #expect(english.screen(120, 40).contains("Purchase failed: Apple: \"Cannot connect to iTunes Store\""))
+    let manager = ShopHarness(conditions: { $0.askToBuy = true }, language: .ja)
+    manager.press("5")
+    manager.press(.enter)
+    manager.wait(2)
+    manager.press(.tab)
+    let rows = manager.screen()
+    #expect(rows.contains("状態") && rows.contains("保留中"), "\(rows)")
+    #expect(!rows.contains("deferred   "), "\(rows)")
   }
 
   @Test func focusShowsWithoutColour() {

@@ -92,6 +92,11 @@ public struct Words: Sendable {
     case (.continueOnStorefrontChange, "false"): say("STOP", "停止")
     case (.network, "up"): say("up", "接続")
     case (.network, "down"): say("DOWN", "切断")
+    case (.latency, "instant"): say("instant", "即時")
+    case (.latency, "normal"): say("normal", "通常")
+    case (.latency, "slow"): say("slow", "低速")
+    case (_, "true"): say("true", "オン")
+    case (_, "false"): say("false", "オフ")
     case (_, "on"): say("ON", "オン")
     case (_, "off"): say("off", "オフ")
     default: value
@@ -162,7 +167,11 @@ public struct Words: Sendable {
         "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください")
       return ShopFailure(failure.errorID, text).formatted
     case .purchaseFailed(let failure):
-      return say("Purchase failed: ", "購入に失敗しました: ") + failure.error.formatted
+      // The App Store's words stay as Apple wrote them, marked as Apple's.
+      let error = failure.error
+      let apple = say("Apple: \"\(error.localizedDescription)\"", "Appleのメッセージ: \"\(error.localizedDescription)\"")
+      return ShopFailure(error.errorID, say("Purchase failed: ", "購入に失敗しました: ") + "\(apple) — \(error.code)")
+        .formatted
     case .waitingForApproval(let id):
       return say(
         "Waiting for approval (Ask to Buy), transaction #\(id): Tab to approve or decline",
@@ -287,6 +296,12 @@ public struct Words: Sendable {
   var finished: String { say("finished", "完了") }
   var unfinishedState: String { say("UNFINISHED", "未完了") }
   var issue: String { say("issue", "要解決") }
+  /// The transaction manager's column headings: id, product, quantity, state, finished, note.
+  var transactionColumns: [String] {
+    language == .ja ? ["#", "商品", "数量", "状態", "完了", "メモ"] : ["#", "product", "qty", "state", "finished", "note"]
+  }
+  func fromTransaction(_ id: String) -> String { say("from #\(id)", "#\(id) から") }
+  var purchasing: String { say("purchasing", "購入中") }
 
   // Help and quitting
   var help: String { say("Keys", "キー") }

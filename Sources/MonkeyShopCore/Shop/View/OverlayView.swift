@@ -67,7 +67,9 @@ struct OverlayView {
       canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
       return drawKeys(on: &canvas, rect: rect)
     }
-    let header = Self.columns("#", "product", "qty", "state", "finished", "note", width: width)
+    let headings = words.transactionColumns
+    let header = Self.columns(
+      headings[0], headings[1], headings[2], headings[3], headings[4], headings[5], width: width)
     canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
     let rows = rect.height - 4
     let first = min(max(0, selection - rows + 1), max(0, list.count - rows))
@@ -79,13 +81,14 @@ struct OverlayView {
       } else if let failure = transaction.failure {
         note = "\(failure.code) \(failure.errorID)"
       } else if let original = transaction.originalTransactionID {
-        note = "from #\(original)"
+        note = words.fromTransaction(original)
       } else {
         note = transaction.state == .deferred ? "a/d" : ""
       }
       let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
       let line = Self.columns(
-        transaction.id, transaction.productIdentifier, "\(transaction.quantity)", transaction.state.description,
+        transaction.id, transaction.productIdentifier, "\(transaction.quantity)",
+        words.transactionState(transaction.state),
         finished, note, width: width)
       let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
       canvas.put(line, x: x, y: rect.y + 2 + offset, style: style)
@@ -114,7 +117,8 @@ struct OverlayView {
     drawStatus(on: &canvas, rect: rect)
     for (index, condition) in conditions.enumerated() {
       let y = rect.y + 2 + index
-      let value = condition.value(in: model.store.conditions, defaultStorefront: model.catalog.defaultStorefront)
+      let value = words.conditionValue(
+        condition, condition.value(in: model.store.conditions, defaultStorefront: model.catalog.defaultStorefront))
       let selected = index == selection
       let line = TextWidth.fit(words.conditionName(condition), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
       canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)

@@ -96,7 +96,7 @@ public struct ShopView {
     guard let started = model.inFlight.values.min() else { return nil }
     let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     let index = max(0, model.now - started) / ShopModel.spinnerInterval % frames.count
-    return "\(frames[index]) purchasing"
+    return "\(frames[index]) \(words.purchasing)"
   }
 
   // MARK: Products
