@@ -44,7 +44,7 @@ struct WalkthroughPlayerBandTests {
 
   /// An overlay open at the end of a step is drawn whole in the rows above the band: its buttons
   /// and its keys line are in sight.
-  @Test(arguments: [("5", "[ Buy ]", "└─ Enter/y buy"), ("Tab", "Transactions (1)", "└─ Esc/Tab/q close")])
+  @Test(arguments: [("5", "[ Buy ]", "└─ Enter buy"), ("Tab", "Transactions (1)", "└─ Esc close")])
   func anOpenOverlayShowsWholeAboveTheBand(key: String, inside: String, bottom: String) throws {
     let walkthrough = try WalkthroughParser.parse(
       """
@@ -62,5 +62,23 @@ struct WalkthroughPlayerBandTests {
     let above = screen.lines[..<band]
     #expect(above.contains { $0.contains(inside) }, "\(screen)")
     #expect(above.contains { $0.contains(bottom) }, "\(screen)")
+  }
+
+  /// Below the minimum size nothing is in sight: Space performs no step (a purchase is never
+  /// confirmed unseen); once the screen is large again Space goes on; q quits while too small.
+  @Test func underTooSmallOnlyQuittingActs() throws {
+    let walkthrough = try WalkthroughParser.load(path: "\(library)/buy-5.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog)
+    let now = Date(timeIntervalSince1970: 1_000)
+    player.start(now: now)
+    player.resized(ScreenSize(width: 60, height: 20), now: now)
+    for _ in 0..<6 { player.handle(.character(" "), now: now) }
+    #expect(player.session?.performed == 0)
+    player.resized(ScreenSize(width: 80, height: 24), now: now)
+    player.handle(.character(" "), now: now)
+    #expect(player.session?.performed == 1)
+    player.resized(ScreenSize(width: 60, height: 20), now: now)
+    player.handle(.character("q"), now: now)
+    #expect(player.isFinished)
   }
 }

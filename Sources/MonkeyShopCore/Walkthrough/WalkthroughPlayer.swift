@@ -34,6 +34,8 @@ public final class WalkthroughPlayer {
   public private(set) var failure: String?
   private var quit = false
   private var screenRequests: [ScreenRequest] = []
+  /// The terminal's size, once the event loop has told it.
+  private var screenSize: ScreenSize?
   /// The time the loop last gave the player: countdowns are drawn from it.
   private var now: Date?
 
@@ -138,8 +140,21 @@ public final class WalkthroughPlayer {
     return (freePlay ? freePlayKeys : keys).first { $0.keys.contains(key) }?.action
   }
 
+  /// The screen is this size: before the first frame and after every resize.
+  public func resized(_ size: ScreenSize, now: Date) { screenSize = size }
+
   public func handle(_ key: Key, now: Date) {
     self.now = now
+    if screenSize?.isLargeEnough == false {
+      // Nothing is in sight below the minimum size: only quitting (and Ctrl-L, Ctrl-Z) acts, as
+      // in the storefront; in free play too, q ends the player.
+      switch Self.action(for: key, freePlay: false) {
+      case .quit: quit = true
+      case .screen(let request): screenRequests.append(request)
+      default: break
+      }
+      return
+    }
     guard let action = Self.action(for: key, freePlay: isFreePlay) else {
       if isFreePlay { press(key, now: now) }
       return
@@ -324,17 +339,18 @@ public final class WalkthroughPlayer {
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
     let shopRows = size.height - Self.bandHeight
+    var region = RegionCanvas(
+      base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
     if size.isLargeEnough, shopRows < ScreenSize.minimum.height, let app = session?.app {
-      // The storefront needs more rows than are left above the band: it gives up the rows a
-      // person misses least, so the newest events stay in sight (`ShopRows`).
-      ShopRows.draw(app.model, on: &canvas, rows: shopRows, keepsHintBar: isFreePlay)
+      // Fewer rows than a whole screen are left above the band: the storefront leaves out what a
+      // person misses least, so the newest events stay in sight; the band lists the keys that act
+      // except in free play, where the storefront's own hint bar stays.
+      ShopView(model: app.model, room: .aboveBand(hintBar: isFreePlay)).draw(on: &region)
     } else {
       // Too small for the storefront at all: it says so on the whole screen, under the band.
-      var region = RegionCanvas(
-        base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
       drawApp(on: &region)
-      canvas = region.base
     }
+    canvas = region.base
     drawBand(on: &canvas, top: max(0, size.height - Self.bandHeight))
   }
 

@@ -4,9 +4,28 @@ import Foundation
 /// line and the hint bar, then whichever overlay is open. Pure: the same model gives the same cells.
 public struct ShopView {
   let model: ShopModel
+  let room: Room
   var words: Words { model.words }
 
-  public init(model: ShopModel) { self.model = model }
+  /// The rows the storefront is drawn in.
+  public enum Room: Equatable, Sendable {
+    /// The whole terminal, at least `ScreenSize.minimum`.
+    case screen
+    /// The rows above the walkthrough player's band, fewer than the minimum: the storefront leaves
+    /// out its blank rows and, when the band lists the keys that act, its hint bar, so the balance,
+    /// the status and the newest events stay in sight.
+    case aboveBand(hintBar: Bool)
+  }
+
+  public init(model: ShopModel, room: Room = .screen) {
+    self.model = model
+    self.room = room
+  }
+
+  /// Rows between the sections: one on a whole screen, none above the band.
+  private var gap: Int { room == .screen ? 1 : 0 }
+  /// Rows the hint bar takes at the bottom.
+  private var hintRows: Int { room == .aboveBand(hintBar: false) ? 0 : 1 }
 
   /// From this width the event log goes beside the products and conditions instead of below them.
   static let sideBySideWidth = 160
@@ -28,37 +47,42 @@ public struct ShopView {
 
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
-    guard size.isLargeEnough else { return drawTooSmall(on: &canvas) }
+    guard size.isLargeEnough || room != .screen else { return drawTooSmall(on: &canvas) }
     drawHeader(on: &canvas)
     // An overlay that shows the status inside itself takes it from the bottom of the screen.
     let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
     drawUpper(on: &canvas, width: Self.mainWidth(size))
-    drawLog(on: &canvas, Self.logArea(model, size: size, statusRows: status.count))
+    drawLog(on: &canvas, logArea(size: size, statusRows: status.count))
     for (index, line) in status.enumerated() {
       canvas.put(
-        line, x: 0, y: size.height - 1 - status.count + index, width: size.width,
+        line, x: 0, y: size.height - hintRows - status.count + index, width: size.width,
         style: model.status?.tone.style ?? .plain)
     }
-    drawHints(on: &canvas, y: size.height - 1)
+    if hintRows > 0 { drawHints(on: &canvas, y: size.height - 1) }
     OverlayView(model: model).draw(on: &canvas)
   }
 
   /// The upper part (balance, products, conditions) in the left column; the row below it.
   @discardableResult
   private func drawUpper(on canvas: inout some Canvas, width: Int) -> Int {
-    drawBalance(on: &canvas, y: 2, width: width)
-    let y = drawProducts(on: &canvas, y: 4, width: width)
-    return drawConditions(on: &canvas, y: y + 1, width: width)
+    drawBalance(on: &canvas, y: 1 + gap, width: width)
+    let y = drawProducts(on: &canvas, y: 2 + 2 * gap, width: width)
+    return drawConditions(on: &canvas, y: y + gap, width: width)
+  }
+
+  /// Where the log goes on a whole screen of this size (the model pages the log by its rows).
+  static func logArea(_ model: ShopModel, size: ScreenSize, statusRows: Int = 1) -> LogArea {
+    ShopView(model: model).logArea(size: size, statusRows: statusRows)
   }
 
   /// Where the log goes: below the conditions, or beside everything on a wide screen.
-  static func logArea(_ model: ShopModel, size: ScreenSize, statusRows: Int = 1) -> LogArea {
-    let bottom = size.height - 2 - statusRows
-    let left = mainWidth(size)
-    if left < size.width { return LogArea(x: left + 1, top: 2, bottom: bottom, width: size.width - left - 1) }
+  private func logArea(size: ScreenSize, statusRows: Int) -> LogArea {
+    let bottom = size.height - hintRows - 1 - statusRows
+    let left = Self.mainWidth(size)
+    if left < size.width { return LogArea(x: left + 1, top: 1 + gap, bottom: bottom, width: size.width - left - 1) }
     var grid = HeightProbe(size: size)
-    let y = ShopView(model: model).drawUpper(on: &grid, width: size.width)
-    return LogArea(x: 0, top: y + 1, bottom: bottom, width: size.width)
+    let y = drawUpper(on: &grid, width: size.width)
+    return LogArea(x: 0, top: y + gap, bottom: bottom, width: size.width)
   }
 
   private func drawTooSmall(on canvas: inout some Canvas) {
@@ -107,8 +131,8 @@ public struct ShopView {
     canvas.rule(words.products, y: top, width: width)
     let products = model.catalog.products
     let fixedRows = 1 + 1 + 3 + 1 + 4 + 2  // rules, conditions, a few log lines, status and hints
-    let room = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
-    let visible = room / 2
+    let listRows = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
+    let visible = listRows / 2
     let first = min(max(0, model.selection - visible + 1), max(0, products.count - visible))
     var y = top + 1
     for index in first..<min(products.count, first + visible) {
