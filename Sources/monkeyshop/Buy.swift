@@ -75,7 +75,7 @@ struct Buy: ParsableCommand {
     switch transaction.state {
     case .purchased where transaction.finished:
       // Another monkeyshop on the same data folder may have answered, credited or finished it first.
-      let how = Self.creditedHere(id, model) ? "" : ", credited by \(HeadlessLog.anotherMonkeyshop)"
+      let how = Self.creditedHere(id, model) ? "" : ", credited by \(Words(.en).anotherMonkeyshop)"
       return ("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))", nil)
     case .purchased:
       return (

@@ -34,41 +34,17 @@ final class HeadlessLog {
   let printing: Bool
   /// The entries as JSON objects, when not printing.
   private(set) var events: [[String: Any]] = []
-  /// The transaction of the last delivery that found it already credited.
-  private var alreadyCredited: String?
 
   init(printing: Bool = true) { self.printing = printing }
 
   func record(_ entry: LogEntry, of model: ShopModel) {
-    let text = text(for: entry, redelivered: model.redelivered)
+    let text = entry.event.text(.storeKit1, .en)
     if printing {
       say(LogClock.format(entry.time.timeIntervalSince(model.launchDate)) + "  " + text)
     } else {
-      var object = entry.jsonObject(launchDate: model.launchDate, vocabulary: .storeKit1, language: .en)
-      object["text"] = text
-      events.append(object)
+      events.append(entry.jsonObject(launchDate: model.launchDate, vocabulary: .storeKit1, language: .en))
     }
   }
-
-  /// The text of one entry. `redelivered`: the transactions the queue delivered again at launch.
-  private func text(for entry: LogEntry, redelivered: Set<String>) -> String {
-    switch entry.event {
-    case .alreadyDelivered(let id):
-      alreadyCredited = id
-    case .note(.creditedBeforeStop):
-      // Only a transaction redelivered at launch can have been credited by an app that stopped
-      // before finishing it; one this run saw answered was credited by a monkeyshop running now.
-      if let id = alreadyCredited, !redelivered.contains(id) {
-        return "  ↳ #\(id) was credited by \(Self.anotherMonkeyshop); finishing it keeps it from coming back"
-      }
-    default:
-      break
-    }
-    return entry.event.text(.storeKit1, .en)
-  }
-
-  /// Who else delivers from the same data folder.
-  static let anotherMonkeyshop = "another monkeyshop (an open storefront or another command)"
 }
 
 /// A simulated crash: the process dies at once, as an app killed by the system would.

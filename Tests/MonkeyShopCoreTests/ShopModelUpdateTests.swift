@@ -315,7 +315,39 @@ import Testing
     let paid = Self.transaction("1", .purchased)
     #expect(model.update(.delivered(paid, .alreadyDelivered(balance: 5))) == [.finish(paid)])
     #expect(model.status == .alreadyDelivered(transactionID: "1"))
-    #expect(model.log.contains { $0.event == .note(.creditedBeforeStop) })
+  }
+
+  /// The log's last note, as the storefront shows it.
+  static func lastNote(_ model: ShopModel, _ language: Language = .en) -> String? {
+    model.log.last { $0.event.name == "note" }?.event.text(.storeKit1, language)
+  }
+
+  @Test("a purchase this app saw answered, found credited, was credited by another monkeyshop")
+  func creditedByAnotherMonkeyshop() {
+    var model = Self.shop()
+    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    let paid = Self.transaction("1", .purchased)
+    _ = model.update(.transactionsUpdated([paid], redelivered: false))
+    // Another monkeyshop on the data folder (an open storefront, a `buy`) credited it first.
+    #expect(model.update(.delivered(paid, .alreadyDelivered(balance: 5))) == [.finish(paid)])
+    #expect(model.log.last?.event == .note(.creditedByAnother(transactionID: "1")))
+    #expect(
+      Self.lastNote(model)
+        == "  ↳ #1 was credited by another monkeyshop (an open storefront or another command); finishing it keeps it from coming back"
+    )
+    #expect(Self.lastNote(model, .ja)?.contains("別の monkeyshop") == true)
+    #expect(!model.log.contains { $0.event == .note(.creditedBeforeStop) }, "no app stopped")
+  }
+
+  @Test("a transaction redelivered at launch, found credited, was credited before the app stopped")
+  func creditedBeforeTheAppStopped() {
+    var model = ShopModel(catalog: Self.catalog, language: .en, launchDate: Self.launch, requestsProducts: false)
+    let paid = Self.transaction("3", .purchased)
+    _ = model.update(.launched(Self.store(paid), Wallet(balance: 5), at: 0))
+    #expect(model.update(.delivered(paid, .alreadyDelivered(balance: 5))) == [.finish(paid)])
+    #expect(model.log.last?.event == .note(.creditedBeforeStop))
+    #expect(Self.lastNote(model) == "  ↳ credited before the app stopped; finishing it now keeps it from coming back")
+    #expect(!model.log.contains { $0.event == .note(.creditedByAnother(transactionID: "3")) })
   }
 
   @Test func failuresOfEffectsAreShownWithTheirID() {

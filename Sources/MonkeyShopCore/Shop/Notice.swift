@@ -74,7 +74,12 @@ public enum LogNote: Equatable, Sendable {
   case crashedLastRun(FiredCrash)
   case askToBuyWaits
   case finishedElsewhere(transactionID: String)
+  /// A transaction redelivered at launch was credited already: by the app that stopped before
+  /// finishing it.
   case creditedBeforeStop
+  /// A purchase this app saw answered was credited already: another monkeyshop on the data folder
+  /// (an open storefront, another command) delivered it first.
+  case creditedByAnother(transactionID: String)
   case storefrontPrices(Storefront)
   case walletChangedElsewhere(balance: Int)
 }

@@ -233,7 +233,12 @@ extension ShopModel {
     // The app credited the transaction and dies before it can finish it: the log still says what
     // was credited, as the app's own log would have before it died.
     if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
-    if case .alreadyDelivered = delivery { note(.creditedBeforeStop) }
+    if case .alreadyDelivered = delivery {
+      // Only a transaction redelivered at launch can have been credited by an app that stopped
+      // before finishing it; any other was credited by a monkeyshop running now on the data folder.
+      note(
+        redelivered.contains(transaction.id) ? .creditedBeforeStop : .creditedByAnother(transactionID: transaction.id))
+    }
     if redelivered.contains(transaction.id) {
       // Every redelivery of the launch in one status, so none hides another.
       var ids: [String] = []

@@ -261,6 +261,10 @@ public struct Words: Sendable {
       say(
         "credited before the app stopped; finishing it now keeps it from coming back",
         "アプリ停止前に付与済み。ここで finish すれば再配信されません")
+    case .creditedByAnother(let id):
+      say(
+        "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
+        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
     case .storefrontPrices(let storefront):
       say(
         "storefront \(storefront.code): prices in \(storefront.currencyCode)",
@@ -268,6 +272,11 @@ public struct Words: Sendable {
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
     }
+  }
+
+  /// Who else delivers from the same data folder.
+  public var anotherMonkeyshop: String {
+    say("another monkeyshop (an open storefront or another command)", "別の monkeyshop (開いているストアフロントか別のコマンド)")
   }
 
   /// "1 credit", "5 credits".
