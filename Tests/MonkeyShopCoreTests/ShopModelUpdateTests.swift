@@ -245,6 +245,62 @@ import Testing
     )
   }
 
+  @Test(
+    "with skipPaymentSheet on, a buy key adds the payment as if confirmed, without the sheet",
+    arguments: [(Key.enter, five), (.character("b"), five), (.character("5"), five), (.character("0"), ten)])
+  func skipPaymentSheet(key: Key, product: String) {
+    var model = Self.shop(Self.store(conditions: { $0.skipPaymentSheet = true }))
+    _ = Self.press(&model, "+")
+    _ = model.update(.tick(at: 1200))
+    let at = Self.launch.addingTimeInterval(1.2)
+    #expect(
+      Self.press(&model, key) == [.addPayment(productIdentifier: product, quantity: 2, confirmed: true, at: at)])
+    #expect(model.overlay == nil, "no payment sheet")
+    // The store's answer, as the runtime reports it.
+    let added = StoreTransaction(
+      id: "1", productIdentifier: product, quantity: 2, state: .purchasing, purchaseDate: at, answerDate: at)
+    #expect(model.update(.paymentAdded(added)).isEmpty)
+    #expect(Array(names(model).suffix(3)) == ["paymentAdded", "note", "purchasing"])
+    #expect(model.log.contains { $0.event == .note(.paymentSheetSkipped) })
+    let note = model.log.first { $0.event == .note(.paymentSheetSkipped) }
+    #expect(
+      note?.event.text(.storeKit1, .en)
+        == "  ↳ skipPaymentSheet: no payment sheet, added as if Buy was tapped")
+    #expect(note?.event.text(.storeKit1, .ja).contains("シートなしで「購入」を押したものとして追加") == true)
+    #expect(model.status == .purchasing(product: product, quantity: 2, sheetSkipped: true))
+    #expect(model.words.notice(model.status!, title: model.title(of:)).contains("(payment sheet skipped)"))
+    #expect(Words(.ja).notice(model.status!, title: model.title(of:)).contains("(支払いシート省略)"))
+    // It goes through as a confirmed purchase does.
+    var paid = added
+    paid.state = .purchased
+    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.deliver(paid)])
+    let credits = product == Self.five ? 10 : 20
+    #expect(model.update(.delivered(paid, .credited(credits: credits, balance: credits))) == [.finish(paid)])
+    #expect(model.status == .purchased(product: product, quantity: 2, credits: credits))
+  }
+
+  @Test("with skipPaymentSheet off the sheet opens; a payment confirmed on it notes no skipped sheet")
+  func theSheetIsShownUnlessSkipped() {
+    var model = Self.shop()
+    #expect(Self.press(&model, "5").isEmpty)
+    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.five, quantity: 1)))
+    _ = Self.press(&model, .enter)
+    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    #expect(!model.log.contains { $0.event == .note(.paymentSheetSkipped) })
+    #expect(model.status == .purchasing(product: Self.five, quantity: 1))
+  }
+
+  @Test("a skipped sheet is noted only for the payment it added, not one refused nor the next")
+  func aSkippedSheetIsNotedOnce() {
+    var model = Self.shop(Self.store(conditions: { $0.skipPaymentSheet = true }))
+    _ = Self.press(&model, "5")
+    _ = model.update(.paymentRefused(.invalidQuantity(0)))
+    _ = model.update(.purchase(productIdentifier: Self.five, quantity: 1))
+    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    #expect(!model.log.contains { $0.event == .note(.paymentSheetSkipped) })
+    #expect(model.status == .purchasing(product: Self.five, quantity: 1))
+  }
+
   @Test func theManagerActsOnlyOnTransactionsThatAllowIt() {
     let deferred = Self.transaction("1", .deferred)
     let interrupted = Self.transaction(

@@ -183,6 +183,28 @@ import Testing
     #expect(shop.model.store.conditions.failNext == nil)
   }
 
+  @Test("skipPaymentSheet, switched on in the conditions panel, buys with no sheet and says so")
+  func skipPaymentSheetFromTheConditionsPanel() throws {
+    let shop = ShopHarness()
+    shop.press("c")
+    let row = try #require(Condition.allCases.firstIndex(of: .skipPaymentSheet))
+    for _ in 0..<row { shop.press(.down) }
+    shop.press(.right)
+    #expect(shop.screen().contains("skip sheet            ◀ ON ▶"))
+    shop.press(.escape)
+    #expect(shop.storage.store.conditions.skipPaymentSheet)
+    #expect(shop.screen().contains("skip sheet ON"))
+    shop.press("5")
+    #expect(shop.model.overlay == nil)
+    #expect(!shop.screen().contains("App Store"), "no payment sheet")
+    #expect(shop.screen().contains("Purchasing 5 Monkey Credits ×1 (payment sheet skipped)…"))
+    #expect(shop.screen().contains("↳ skipPaymentSheet: no payment sheet, added as if Buy was tapped"))
+    shop.wait(1)
+    #expect(shop.model.balance == 5)
+    #expect(shop.storage.store.transactions.map(\.finished) == [true])
+    #expect(shop.screen().contains("Purchased 5 Monkey Credits ×1: +5 credits"))
+  }
+
   @Test func storefrontSwitchChangesPricesLive() {
     let shop = ShopHarness()
     shop.press("c")

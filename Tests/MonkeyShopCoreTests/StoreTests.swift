@@ -407,6 +407,7 @@ struct ConditionTests {
       ("storefront", "XYZ", "USA"),
       ("crashPoint", "midway", "afterDeliveryBeforeFinish"),
       ("continueOnStorefrontChange", "sometimes", "true|false"),
+      ("skipPaymentSheet", "maybe", "on|off"),
     ])
   func badValue(name: String, value: String, expected: String) throws {
     var store = try makeStore()
@@ -422,7 +423,7 @@ struct ConditionTests {
     var store = try makeStore([
       "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
-      "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false",
+      "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "true",
     ])
     let summary = Dictionary(
       uniqueKeysWithValues: Condition.allCases.map {
@@ -432,10 +433,23 @@ struct ConditionTests {
       summary == [
         "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
         "failNext": "5002", "failAll": "3", "latency": "slow", "storefront": "JPN",
-        "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false",
+        "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "on",
       ])
     _ = try store.set(.crashPoint, to: "off", at: t0)
     #expect(store.state.conditions.crashPoint == nil)
+  }
+
+  @Test("a store written before skipPaymentSheet existed reads it as off, and writes it back")
+  func skipPaymentSheetAbsentFromAnOlderStore() throws {
+    let older = Data(
+      #"{"purchasesAllowed": true, "networkUp": true, "askToBuy": false, "interruptedPurchases": false, "latency": "normal"}"#
+        .utf8)
+    var conditions = try JSONDecoder().decode(Conditions.self, from: older)
+    #expect(conditions.skipPaymentSheet == false)
+    #expect(Condition.skipPaymentSheet.value(in: conditions, defaultStorefront: .usa) == "off")
+    conditions.skipPaymentSheet = true
+    let written = try JSONDecoder().decode(Conditions.self, from: JSONEncoder().encode(conditions))
+    #expect(written.skipPaymentSheet)
   }
 }
 

@@ -118,6 +118,9 @@ struct HeadlessCommandTests {
       name: "storefront", valid: [("JPN", "JPN"), ("GBR", "GBR"), ("USA", "USA")], invalid: "XYZ",
       expected: "USA, JPN, GBR"),
     Condition(
+      name: "skipPaymentSheet", valid: [("true", "on"), ("off", "off"), ("on", "on")], invalid: "maybe",
+      expected: "expected on|off"),
+    Condition(
       name: "crashPoint", valid: [("beforeDelivery", "beforeDelivery"), ("off", "off")], invalid: "nowhere",
       expected: "expected beforeDelivery|afterDeliveryBeforeFinish|off"),
   ]
@@ -147,7 +150,9 @@ struct HeadlessCommandTests {
     let unknown = try await monkeyshop("store", "set", "bananas", "on", in: folder)
     #expect(unknown.exitStatus == 64, "\(unknown)")
     #expect(unknown.stderr.contains("'bananas' is invalid for '<condition>'"), "\(unknown)")
-    for condition in ["purchasesAllowed", "network", "askToBuy", "continueOnStorefrontChange", "crashPoint"] {
+    for condition in [
+      "purchasesAllowed", "network", "askToBuy", "continueOnStorefrontChange", "skipPaymentSheet", "crashPoint",
+    ] {
       #expect(unknown.stderr.contains("- \(condition)"), "the conditions there are: \(unknown)")
     }
     // ITA is a storefront monkeyshop knows, but the shipped catalog has no Italian prices.

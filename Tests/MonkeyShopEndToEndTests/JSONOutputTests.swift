@@ -62,7 +62,8 @@ struct JSONOutputTests {
     #expect(conditions["network"] == "down")
     #expect(conditions["storefront"] == "JPN")
     #expect(conditions["latency"] == "normal")
-    #expect(conditions.count == 10, "\(conditions)")
+    #expect(conditions.count == 11, "\(conditions)")
+    #expect(conditions["skipPaymentSheet"] == "off")
     try expectISO8601(object["at"])
   }
 

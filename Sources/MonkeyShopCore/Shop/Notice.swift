@@ -1,7 +1,8 @@
 /// The line under the log that says what just happened, as a value: `Words` says it in the
 /// storefront's language, and tests compare values, not text.
 public enum Notice: Equatable, Sendable {
-  case purchasing(product: String, quantity: Int)
+  /// A payment in flight; `sheetSkipped`: added without the payment sheet (`skipPaymentSheet`).
+  case purchasing(product: String, quantity: Int, sheetSkipped: Bool = false)
   case purchased(product: String, quantity: Int, credits: Int)
   /// Unfinished transactions of an earlier run delivered (or only finished, if already credited) at
   /// launch, with the credits they added and the crash point that left them, if one did.
@@ -80,6 +81,8 @@ public enum LogNote: Equatable, Sendable {
   /// A purchase this app saw answered was credited already: another monkeyshop on the data folder
   /// (an open storefront, another command) delivered it first.
   case creditedByAnother(transactionID: String)
+  /// `skipPaymentSheet` is on: the payment was added without the sheet, as if confirmed.
+  case paymentSheetSkipped
   case storefrontPrices(Storefront)
   case walletChangedElsewhere(balance: Int)
 }

@@ -178,9 +178,18 @@ extension ShopModel {
     min(AppStore.quantityLimit.upperBound, max(AppStore.quantityLimit.lowerBound, quantity))
   }
 
+  /// Opens the payment sheet, or with `skipPaymentSheet` on adds the payment at once, as if Buy
+  /// had been tapped on it.
   private mutating func openSheet(_ product: Product?) -> [ShopEffect] {
     guard let product else { return [] }
     if let index = catalog.position(of: product.productIdentifier) { selection = index }
+    if store.conditions.skipPaymentSheet {
+      addingWithoutSheet = true
+      return [
+        .addPayment(
+          productIdentifier: product.productIdentifier, quantity: quantity, confirmed: true, at: date(at: now))
+      ]
+    }
     overlay = .paymentSheet(PaymentSheet(productIdentifier: product.productIdentifier, quantity: quantity))
     return []
   }

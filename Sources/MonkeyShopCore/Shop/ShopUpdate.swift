@@ -17,6 +17,8 @@ extension ShopModel {
       return launch(store: store, wallet: wallet)
     case .key(let key, let time):
       advanceClock(to: time)
+      // The payment a key added has been answered before the next key arrives.
+      addingWithoutSheet = false
       return press(key)
     case .resized(let size):
       screenSize = size
@@ -30,10 +32,19 @@ extension ShopModel {
     case .productsAnswered(let result):
       return productsAnswered(result)
     case .paymentAdded(let transaction):
+      let sheetSkipped = addingWithoutSheet
+      addingWithoutSheet = false
       lastAddedTransactionID = transaction.id
       record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
-      return observe(transaction, redelivered: false)
+      guard sheetSkipped else { return observe(transaction, redelivered: false) }
+      note(.paymentSheetSkipped)
+      let effects = observe(transaction, redelivered: false)
+      if case .purchasing(let product, let quantity, _) = status {
+        status = .purchasing(product: product, quantity: quantity, sheetSkipped: true)
+      }
+      return effects
     case .paymentRefused(let error):
+      addingWithoutSheet = false
       fail(ShopFailure(error))
       return []
     case .transactionsUpdated(let transactions, let redelivered):
@@ -84,9 +95,11 @@ extension ShopModel {
       fail(failure)
       return point == .beforeDelivery ? [.deliver(transaction)] : [.finish(transaction)]
     case .failed(let failure):
+      addingWithoutSheet = false
       fail(failure)
       return []
     case .purchase(let identifier, let quantity):
+      addingWithoutSheet = false
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
     }
   }

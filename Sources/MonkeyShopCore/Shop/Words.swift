@@ -81,6 +81,7 @@ public struct Words: Sendable {
     case .latency: say("latency", "遅延")
     case .storefront: say("storefront", "ストアフロント")
     case .continueOnStorefrontChange: say("storefront change", "ストアフロント変更")
+    case .skipPaymentSheet: say("skip sheet", "シート省略")
     case .crashPoint: say("crash", "クラッシュ")
     }
   }
@@ -129,8 +130,10 @@ public struct Words: Sendable {
   /// The status line of a notice; product identifiers become the product's title.
   func notice(_ notice: Notice, title: (String) -> String) -> String {
     switch notice {
-    case .purchasing(let product, let quantity):
-      return say("Purchasing \(title(product)) ×\(quantity)…", "\(title(product)) ×\(quantity) を購入中…")
+    case .purchasing(let product, let quantity, let sheetSkipped):
+      let skipped = sheetSkipped ? say(" (payment sheet skipped)", " (支払いシート省略)") : ""
+      return say(
+        "Purchasing \(title(product)) ×\(quantity)\(skipped)…", "\(title(product)) ×\(quantity) を購入中\(skipped)…")
     case .purchased(let product, let quantity, let credits):
       return say(
         "Purchased \(title(product)) ×\(quantity): +\(Self.credits(credits))",
@@ -265,6 +268,10 @@ public struct Words: Sendable {
       say(
         "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
         "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
+    case .paymentSheetSkipped:
+      say(
+        "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
+        "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
     case .storefrontPrices(let storefront):
       say(
         "storefront \(storefront.code): prices in \(storefront.currencyCode)",

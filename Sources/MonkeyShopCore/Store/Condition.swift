@@ -9,6 +9,13 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// transaction. The transaction will fail with the error `SKError.Code.storeProductNotAvailable`."
   /// https://developer.apple.com/documentation/storekit/skpaymentqueuedelegate/paymentqueue(_:shouldcontinue:in:)
   case continueOnStorefrontChange
+  /// No payment sheet: a buy adds the payment at once, as if the person had tapped Buy, for fast
+  /// demos. Xcode's StoreKit Testing has the same switch, `SKTestSession.disableDialogs`: "A Boolean
+  /// value that determines whether the testing environment disables dialogs during automated
+  /// testing. … The default value is `false`. Set this value to `true` when you run automated tests
+  /// and want to suppress interactive dialogs."
+  /// https://developer.apple.com/documentation/storekittest/sktestsession/disabledialogs
+  case skipPaymentSheet
   case crashPoint
 
   public var description: String { rawValue }
@@ -24,7 +31,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .purchasesAllowed, .continueOnStorefrontChange: "true|false"
     case .network: "up|down"
-    case .askToBuy, .interruptedPurchases: "on|off"
+    case .askToBuy, .interruptedPurchases, .skipPaymentSheet: "on|off"
     case .failNext, .failAll: "CODE|off (\(SKErrorCode.accepted))"
     case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
     case .storefront: Storefront.all.map(\.code).joined(separator: "|")
@@ -37,7 +44,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .purchasesAllowed, .continueOnStorefrontChange: ["true", "false"]
     case .network: ["up", "down"]
-    case .askToBuy, .interruptedPurchases: ["off", "on"]
+    case .askToBuy, .interruptedPurchases, .skipPaymentSheet: ["off", "on"]
     case .failNext, .failAll: ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
@@ -49,10 +56,11 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether a value away from its default breaks purchases; storefront and latency are choices.
+  /// Whether a value away from its default breaks purchases; storefront, latency and skipping the
+  /// payment sheet are choices.
   public var isFault: Bool {
     switch self {
-    case .latency, .storefront: false
+    case .latency, .storefront, .skipPaymentSheet: false
     default: true
     }
   }
@@ -69,6 +77,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .latency: conditions.latency.rawValue
     case .storefront: conditions.activeStorefront(default: defaultStorefront).code
     case .continueOnStorefrontChange: "\(conditions.continueOnStorefrontChange)"
+    case .skipPaymentSheet: conditions.skipPaymentSheet ? "on" : "off"
     case .crashPoint: conditions.crashPoint?.rawValue ?? "off"
     }
   }
@@ -108,6 +117,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       }
       conditions.storefront = storefront.code
     case .continueOnStorefrontChange: conditions.continueOnStorefrontChange = try flag("true", "false")
+    case .skipPaymentSheet: conditions.skipPaymentSheet = try flag("on", "off")
     case .crashPoint:
       if isOff {
         conditions.crashPoint = nil

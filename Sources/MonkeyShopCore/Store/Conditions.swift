@@ -57,6 +57,8 @@ public struct Conditions: Codable, Equatable, Sendable {
   public var storefront: String?
   /// False: a storefront change stops the purchases in flight (see `Condition`).
   public var continueOnStorefrontChange = true
+  /// True: a buy adds its payment without the payment sheet, as if confirmed (see `Condition`).
+  public var skipPaymentSheet = false
   /// Armed: the next delivery dies at this point (then the crash point disarms).
   public var crashPoint: CrashPoint?
   /// The crash point that last fired, once it has.

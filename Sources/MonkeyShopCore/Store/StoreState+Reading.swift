@@ -107,7 +107,7 @@ extension StoreTransaction {
 extension Conditions {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
-    case continueOnStorefrontChange, crashPoint, firedCrash
+    case continueOnStorefrontChange, skipPaymentSheet, crashPoint, firedCrash
   }
 
   public init(from decoder: any Decoder) throws {
@@ -125,6 +125,7 @@ extension Conditions {
     // Absent from stores written before the condition existed: the delegate's default answer.
     continueOnStorefrontChange =
       try container.decodeIfPresent(Bool.self, forKey: .continueOnStorefrontChange) ?? true
+    skipPaymentSheet = try container.decodeIfPresent(Bool.self, forKey: .skipPaymentSheet) ?? false
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {
