@@ -62,14 +62,3 @@ struct DeliveryRaceTests {
     #expect(!launched.stdout.contains("was credited by another monkeyshop"), "\(launched)")
   }
 }
-
-/// Polls until `condition` holds; throws after `timeout`.
-private func waitUntil(
-  _ what: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool
-) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while try !condition() {
-    if ContinuousClock.now >= deadline { throw E2EFailure("waited \(timeout) for \(what)") }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-}

@@ -256,14 +256,3 @@ private func product(_ root: inout [String: Any], _ index: Int, _ change: (inout
   change(&products[index])
   root["products"] = products
 }
-
-/// Polls until `condition` holds; throws after `timeout`.
-private func waitUntil(
-  _ what: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool
-) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while try !condition() {
-    if ContinuousClock.now >= deadline { throw E2EFailure("waited \(timeout) for \(what)") }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-}

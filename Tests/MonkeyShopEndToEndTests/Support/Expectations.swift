@@ -49,3 +49,14 @@ func storeTransactions(_ folder: ShopFolder) async throws -> [TransactionRecord]
   guard result.exitStatus == 0 else { throw E2EFailure("store transactions failed: \(result)") }
   return try JSONDecoder().decode([TransactionRecord].self, from: Data(result.stdout.utf8))
 }
+
+/// Polls until `condition` holds; throws after `timeout`.
+func waitUntil(
+  _ what: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool
+) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while try !condition() {
+    if ContinuousClock.now >= deadline { throw E2EFailure("waited \(timeout) for \(what)") }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+}
