@@ -445,9 +445,9 @@ import Testing
   @Test func aCrashPointInTheStoreIsDisarmedBeforeTheAppDies() {
     var model = Self.shop(Self.store(conditions: { $0.crashPoint = .beforeDelivery }))
     let paid = Self.transaction("1", .purchased)
-    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.disarmCrash(.beforeDelivery, paid)])
+    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.recordCrash(.beforeDelivery, paid)])
     #expect(!model.isFinished)
-    #expect(model.update(.crashDisarmed(.beforeDelivery)) == [.crash(.beforeDelivery)])
+    #expect(model.update(.crashRecorded(.beforeDelivery)) == [.crash(.beforeDelivery)])
     #expect(model.isFinished)
     #expect(model.crashed == .beforeDelivery)
     #expect(model.status == .crashed)
@@ -458,10 +458,10 @@ import Testing
     let paid = Self.transaction("1", .purchased)
     #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.deliver(paid)])
     let disarm = model.update(.delivered(paid, .credited(credits: 5, balance: 5)))
-    #expect(disarm == [.disarmCrash(.afterDeliveryBeforeFinish, paid)])
+    #expect(disarm == [.recordCrash(.afterDeliveryBeforeFinish, paid)])
     #expect(model.log.last?.event == .delivered(transactionID: "1", credits: 5, balance: 5), "credited before dying")
     let failure = ShopFailure(.cannotWriteDataFile, "store.json: read-only file system")
-    #expect(model.update(.crashNotDisarmed(.afterDeliveryBeforeFinish, paid, failure)) == [.finish(paid)])
+    #expect(model.update(.crashNotRecorded(.afterDeliveryBeforeFinish, paid, failure)) == [.finish(paid)])
     #expect(!model.isFinished)
     #expect(model.lastFailure == failure)
   }
@@ -471,8 +471,21 @@ import Testing
     let paid = Self.transaction("1", .purchased)
     #expect(model.update(.transactionsUpdated([paid], redelivered: true)) == [.deliver(paid)], "a redelivery")
     let next = Self.transaction("2", .purchased)
-    #expect(model.update(.transactionsUpdated([next], redelivered: false)) == [.crash(.beforeDelivery)])
+    #expect(model.update(.transactionsUpdated([next], redelivered: false)) == [.recordCrash(.beforeDelivery, next)])
+    #expect(!model.isFinished, "the store first holds the crash, so the next launch can tell of it")
+    #expect(model.update(.crashRecorded(.beforeDelivery)) == [.crash(.beforeDelivery)])
     #expect(model.log.last?.event == .crashed(.beforeDelivery))
+  }
+
+  /// `buy --crash` kills the process even when the store cannot be written: the store holds no
+  /// crash point, so the relaunch cannot die again.
+  @Test func aCrashArmedForTheRunDiesEvenIfTheStoreCannotBeWritten() {
+    var model = Self.shop(armedCrash: .beforeDelivery)
+    let paid = Self.transaction("1", .purchased)
+    #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.recordCrash(.beforeDelivery, paid)])
+    let failure = ShopFailure(.cannotWriteDataFile, "store.json: read-only file system")
+    #expect(model.update(.crashNotRecorded(.beforeDelivery, paid, failure)) == [.crash(.beforeDelivery)])
+    #expect(model.crashed == .beforeDelivery)
   }
 
   // MARK: The data folder read again

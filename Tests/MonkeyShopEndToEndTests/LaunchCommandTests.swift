@@ -54,6 +54,13 @@ struct LaunchCommandTests {
     #expect(redelivered["transactionID"] as? String == "1")
     #expect(redelivered["arrival"] as? String == "alreadyCredited")
     #expect(redelivered["credits"] as? Int == 0, "credited once, before the crash")
+    // The crash of `buy --crash` is told at the next launch, as one set with `store set crashPoint`.
+    let told = try #require(object(afterCrash)["events"] as? [[String: Any]], "\(afterCrash)")
+    #expect(
+      told.contains {
+        ($0["text"] as? String)?.contains("crashed last run at afterDeliveryBeforeFinish with #1") == true
+      },
+      "\(afterCrash)")
 
     try await expectSuccess(monkeyshop("store", "set", "interruptedPurchases", "on", in: folder))
     let interrupted = try await monkeyshop("buy", ShippedCatalog.ten, in: folder)
@@ -71,6 +78,10 @@ struct LaunchCommandTests {
     #expect(resolution["credits"] as? Int == 10)
     #expect(object["balance"] as? Int == 15)
     #expect(object["awaitingFinish"] as? Int == 0)
+  }
+
+  private func object(_ result: ChildResult) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
   }
 
   private func launched(_ result: ChildResult) throws -> (taken: [[String: Any]], object: [String: Any]) {

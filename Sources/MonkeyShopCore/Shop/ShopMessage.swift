@@ -32,11 +32,13 @@ public enum ShopMessage: Sendable {
   /// The store as it was just written by one of the app's own effects.
   case storeChanged(StoreState)
   case walletRead(Wallet)
-  /// The crash point was disarmed in the store, so the relaunch does not die again: now the app dies.
-  case crashDisarmed(CrashPoint)
-  /// The crash point could not be disarmed: an app that died now would die at every launch, so it
-  /// goes on with the delivery instead.
-  case crashNotDisarmed(CrashPoint, StoreTransaction, ShopFailure)
+  /// The store holds the crash about to happen (and no longer the crash point, so the relaunch
+  /// does not die again): now the app dies.
+  case crashRecorded(CrashPoint)
+  /// The crash could not be written to the store. A crash point the store holds would then kill
+  /// every launch, so the app goes on with the delivery instead; one armed for this run only
+  /// (`buy --crash`) dies all the same.
+  case crashNotRecorded(CrashPoint, StoreTransaction, ShopFailure)
   case failed(ShopFailure)
   /// Buy without the payment sheet: the headless `buy` command.
   case purchase(productIdentifier: String, quantity: Int)
@@ -57,8 +59,9 @@ public enum ShopEffect: Equatable, Sendable {
   case spend(Int)
   /// The wallet as it is now: another monkeyshop delivered something of this session's.
   case readWallet
-  /// Clears the store's crash point before dying at it.
-  case disarmCrash(CrashPoint, StoreTransaction)
+  /// Writes in the store that the app dies at this crash point with this transaction, so the next
+  /// launch can say so, and clears the store's crash point if it is this one.
+  case recordCrash(CrashPoint, StoreTransaction)
   /// The app dies here, as a process killed by the system would.
   case crash(CrashPoint)
   /// The terminal repaints everything (Ctrl-L) or the process suspends (Ctrl-Z).

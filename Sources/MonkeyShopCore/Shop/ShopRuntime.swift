@@ -180,17 +180,15 @@ public final class ShopRuntime {
         return [.failed(ShopFailure(error))]
       }
 
-    case .disarmCrash(let point, let transaction):
+    case .recordCrash(let point, let transaction):
       do {
         let (_, state) = try storage.changeStore(catalog: model.catalog) { store in
-          if store.state.conditions.crashPoint == point {
-            store.state.conditions.crashPoint = nil
-            store.state.conditions.firedCrash = FiredCrash(point, transactionID: transaction.id)
-          }
+          if store.state.conditions.crashPoint == point { store.state.conditions.crashPoint = nil }
+          store.state.conditions.firedCrash = FiredCrash(point, transactionID: transaction.id)
         }
-        return [.storeChanged(state), .crashDisarmed(point)]
+        return [.storeChanged(state), .crashRecorded(point)]
       } catch {
-        return [.crashNotDisarmed(point, transaction, ShopFailure(error))]
+        return [.crashNotRecorded(point, transaction, ShopFailure(error))]
       }
 
     case .crash:

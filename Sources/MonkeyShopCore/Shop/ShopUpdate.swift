@@ -89,9 +89,11 @@ extension ShopModel {
     case .walletRead(let wallet):
       followWallet(wallet)
       return []
-    case .crashDisarmed(let point):
+    case .crashRecorded(let point):
       return die(at: point)
-    case .crashNotDisarmed(let point, let transaction, let failure):
+    case .crashNotRecorded(let point, let transaction, let failure):
+      // Only a crash point the store still holds would kill the relaunch too.
+      guard store.conditions.crashPoint == point else { return die(at: point) }
       fail(failure)
       return point == .beforeDelivery ? [.deliver(transaction)] : [.finish(transaction)]
     case .failed(let failure):
@@ -289,14 +291,12 @@ extension ShopModel {
     return armedCrash == point || store.conditions.crashPoint == point ? point : nil
   }
 
-  /// Dies at a crash point, disarming it in the store first so the relaunch does not die again.
+  /// Dies at a crash point once the store holds the crash (`crashRecorded`): the next launch says
+  /// the app crashed, and a crash point set in the store is cleared so the relaunch does not die
+  /// again. Armed for this run only, the app dies even if that cannot be written.
   private mutating func crash(at point: CrashPoint, _ transaction: StoreTransaction) -> [ShopEffect] {
-    let armedForThisRun = armedCrash == point
     armedCrash = nil
-    let disarm: [ShopEffect] = store.conditions.crashPoint == point ? [.disarmCrash(point, transaction)] : []
-    // Armed for this run, the app dies whether or not the store's crash point could be cleared;
-    // armed in the store only, it dies once the store no longer holds it (`crashDisarmed`).
-    return armedForThisRun ? disarm + die(at: point) : disarm
+    return [.recordCrash(point, transaction)]
   }
 
   private mutating func die(at point: CrashPoint) -> [ShopEffect] {
