@@ -13,22 +13,37 @@ import MonkeyShopCore
 final class EventLogFile {
   let path: String
   private let descriptor: Int32
+  /// Events that could not be written (a full disk), and why the first could not.
+  private(set) var lost = 0
+  private var firstLoss: String?
 
-  /// Opens (creating it, mode 0644) the file for appending; a path that cannot be written is a
-  /// refused argument (exit 64), reported before the screen opens.
-  init(path: String) throws(Failure) {
+  /// Opens (creating it, mode 0644) the file for appending. Refused before the screen opens
+  /// (exit 64): a path that cannot be written, anything but a regular file (a FIFO without a
+  /// reader would hang the storefront, a device swallows the evidence), and a file in the data
+  /// folder (appending to `wallet.json` would ruin it).
+  init(path: String, dataFolder: String) throws(Failure) {
     self.path = path
-    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw Failure(
-        "--log-file \(path): cannot be written (\(reason)); expected a file path to append to", exitStatus: .usage)
+    func refuse(_ reason: String) -> Failure {
+      Failure("--log-file \(path): \(reason); expected a regular file to append to", exitStatus: .usage)
     }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
+    if folder == URL(fileURLWithPath: dataFolder).resolvingSymlinksInPath().path {
+      throw refuse("it is in the data folder, whose files only monkeyshop writes")
+    }
+    // O_NONBLOCK: a FIFO without a reader is refused at once instead of hanging here.
+    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
+    guard descriptor >= 0 else { throw refuse("cannot be written (\(String(cString: strerror(errno))))") }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw refuse("is not a regular file")
+    }
+    _ = fcntl(descriptor, F_SETFL, O_WRONLY | O_APPEND)
   }
 
   deinit { close(descriptor) }
 
-  /// Appends one entry as a line of JSON.
+  /// Appends one entry as a line of JSON; one that cannot be written is counted (`lost`).
   func append(_ entry: LogEntry, of model: ShopModel) {
     let object = entry.jsonObject(
       launchDate: model.launchDate, vocabulary: model.vocabulary, language: model.words.language)
@@ -40,8 +55,20 @@ final class EventLogFile {
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return }
+      guard count > 0 else {
+        lost += 1
+        if firstLoss == nil { firstLoss = count < 0 ? String(cString: strerror(errno)) : "nothing written" }
+        return
+      }
       written += count
     }
+  }
+
+  /// The failure to end with when events were lost: the evidence is incomplete (exit 1).
+  var lossFailure: Failure? {
+    guard lost > 0 else { return nil }
+    let events = lost == 1 ? "1 event" : "\(lost) events"
+    return Failure.failed(
+      "--log-file \(path): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete")
   }
 }

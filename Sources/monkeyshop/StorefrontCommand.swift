@@ -29,7 +29,7 @@ struct StorefrontCommand: ParsableCommand {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
-    let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path) }
+    let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder.path) }
     guard Terminal.isInteractive else {
       throw Failure.failed(
         """
@@ -51,6 +51,7 @@ struct StorefrontCommand: ParsableCommand {
       runtime.onLog = { [unowned runtime] entry in logFile.append(entry, of: runtime.model) }
     }
     try runInTerminal(runtime)
+    if let failure = logFile?.lossFailure { throw failure }
   }
 }
 

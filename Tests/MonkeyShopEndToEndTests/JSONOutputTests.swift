@@ -94,6 +94,23 @@ struct JSONOutputTests {
     #expect(!result.stderr.contains("needs a terminal"), "\(result)")
   }
 
+  @Test(
+    "--log-file refuses what is not a regular file (a FIFO would hang, a device swallow the events) and the data folder's own files, before the screen opens",
+    arguments: ["fifo", "/dev/full", "data/wallet.json", "data/events.jsonl"])
+  func logFileRefusedPlaces(_ name: String) async throws {
+    let folder = try ShopFolder("log-file-places")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    let fifo = folder.root.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let path = name.hasPrefix("/") ? name : folder.root.appendingPathComponent(name).path
+    let before = FileManager.default.contents(atPath: path)
+    let result = try await Child(["--log-file", path], in: folder).wait()
+    #expect(result.exitStatus == 64, "\(result)")
+    #expect(result.stderr.contains("--log-file \(path):"), "\(result)")
+    #expect(!result.stderr.contains("needs a terminal"), "\(result)")
+    if !name.hasPrefix("/dev") { #expect(FileManager.default.contents(atPath: path) == before, "left as it was") }
+  }
+
   @Test("--log-file: the storefront appends every event as a JSON line as it happens, with IDs")
   func logFileInTmux() async throws {
     let folder = try ShopFolder("log-file")
