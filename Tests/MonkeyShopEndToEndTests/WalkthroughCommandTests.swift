@@ -35,6 +35,8 @@ struct WalkthroughCommandTests {
       ("\(root)/build/walkthroughs.xml", "\(root)/build is a file, not a folder"),
       ("\(root)/build/more/walkthroughs.xml", "\(root)/build is a file, not a folder"),
       ("\(root)/reports", "is a folder"),
+      ("\(root)/new-folder/", "names no file"),
+      ("", "names no file"),
     ]
     #if os(Linux)
       // Not even root can make files in /proc.

@@ -19,6 +19,10 @@ public enum ReportFile {
   /// Creates the folders `path` needs and checks that a file can be written there.
   public static func prepare(_ path: String) throws(PlaceError) {
     let manager = FileManager.default
+    // `newdir/` would be written as a file named `newdir`; an empty path as nothing at all.
+    guard !path.isEmpty, !path.hasSuffix("/") else {
+      throw PlaceError(path: path, problem: "names no file (expected a file name, such as build/walkthroughs.xml)")
+    }
     var isFolder: ObjCBool = false
     if manager.fileExists(atPath: path, isDirectory: &isFolder) {
       if isFolder.boolValue {
