@@ -29,9 +29,11 @@ struct CatalogCommand: ParsableCommand {
       for product in catalog.products {
         let price = product.displayPrice(in: catalog.defaultStorefront) ?? "no price"
         let availability = product.availableInStore ? "" : "  (not available in the store)"
-        say(
-          "  \(product.productIdentifier)  \(counted(product.credits, "credit"))  \(price)  \(product.localization("en").title)\(availability)"
-        )
+        // The catalog's own text is escaped whole: `say` escapes controls within each line, but a
+        // newline in a title would still start a line that looks like the program's.
+        let identifier = TerminalText.escaped(product.productIdentifier)
+        let title = TerminalText.escaped(product.localization("en").title)
+        say("  \(identifier)  \(counted(product.credits, "credit"))  \(price)  \(title)\(availability)")
         let storefronts = product.prices.keys.sorted().map { code in
           "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
         }

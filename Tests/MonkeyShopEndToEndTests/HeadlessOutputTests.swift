@@ -37,6 +37,30 @@ struct HeadlessOutputTests {
       "\(result)")
   }
 
+  @Test("a newline in a catalog's title or product ID cannot fake a line of catalog check's output")
+  func catalogCheckEscapesNewlines() async throws {
+    let folder = try ShopFolder("newline-title")
+    let path = try writeCatalog(in: folder) { root in
+      product(&root, 0) { product in
+        var localizations = product["localizations"] as? [String: [String: String]] ?? [:]
+        localizations["en", default: [:]]["title"] = "Monkey\n  com.fake.product  99 credits  $0.00"
+        product["localizations"] = localizations
+      }
+    }
+    let result = try await monkeyshop("catalog", "check", path, in: folder)
+    try expectSuccess(result)
+    #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("  com.fake.product") }, "\(result)")
+    #expect(result.stdout.contains(#"Monkey\n  com.fake.product"#), "\(result)")
+
+    let badID = try writeCatalog(in: folder) { root in
+      product(&root, 0) { $0["productIdentifier"] = "com.monkeyshop.credits.5\nmonkeyshop: all is well" }
+    }
+    let refused = try await monkeyshop("catalog", "check", badID, in: folder)
+    #expect(refused.exitStatus == 65, "\(refused)")
+    #expect(refused.stderr.split(separator: "\n").count == 1, "one line, the newline shown escaped: \(refused)")
+    #expect(refused.stderr.contains(#"credits.5\nmonkeyshop: all is well"#), "\(refused)")
+  }
+
   @Test("a refused catalog names its unknown key escaped")
   func catalogErrorEscapesKeys() async throws {
     let folder = try ShopFolder("hostile-key")

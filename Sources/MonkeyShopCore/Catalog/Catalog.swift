@@ -63,7 +63,9 @@ public struct CatalogError: ShopError, Equatable {
     if let key { place += ", key '\(key)'" }
     var text = "\(place): \(problem)"
     if let expected { text += " (expected \(expected))" }
-    return text
+    // Product IDs, keys and values are the file's text, quoted in the message: a newline in them
+    // must not start a line that looks like the program's own.
+    return TerminalText.escaped(text)
   }
 }
 
@@ -78,6 +80,8 @@ public struct UnknownProductError: ShopError, Equatable {
   public var errorID: ErrorID { .productNotAvailable }
 
   public var message: String {
-    "unknown product '\(identifier)' in \(path) (expected one of: \(known.joined(separator: ", ")))"
+    let known = known.map(TerminalText.escaped)
+    return
+      "unknown product '\(TerminalText.escaped(identifier))' in \(path) (expected one of: \(known.joined(separator: ", ")))"
   }
 }
