@@ -34,10 +34,10 @@ struct LaunchCommand: ParsableCommand {
     let taken = Taken.all(in: model)
     let waiting = Waiting(model.store)
     if json {
-      printJSON([
-        "taken": taken.map(\.json), "balance": model.balance, "deferred": waiting.deferred,
-        "purchasing": waiting.purchasing, "awaitingFinish": waiting.awaitingFinish, "events": log.events,
-      ])
+      printJSON(
+        [
+          "taken": taken.map(\.json), "balance": model.balance, "events": log.events,
+        ].merging(waiting.json) { $1 })
     } else {
       for transaction in taken { say(transaction.line) }
       say(Self.summary(taken, waiting, balance: model.balance))
@@ -58,8 +58,8 @@ struct LaunchCommand: ParsableCommand {
   }
 }
 
-/// What the store still holds for the app after the launch.
-private struct Waiting {
+/// What the store holds for the app and has not ended: after a launch, and in `store show`.
+struct Waiting {
   let deferred: Int
   let purchasing: Int
   /// Purchased or failed and not finished: what a delivery failure left behind.
@@ -70,6 +70,8 @@ private struct Waiting {
     purchasing = store.transactions.filter { $0.state == .purchasing }.count
     awaitingFinish = store.unfinished.count
   }
+
+  var json: [String: Any] { ["deferred": deferred, "purchasing": purchasing, "awaitingFinish": awaitingFinish] }
 }
 
 /// One transaction this launch took from the queue and finished.

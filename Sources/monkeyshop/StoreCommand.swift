@@ -147,7 +147,7 @@ struct StoreCommand: ParsableCommand {
       commandName: "show", abstract: "Print every condition of the store.")
     @Flag(
       help:
-        "Print JSON: {conditions: {name: value}, transactions, unfinished, catalog, at (ISO 8601)}, values as store set takes them."
+        "Print JSON: {conditions: {name: value}, transactions, deferred, purchasing, awaitingFinish, catalog, at (ISO 8601)}, values as store set takes them."
     )
     var json = false
     @OptionGroup var options: ShopOptions
@@ -163,11 +163,12 @@ struct StoreCommand: ParsableCommand {
         }
         return
       }
-      printJSON([
-        "conditions": Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
-        "transactions": store.transactions.count, "unfinished": store.unfinished.count,
-        "catalog": options.catalogSource.description, "at": ISO8601.string(from: Date()),
-      ])
+      printJSON(
+        [
+          "conditions": Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
+          "transactions": store.transactions.count, "catalog": options.catalogSource.description,
+          "at": ISO8601.string(from: Date()),
+        ].merging(Waiting(store).json) { $1 })
     }
   }
 
