@@ -136,6 +136,8 @@ private let badCatalogs: [BadCatalog] = [
   .prices("negative price", key: "prices.USA") { $0["USA"] = "-0.99" },
   .prices("a fraction of a yen", key: "prices.JPN") { $0["JPN"] = "0.19" },
   .prices("a fraction of a cent", key: "prices.USA") { $0["USA"] = "0.999" },
+  .prices("more digits than are shown exactly", key: "prices.USA") { $0["USA"] = "99999999999999.99" },
+  .prices("a price of 201 digits", key: "prices.USA") { $0["USA"] = String(repeating: "9", count: 201) },
   .prices("no price for the default storefront", key: "prices") { $0["USA"] = nil },
   BadCatalog("no price for another default storefront", product: "com.example.credits.5", key: "prices") { root in
     root["defaultStorefront"] = "AUS"

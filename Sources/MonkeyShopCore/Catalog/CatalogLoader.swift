@@ -231,6 +231,13 @@ public enum CatalogLoader {
       if let known = decimals[text] {
         (price, places) = known
       } else {
+        // Prices are shown through the platform's number formatting, which keeps 15 significant
+        // digits: a longer price would be shown rounded (99999999999999.99 as $100,000,000,000,000).
+        guard Self.significantDigits(text) <= Self.maximumSignificantDigits else {
+          throw fail(
+            "prices.\(code)", "'\(text)' has more than \(Self.maximumSignificantDigits) significant digits",
+            expected: "a price shown exactly, such as \"9999.99\"")
+        }
         guard let parsed = Self.decimal(text) else {
           throw fail(
             "prices.\(code)", "'\(text)' is not a decimal number", expected: "a decimal string such as \"0.99\"")
@@ -383,6 +390,20 @@ public enum CatalogLoader {
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
+
+    static let maximumSignificantDigits = 15
+
+    /// The significant digits of a decimal string: leading zeros and a fraction's trailing zeros
+    /// aside (`0.19` 2, `160.00` 3). Counts the digits of any string, decimal or not.
+    static func significantDigits(_ text: String) -> Int {
+      var digits = trimmed(text).utf8.filter {
+        $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: ".")
+      }
+      if digits.contains(UInt8(ascii: ".")) {
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+      }
+      return digits.filter { $0 != UInt8(ascii: ".") }.drop { $0 == UInt8(ascii: "0") }.count
+    }
 
     /// Digits after the decimal point of a decimal string, trailing zeros aside: `0.19` 2,
     /// `160.00` 0, `160` 0.
