@@ -125,6 +125,7 @@ public final class Terminal {
     noecho()
     nonl()
     keypad(window, true)
+    KeyDecoder.defineMissingKeys()
     nodelay(window, true)  // the event loop waits in poll(2); reads never block
     _ = set_escdelay(25)  // a lone Esc acts at once instead of after a second
     _ = curs_set(0)
