@@ -19,6 +19,24 @@ enum KeyDecoder {
     return decodeCharacter(code).map { .key($0) }
   }
 
+  /// Home and End as terminals send them whatever TERM says: tmux sends ESC [1~ and ESC [4~ (its
+  /// own Home and End) even when TERM=xterm-256color, whose terminfo knows only ESC OH and ESC OF
+  /// (Debian's lists no Find/Select either); rxvt and the Linux console send ESC [7~/[8~ or
+  /// ESC [1~/[4~; xterm outside keypad mode sends ESC [H and ESC [F. ncurses is told each sequence
+  /// the terminal's terminfo does not already bind, so it arrives as KEY_HOME or KEY_END instead
+  /// of Esc, `[`, `1`, `~`.
+  static let homeAndEndSequences: [(sequence: String, code: Int32)] = [
+    ("\u{1B}[1~", KEY_HOME), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME),
+    ("\u{1B}[4~", KEY_END), ("\u{1B}[8~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END),
+  ]
+
+  /// Binds `homeAndEndSequences` in the current ncurses screen, leaving the terminfo's own keys alone.
+  static func defineMissingKeys() {
+    for (sequence, code) in homeAndEndSequences where key_defined(sequence) == 0 {
+      _ = define_key(sequence, code)
+    }
+  }
+
   static func decodeFunctionKey(_ code: Int32) -> TerminalInput? {
     let key: Key
     switch code {

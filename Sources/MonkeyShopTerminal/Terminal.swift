@@ -19,6 +19,16 @@ public final class Terminal {
     /// The terminal type cannot move the cursor (`TERM=dumb`, a printing terminal): every frame
     /// would come out as a blank screen that still takes keys.
     case cannotAddressCursor(term: String)
+    /// `MONKEYSHOP_SCREEN_DUMP` names something the dump must not replace, or a file in no folder.
+    case unusableScreenDump(variable: String, path: String, reason: String)
+
+    /// How the command ends: a refused setting is a usage error (64), the rest a failure (1).
+    public var exitStatus: ExitStatus {
+      switch self {
+      case .unusableScreenDump: .usage
+      default: .failure
+      }
+    }
 
     public var description: String {
       switch self {
@@ -29,6 +39,11 @@ public final class Terminal {
         """
         the terminal cannot move its cursor (TERM=\(term)): the storefront needs a screen terminal \
         such as TERM=xterm-256color; without one, use the headless commands (monkeyshop --help)
+        """
+      case .unusableScreenDump(let variable, let path, let reason):
+        """
+        \(variable)=\(path) cannot be used: \(reason). Name a regular file, or a new file in a \
+        folder that exists; the screen dump replaces it after every frame
         """
       }
     }
@@ -70,6 +85,8 @@ public final class Terminal {
     guard !isStarted else { return }
     guard !Self.isAnyStarted else { throw Failure.alreadyStarted }
     guard Self.isInteractive else { throw Failure.notInteractive }
+    // Before the screen opens, so the refusal is read on the shell's screen.
+    screenDump = try ScreenDump.fromEnvironment()
     // Without the user's locale ncurses draws multibyte text as bytes: Japanese comes out garbled.
     setlocale(LC_ALL, "")
     // With no UTF-8 locale set (LANG unset, as in many CI shells) box lines, "—" and Japanese would
@@ -108,6 +125,7 @@ public final class Terminal {
     noecho()
     nonl()
     keypad(window, true)
+    KeyDecoder.defineMissingKeys()
     nodelay(window, true)  // the event loop waits in poll(2); reads never block
     _ = set_escdelay(25)  // a lone Esc acts at once instead of after a second
     _ = curs_set(0)
@@ -137,24 +155,16 @@ public final class Terminal {
     doupdate()
   }
 
-  /// `MONKEYSHOP_SCREEN_DUMP=FILE`: after each frame, the same frame drawn on the in-memory grid is
-  /// written to FILE as text, so what the terminal shows (`tmux capture-pane -p`) can be compared
-  /// with what the storefront meant to draw, cell for cell: evidence for a bug report, and what the
-  /// end-to-end tests compare.
-  private let frameDumpPath: String? = {
-    guard let path = getenv("MONKEYSHOP_SCREEN_DUMP").map({ String(cString: $0) }), !path.isEmpty else { return nil }
-    return path
-  }()
+  /// Where each frame is also written as text (`MONKEYSHOP_SCREEN_DUMP`), checked by `start()`.
+  private var screenDump: ScreenDump?
 
-  /// Writes the frame `body` draws on an in-memory grid of the screen's size to the dump file, whole
-  /// (a temporary file renamed over it), when a dump was asked for.
+  /// Writes the frame `body` draws on an in-memory grid of the screen's size to the dump file, whole,
+  /// when a dump was asked for.
   public func dumpFrame(_ body: (inout TextGrid) -> Void) {
-    guard let frameDumpPath, isStarted else { return }
+    guard let screenDump, isStarted else { return }
     var grid = TextGrid(size: size)
     body(&grid)
-    let temporary = frameDumpPath + ".partial"
-    guard (try? (grid.text + "\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
-    rename(temporary, frameDumpPath)
+    screenDump.save(grid.text + "\n")
   }
 
   /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.

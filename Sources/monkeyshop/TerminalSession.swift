@@ -8,6 +8,8 @@ func runInTerminal(_ app: some TerminalApp) throws {
   let terminal = Terminal()
   do {
     try terminal.start()
+  } catch let failure as Terminal.Failure {
+    throw Failure(failure.description, exitStatus: failure.exitStatus)
   } catch {
     throw Failure.failed("\(error)")
   }

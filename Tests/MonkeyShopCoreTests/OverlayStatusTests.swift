@@ -64,4 +64,64 @@ import Testing
       #expect(row[row.index(after: last)...].isEmpty, "right of the box: \(row)")
     }
   }
+
+  /// The rows from an overlay's top border to its bottom border, and the rows below it.
+  static func box(_ screen: TextGrid) -> (inside: [String], below: [String]) {
+    let lines = screen.lines
+    guard let top = lines.firstIndex(where: { $0.contains("┌") }),
+      let bottom = lines.lastIndex(where: { $0.contains("└") })
+    else { return ([], lines) }
+    return (Array(lines[top...bottom]), Array(lines[(bottom + 1)...]))
+  }
+
+  /// A declined Ask to Buy, declined from the transaction manager, which stays open on its row.
+  static func declinedInTheManager() -> ShopHarness {
+    let shop = ShopHarness(conditions: { $0.askToBuy = true })
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(5)
+    shop.press(.tab)
+    shop.press("d")
+    shop.wait(5)
+    return shop
+  }
+
+  @Test("at 80×24 a declined row's note and the manager's status keep MS-E0005 inside the box")
+  func theManagerShowsTheDeclinesErrorID() {
+    let shop = Self.declinedInTheManager()
+    let screen = shop.screen(80, 24)
+    let (inside, below) = Self.box(screen)
+    let row = inside.first { $0.contains("com.monkeyshop.credits.10") }
+    #expect(row?.contains("MS-E0005") == true, "the row's note: \(screen)")
+    let status = inside.drop { !$0.contains("Purchase failed") }
+    #expect(status.contains { $0.contains("SKError.paymentCancelled (2)") && $0.contains("MS-E0005") }, "\(screen)")
+    #expect(!below.joined().contains("MS-E0005"), "\(screen)")
+  }
+
+  @Test("above the walkthrough's band (18 rows) the wrapped status stays inside the manager's box")
+  func theWrappedStatusStaysInsideTheBoxAboveTheBand() {
+    let shop = Self.declinedInTheManager()
+    var grid = TextGrid(size: ScreenSize(width: 80, height: 18))
+    ShopView(model: shop.model, room: .aboveBand(hintBar: false)).draw(on: &grid)
+    let (inside, below) = Self.box(grid)
+    #expect(inside.contains { $0.contains("MS-E0005") && $0.hasPrefix("│") && $0.hasSuffix("│") }, "\(grid)")
+    #expect(!below.joined().contains("SKError"), "\(grid)")
+  }
+
+  @Test(
+    "on the payment sheet and the conditions panel a decline made elsewhere wraps inside the box, its ID in sight",
+    arguments: ["5", "c"])
+  func aLongStatusWrapsInsideTheSheetAndThePanel(_ key: String) throws {
+    let shop = ShopHarness(conditions: { $0.askToBuy = true })
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(5)
+    shop.press(key)
+    try shop.changeStore { store in _ = try store.decline("1") }
+    shop.wait(5)
+    let screen = shop.screen(80, 24)
+    let (inside, below) = Self.box(screen)
+    #expect(inside.contains { $0.contains("MS-E0005") && $0.contains("│") }, "\(screen)")
+    #expect(!below.joined().contains("MS-E0005"), "\(screen)")
+  }
 }

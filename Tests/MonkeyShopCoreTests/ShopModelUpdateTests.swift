@@ -183,6 +183,17 @@ import Testing
     }
   }
 
+  @Test(
+    "help closes on any key, as htop's does, and the key does nothing else",
+    arguments: [Key.character("x"), .character("5"), .pageDown, .enter, .tab, .character("c")])
+  func helpClosesOnAnyKey(_ key: Key) {
+    var model = Self.shop()
+    _ = Self.press(&model, "?")
+    #expect(Self.press(&model, key).isEmpty)
+    #expect(model.overlay == nil, "help is still open after \(key)")
+    #expect(model.logScroll == 0)
+  }
+
   @Test func theLogSwitchesVocabulary() {
     var model = Self.shop()
     _ = Self.press(&model, "l")

@@ -53,4 +53,38 @@ import Testing
     shop.wait(1)
     #expect(Self.statusLine(shop).contains("purchases are restricted"))
   }
+
+  @Test func aNewlyOpenedOverlayDoesNotShowTheLastPurchasesStatus() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(5)
+    #expect(Self.statusLine(shop).contains("Purchased 5 Monkey Credits"))
+    shop.press("5")
+    let screen = shop.screen()
+    #expect(screen.contains("Total"), "\(screen)")
+    #expect(!screen.contains("Purchased"), "the new payment sheet repeats the last purchase: \(screen)")
+  }
+
+  @Test(arguments: ["c", "\t"])
+  func aNewlyOpenedOverlayDoesNotShowAnEarlierCancel(_ key: String) {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.escape)
+    shop.wait(5)
+    #expect(Self.statusLine(shop).contains("cancelled"))
+    shop.press(key == "\t" ? .tab : .character(Character(key)))
+    let screen = shop.screen()
+    #expect(screen.contains("┌"), "\(screen)")
+    #expect(!screen.contains("Purchase of 5 Monkey Credits cancelled"), "\(screen)")
+  }
+
+  @Test func aStatusGivenInsideTheOverlayStays() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.escape)
+    shop.press("c")
+    shop.press("x")
+    #expect(OverlayStatusTests.insideBox(shop.screen()).contains { $0.contains("x: only the keys below act here") })
+  }
 }

@@ -133,6 +133,66 @@ struct StorefrontTmuxTests {
     #expect(screen.contains("cannot move its cursor (TERM=dumb)"), "\(screen)")
   }
 
+  @Test(
+    """
+    MONKEYSHOP_SCREEN_DUMP naming a symlink, a FIFO, a device, a folder or a file in no folder is \
+    refused before the screen opens (exit 64, the variable and path named) and left as it was
+    """)
+  func unusableScreenDumpIsRefused() async throws {
+    let folder = try ShopFolder("dump-refused")
+    let target = folder.file("target")
+    try "mine\n".write(to: target, atomically: false, encoding: .utf8)
+    let link = folder.file("link").path
+    #expect(symlink(target.path, link) == 0)
+    let fifo = folder.file("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let directory = folder.root.path
+    let inNoFolder = folder.file("missing").appendingPathComponent("dump.txt").path
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+
+    for (path, reason) in [
+      (link, "symbolic link"), (fifo, "FIFO"), ("/dev/full", "device"), (directory, "folder, not a regular file"),
+      (inNoFolder, "does not exist"),
+    ] {
+      try await tmux.run("clear")
+      try await tmux.run(try tmux.storefrontCommandLine(environment: ["MONKEYSHOP_SCREEN_DUMP": path]))
+      let shell = try await tmux.shellStateAfterExit()
+      #expect(shell.exitStatus == 64, "\(path): \(shell)")
+      #expect(shell.isRestored, "\(path): \(shell)")
+      let screen = try await tmux.screen(joined: true)
+      #expect(screen.contains("MONKEYSHOP_SCREEN_DUMP=\(path) cannot be used"), "\(screen)")
+      #expect(screen.contains(reason), "\(path): \(screen)")
+      #expect(!screen.contains("Buy $0.99"), "the storefront opened for \(path): \(screen)")
+    }
+    var status = stat()
+    #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "the symlink was replaced")
+    #expect(try String(contentsOf: target, encoding: .utf8) == "mine\n", "the symlink's target was written")
+    #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full was replaced")
+    #expect(!FileManager.default.fileExists(atPath: directory + ".partial"))
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.root.path).filter {
+      $0.hasSuffix(".partial")
+    }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  @Test("MONKEYSHOP_SCREEN_DUMP naming a new file in a folder that exists gets the frame, with no file left beside it")
+  func screenDumpIsWritten() async throws {
+    let folder = try ShopFolder("dump-written")
+    let dump = folder.file("screen").path
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.launchStorefront(environment: ["MONKEYSHOP_SCREEN_DUMP": dump])
+    try await tmux.waitFor("Buy $0.99")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0, "\(shell)")
+    #expect(try String(contentsOfFile: dump, encoding: .utf8).contains("Buy $0.99"))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.root.path)
+    #expect(names.filter { $0.hasSuffix(".partial") }.isEmpty, "\(names)")
+  }
+
   enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sigterm, sighup, sigint, ctrlC
 

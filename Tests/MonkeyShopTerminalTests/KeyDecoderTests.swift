@@ -79,6 +79,17 @@ struct TypingTests {
     }
   }
 
+  @Test(
+    "Home and End as tmux sends them (ESC [1~ and ESC [4~, Find and Select in xterm-256color's terminfo), and as a VT220 or rxvt sends them (ESC [7~ and ESC [8~), and as xterm outside keypad mode sends them (ESC [H and ESC [F), are Home and End"
+  )
+  func homeAndEndFromTmux() throws {
+    try CursesScreen.use { screen in
+      #expect(screen.keys(afterTyping: "\u{1B}[1~\u{1B}[4~") == [.home, .end])
+      #expect(screen.keys(afterTyping: "\u{1B}[7~\u{1B}[8~") == [.home, .end])
+      #expect(screen.keys(afterTyping: "\u{1B}[H\u{1B}[F") == [.home, .end])
+    }
+  }
+
   @Test("a lone Esc is Esc, and Enter and Backspace are themselves")
   func escapeEnterBackspace() throws {
     try CursesScreen.use { screen in

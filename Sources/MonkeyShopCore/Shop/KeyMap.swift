@@ -233,7 +233,8 @@ public enum KeyMap {
 
     // Help
     KeyBinding(
-      [.escape, .character("?"), .character("q")], .close, .help, hint: Phrase("close", "閉じる"),
+      [.escape, .character("?"), .character("q")], .close, .help,
+      hint: Phrase("close (or any key)", "閉じる (どのキーでも)"),
       help: Phrase("close help", "ヘルプを閉じる")),
 
     // Quit confirmation

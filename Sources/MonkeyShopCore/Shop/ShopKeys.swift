@@ -52,8 +52,15 @@ extension ShopModel {
 
   mutating func press(_ key: Key) -> [ShopEffect] {
     guard let binding = KeyMap.binding(for: key, in: keyContext) else {
+      guard !isScreenTooSmall else { return [] }
+      switch overlay {
+      case nil: break
+      // Help has no keys of its own to explain: any other key closes it, as htop's help does
+      // ("Press any key to return"). The key does nothing else: it was pressed to leave help.
+      case .help: overlay = nil
       // In an overlay a key that does nothing says so where the person is looking.
-      if overlay != nil, !isScreenTooSmall { status = .cannot(keys: key.description, .notInThisOverlay) }
+      default: status = .cannot(keys: key.description, .notInThisOverlay)
+      }
       return []
     }
     // Under "terminal too small" only quitting acts: an Enter would confirm a payment sheet no one sees.

@@ -4,9 +4,17 @@ extension ShopModel {
   /// The storefront's one rule book: how each message changes the model, and what to do next.
   /// Nothing else changes the model; the runtime only performs the effects returned here.
   public mutating func update(_ message: ShopMessage) -> [ShopEffect] {
+    let contextBefore = keyContext
+    let statusBefore = status
     let effects = apply(message)
     // A status says what is true now: one whose reason no longer holds goes.
     if let status, isStale(status) { self.status = nil }
+    // A newly opened overlay starts with no status about something else (the last purchase, an
+    // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
+    // quit question, which asks about the purchase in flight that status describes.
+    if overlay != nil, overlay != .confirmQuit, keyContext != contextBefore, status == statusBefore {
+      status = nil
+    }
     return effects
   }
 

@@ -20,7 +20,7 @@ struct OverlayView {
   /// The App Store's confirmation: product, quantity, unit price, total, Buy / Cancel.
   private func drawSheet(_ sheet: ShopModel.PaymentSheet, on canvas: inout some Canvas) {
     guard let product = model.catalog.product(sheet.productIdentifier) else { return }
-    let rect = canvas.centered(width: 60, height: 15)
+    let rect = canvas.centered(width: 60, height: 14 + max(1, statusLines(width: 60 - 4).count))
     canvas.band(rect)
     canvas.box(rect, title: words.appStore)
     let x = rect.x + 3
@@ -59,7 +59,7 @@ struct OverlayView {
     let size = canvas.size
     let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
     canvas.box(rect, title: words.transactions + " (\(model.store.transactions.count))")
-    drawStatus(on: &canvas, rect: rect)
+    let statusRows = drawStatus(on: &canvas, rect: rect)
     let x = rect.x + 2
     let width = rect.width - 4
     let list = model.transactionsNewestFirst
@@ -71,7 +71,7 @@ struct OverlayView {
     let header = Self.columns(
       headings[0], headings[1], headings[2], headings[3], headings[4], headings[5], width: width)
     canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
-    let rows = rect.height - 4
+    let rows = rect.height - 3 - max(1, statusRows)
     let first = min(max(0, selection - rows + 1), max(0, list.count - rows))
     for (offset, transaction) in list.dropFirst(first).prefix(rows).enumerated() {
       let index = first + offset
@@ -79,7 +79,8 @@ struct OverlayView {
       if transaction.hasPurchaseIssue {
         note = words.issue + ": v"
       } else if let failure = transaction.failure {
-        note = "\(failure.code) \(failure.errorID)"
+        // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
+        note = "\(failure.errorID) \(failure.code)"
       } else if let original = transaction.originalTransactionID {
         note = words.fromTransaction(original)
       } else {
@@ -111,10 +112,9 @@ struct OverlayView {
   /// Every condition with its value; the selected one can be changed with ← →.
   private func drawConditions(selection: Int, on canvas: inout some Canvas) {
     let conditions = Condition.allCases
-    let rect = canvas.centered(width: 60, height: conditions.count + 5)
+    let rect = canvas.centered(width: 60, height: conditions.count + 4 + max(1, statusLines(width: 60 - 4).count))
     canvas.band(rect)
     canvas.box(rect, title: words.conditions)
-    drawStatus(on: &canvas, rect: rect)
     for (index, condition) in conditions.enumerated() {
       let y = rect.y + 2 + index
       let value = words.conditionValue(
@@ -123,6 +123,7 @@ struct OverlayView {
       let line = TextWidth.fit(words.conditionName(condition), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
       canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)
     }
+    drawStatus(on: &canvas, rect: rect)
     drawKeys(on: &canvas, rect: rect)
   }
 
@@ -168,12 +169,23 @@ struct OverlayView {
     }
   }
 
-  /// The status line (what just happened, or why a key did nothing) on the last row inside the box.
-  private func drawStatus(on canvas: inout some Canvas, rect: Rect) {
-    guard let status = model.status else { return }
-    canvas.put(
-      words.notice(status, title: model.title(of:)), x: rect.x + 2, y: rect.y + rect.height - 2, width: rect.width - 4,
-      style: status.tone.style)
+  /// The status (what just happened, or why a key did nothing) wrapped to `width`, whole: an error
+  /// ID at its end is never cut off. No rows without a status.
+  private func statusLines(width: Int) -> [String] {
+    guard let status = model.status else { return [] }
+    return ShopView.wrap(words.notice(status, title: model.title(of:)), width: width, lines: 6)
+  }
+
+  /// The status on the last rows inside the box, as many as it needs; returns how many it took.
+  @discardableResult
+  private func drawStatus(on canvas: inout some Canvas, rect: Rect) -> Int {
+    guard let status = model.status else { return 0 }
+    let lines = statusLines(width: rect.width - 4).suffix(max(1, rect.height - 3))
+    let top = rect.y + rect.height - 1 - lines.count
+    for (offset, line) in lines.enumerated() {
+      canvas.put(line, x: rect.x + 2, y: top + offset, width: rect.width - 4, style: status.tone.style)
+    }
+    return lines.count
   }
 
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so

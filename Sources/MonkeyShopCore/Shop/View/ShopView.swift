@@ -260,10 +260,10 @@ public struct ShopView {
   }
 
   /// Text in rows of `width` cells, broken at spaces, continued with an indent; three rows at most.
-  static func wrap(_ text: String, width: Int) -> [String] {
+  static func wrap(_ text: String, width: Int, lines maximum: Int = 3) -> [String] {
     var rest = text
     var lines: [String] = []
-    while TextWidth.of(rest) > width, lines.count < 2 {
+    while TextWidth.of(rest) > width, lines.count < maximum - 1 {
       let head = TextWidth.truncate(rest, to: width)
       let cut = head.lastIndex(of: " ").map { head[..<$0] }.map(String.init) ?? head
       lines.append(cut.isEmpty ? head : cut)
