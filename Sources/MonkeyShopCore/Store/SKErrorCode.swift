@@ -24,7 +24,14 @@ public enum SKErrorCode: Int, Codable, CaseIterable, Sendable, CustomStringConve
     }
   }
 
-  /// The localized description the App Store gives with the error.
+  /// The localized description the App Store gives with the error, shown labelled as Apple's.
+  /// Apple documents the codes, not these texts: they are the `localizedDescription`s developers
+  /// report seeing, as seed 001 quotes them ("Cannot connect to iTunes Store", "Code=5002 An
+  /// unknown error has occurred", "Code=5020 Forget Your Password?",
+  /// https://developer.xamarin.com/guides/ios/platform_features/in-app_purchasing/purchasing_consumable_products/)
+  /// and as reported for a purchase without a network (`SKErrorDomain Code=0 "Cannot connect to
+  /// iTunes Store"`, https://github.com/bizz84/SwiftyStoreKit/issues/169). Apple's own page on
+  /// network errors points to `NSURLErrorDomain` instead; for a payment in the queue it is silent.
   public var message: String {
     switch self {
     case .unknown: "Cannot connect to iTunes Store"
