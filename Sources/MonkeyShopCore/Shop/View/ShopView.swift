@@ -51,8 +51,8 @@ public struct ShopView {
     drawHeader(on: &canvas)
     // An overlay that shows the status inside itself takes it from the bottom of the screen.
     let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
-    drawUpper(on: &canvas, width: Self.mainWidth(size))
-    drawLog(on: &canvas, logArea(size: size, statusRows: status.count))
+    let below = drawUpper(on: &canvas, width: Self.mainWidth(size))
+    drawLog(on: &canvas, logArea(size: size, statusRows: status.count, below: below))
     for (index, line) in status.enumerated() {
       canvas.put(
         line, x: 0, y: size.height - hintRows - status.count + index, width: size.width,
@@ -63,7 +63,6 @@ public struct ShopView {
   }
 
   /// The upper part (balance, products, conditions) in the left column; the row below it.
-  @discardableResult
   private func drawUpper(on canvas: inout some Canvas, width: Int) -> Int {
     drawBalance(on: &canvas, y: 1 + gap, width: width)
     let y = drawProducts(on: &canvas, y: 2 + 2 * gap, width: width)
@@ -75,13 +74,14 @@ public struct ShopView {
     ShopView(model: model).logArea(size: size, statusRows: statusRows)
   }
 
-  /// Where the log goes: below the conditions, or beside everything on a wide screen.
-  private func logArea(size: ScreenSize, statusRows: Int) -> LogArea {
+  /// Where the log goes: below the conditions (`below`: the row under them, measured when not
+  /// given), or beside everything on a wide screen.
+  private func logArea(size: ScreenSize, statusRows: Int, below: Int? = nil) -> LogArea {
     let bottom = size.height - hintRows - 1 - statusRows
     let left = Self.mainWidth(size)
     if left < size.width { return LogArea(x: left + 1, top: 1 + gap, bottom: bottom, width: size.width - left - 1) }
-    var grid = HeightProbe(size: size)
-    let y = drawUpper(on: &grid, width: size.width)
+    var probe = HeightProbe(size: size)
+    let y = below ?? drawUpper(on: &probe, width: size.width)
     return LogArea(x: 0, top: y + gap, bottom: bottom, width: size.width)
   }
 
