@@ -72,8 +72,11 @@ struct WalkthroughPlayerBandTests {
     let now = Date(timeIntervalSince1970: 1_000)
     player.start(now: now)
     player.resized(ScreenSize(width: 60, height: 20), now: now)
-    for _ in 0..<6 { player.handle(.character(" "), now: now) }
+    for key in [Key.character(" "), .enter, .character("b"), .character("r"), .ctrlL, .ctrlZ] {
+      player.handle(key, now: now)
+    }
     #expect(player.session?.performed == 0)
+    #expect(player.takeScreenRequests().isEmpty, "Ctrl-L and Ctrl-Z do not act either, as in the storefront")
     player.resized(ScreenSize(width: 80, height: 24), now: now)
     player.handle(.character(" "), now: now)
     #expect(player.session?.performed == 1)

@@ -146,13 +146,9 @@ public final class WalkthroughPlayer {
   public func handle(_ key: Key, now: Date) {
     self.now = now
     if screenSize?.isLargeEnough == false {
-      // Nothing is in sight below the minimum size: only quitting (and Ctrl-L, Ctrl-Z) acts, as
-      // in the storefront; in free play too, q ends the player.
-      switch Self.action(for: key, freePlay: false) {
-      case .quit: quit = true
-      case .screen(let request): screenRequests.append(request)
-      default: break
-      }
+      // Nothing is in sight below the minimum size: only quitting acts (q, Esc, Ctrl-C), as in the
+      // storefront (`KeyBinding.actsOnATooSmallScreen`); in free play too, q ends the player.
+      if Self.action(for: key, freePlay: false) == .quit { quit = true }
       return
     }
     guard let action = Self.action(for: key, freePlay: isFreePlay) else {
