@@ -106,18 +106,17 @@ struct StoreCommand: ParsableCommand {
   }
 
   struct SetCondition: ParsableCommand {
-    /// Computed: asked for help, it names the storefronts the catalog the command line would use
-    /// prices (the others are refused), and that catalog.
-    static var configuration: CommandConfiguration {
-      CommandConfiguration(
-        commandName: "set",
-        abstract: "Change a condition of the simulated store.",
-        discussion: "Conditions and their values:\n"
-          + Condition.allCases.map {
-            "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(values($0))"
-          }
-          .joined(separator: "\n"))
-    }
+    /// Made once, when the parser first asks (it asks several times per run): asked for help, it
+    /// names the storefronts the catalog the command line would use prices (the others are
+    /// refused), and that catalog.
+    static let configuration = CommandConfiguration(
+      commandName: "set",
+      abstract: "Change a condition of the simulated store.",
+      discussion: "Conditions and their values:\n"
+        + Condition.allCases.map {
+          "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(values($0))"
+        }
+        .joined(separator: "\n"))
 
     private static func values(_ condition: Condition) -> String {
       guard condition == .storefront else { return condition.values }
