@@ -19,8 +19,8 @@ final class EventLogFile {
 
   /// Opens (creating it, mode 0644) the file for appending. Refused before the screen opens
   /// (exit 64): a path that cannot be written, anything but a regular file (a FIFO without a
-  /// reader would hang the storefront, a device swallows the evidence), and a file in the data
-  /// folder (appending to `wallet.json` would ruin it).
+  /// reader would hang the storefront, a device swallows the evidence), a symbolic link, and a
+  /// file in the data folder (appending to `wallet.json` would ruin it).
   init(path: String, dataFolder: String) throws(Failure) {
     self.path = path
     func refuse(_ reason: String) -> Failure {
@@ -31,8 +31,12 @@ final class EventLogFile {
       throw refuse("it is in the data folder, whose files only monkeyshop writes")
     }
     // O_NONBLOCK: a FIFO without a reader is refused at once instead of hanging here.
-    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
-    guard descriptor >= 0 else { throw refuse("cannot be written (\(String(cString: strerror(errno))))") }
+    // O_NOFOLLOW: a symbolic link could lead anywhere, the data folder's wallet.json included.
+    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else {
+      if errno == ELOOP { throw refuse("is a symbolic link") }
+      throw refuse("cannot be written (\(String(cString: strerror(errno))))")
+    }
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       close(descriptor)

@@ -105,19 +105,24 @@ struct JSONOutputTests {
 
   @Test(
     "--log-file refuses what is not a regular file (a FIFO would hang, a device swallow the events) and the data folder's own files, before the screen opens",
-    arguments: ["fifo", "/dev/full", "data/wallet.json", "data/events.jsonl"])
+    arguments: ["fifo", "/dev/full", "data/wallet.json", "data/events.jsonl", "link-to-store"])
   func logFileRefusedPlaces(_ name: String) async throws {
     let folder = try ShopFolder("log-file-places")
     try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
     let fifo = folder.root.appendingPathComponent("fifo").path
     #expect(mkfifo(fifo, 0o644) == 0)
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.root.appendingPathComponent("link-to-store").path, withDestinationPath: folder.storePath)
     let path = name.hasPrefix("/") ? name : folder.root.appendingPathComponent(name).path
     let before = FileManager.default.contents(atPath: path)
+    let storeBefore = try Data(contentsOf: URL(fileURLWithPath: folder.storePath))
     let result = try await Child(["--log-file", path], in: folder).wait()
     #expect(result.exitStatus == 64, "\(result)")
     #expect(result.stderr.contains("--log-file \(path):"), "\(result)")
     #expect(!result.stderr.contains("needs a terminal"), "\(result)")
     if !name.hasPrefix("/dev") { #expect(FileManager.default.contents(atPath: path) == before, "left as it was") }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.storePath)) == storeBefore, "store.json untouched")
   }
 
   @Test("--log-file: the storefront appends every event as a JSON line as it happens, with IDs")
