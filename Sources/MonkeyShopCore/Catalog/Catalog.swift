@@ -28,6 +28,15 @@ public struct Catalog: Sendable, Equatable {
 
   public func position(of identifier: String) -> Int? { positions[identifier] }
 
+  /// Whether every product the store sells has a price in `storefront`: the shop opens in or
+  /// switches only to such a storefront.
+  public func prices(in storefront: Storefront) -> Bool {
+    products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
+  }
+
+  /// The storefronts the catalog prices (`prices(in:)`), in `Storefront.all`'s order.
+  public var pricedStorefronts: [Storefront] { Storefront.all.filter(prices(in:)) }
+
   /// Every product must have a price in the storefront the shop opens in or switches to.
   public func checkPrices(in storefront: Storefront, path: String) throws(CatalogError) {
     for product in products where product.availableInStore && product.price(in: storefront) == nil {

@@ -49,9 +49,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
       // Only storefronts every product has a price in: the store refuses the others.
-      Storefront.all.filter { storefront in
-        catalog.products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
-      }.map(\.code)
+      catalog.pricedStorefronts.map(\.code)
     case .crashPoint: ["off"] + CrashPoint.allCases.map(\.rawValue)
     }
   }

@@ -131,11 +131,9 @@ extension WalkthroughReader {
       fail(node, error.message)
       return nil
     }
-    if condition == .storefront, let catalog, let storefront = Storefront.named(value),
-      (try? catalog.checkPrices(in: storefront, path: "")) == nil
+    if condition == .storefront, let catalog, let storefront = Storefront.named(value), !catalog.prices(in: storefront)
     {
-      let priced = Storefront.all.filter { (try? catalog.checkPrices(in: $0, path: "")) != nil }
-        .map(\.code).joined(separator: ", ")
+      let priced = catalog.pricedStorefronts.map(\.code).joined(separator: ", ")
       fail(
         node,
         "the catalog has no prices for storefront \(storefront.code) (expected a storefront it prices: \(priced))")
