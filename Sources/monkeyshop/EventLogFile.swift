@@ -71,7 +71,7 @@ final class EventLogFile {
   /// The failure to end with when events were lost: the evidence is incomplete (exit 1).
   var lossFailure: Failure? {
     guard lost > 0 else { return nil }
-    let events = lost == 1 ? "1 event" : "\(lost) events"
+    let events = counted(lost, "event")
     return Failure.failed(
       "--log-file \(path): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete")
   }

@@ -57,8 +57,3 @@ enum Output {
 
 /// `Output.say`: the one way headless commands print.
 func say(_ text: String = "") { Output.say(text) }
-
-/// `1 credit`, `2 credits`: a count and its noun, singular for one.
-func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-  "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
-}

@@ -99,7 +99,7 @@ struct WalkthroughCommand: ParsableCommand {
       if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
       let files = Set(rejected.map(\.path)).count
       throw Failure.data(
-        "\(files) walkthrough file\(files == 1 ? "" : "s") refused, nothing was run:\n"
+        "\(counted(files, "walkthrough file")) refused, nothing was run:\n"
           + rejected.map(\.description).joined(separator: "\n"))
     }
     let runner = WalkthroughRunner(catalog: catalog)
@@ -135,7 +135,7 @@ struct WalkthroughCommand: ParsableCommand {
       )
     }
     let paths = WalkthroughLibrary.files(in: library)
-    say("\(library)/: \(paths.count) walkthrough\(paths.count == 1 ? "" : "s")")
+    say("\(library)/: \(counted(paths.count, "walkthrough"))")
     let width = paths.map { URL(fileURLWithPath: $0).lastPathComponent.count }.max() ?? 0
     for path in paths {
       let file = URL(fileURLWithPath: path).lastPathComponent

@@ -253,7 +253,7 @@ public enum CatalogLoader {
       guard places <= storefront.minorUnitDigits else {
         let unit = storefront.unitName
         let digits = storefront.minorUnitDigits
-        let has = "'\(text)' has \(places) decimal place\(places == 1 ? "" : "s")"
+        let has = "'\(text)' has \(counted(places, "decimal place"))"
         guard digits > 0 else {
           throw fail(
             "prices.\(code)", "\(has), but \(storefront.currencyCode) has no minor unit",

@@ -67,8 +67,8 @@ public enum LogEvent: Equatable, Sendable {
     case .productsReceived(let valid, let invalid):
       let invalidText = invalid.isEmpty ? "" : ", invalidProductIdentifiers: \(invalid.joined(separator: ", "))"
       return sk1
-        ? "productsRequest(_:didReceive:) \(Self.count(valid.count, "product"))\(invalidText)"
-        : "→ [Product] \(Self.count(valid.count, "product"))\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
+        ? "productsRequest(_:didReceive:) \(counted(valid.count, "product"))\(invalidText)"
+        : "→ [Product] \(counted(valid.count, "product"))\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
     case .productsRequestFailed(let error):
       return (sk1 ? "request(_:didFailWithError:) " : "Product.products(for:) threw ") + "\(error.code)"
     case .paymentAdded(let identifier, let quantity):
@@ -78,7 +78,7 @@ public enum LogEvent: Equatable, Sendable {
     case .updated(let transaction, let redelivered):
       return updatedText(transaction, redelivered: redelivered, sk1: sk1)
     case .delivered(let id, let credits, let balance):
-      return "deliver #\(id): +\(Self.count(credits, "credit")) → balance \(balance)"
+      return "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)"
     case .alreadyDelivered(let id):
       return "deliver #\(id): already credited, nothing added"
     case .finished(let id):
@@ -90,7 +90,7 @@ public enum LogEvent: Equatable, Sendable {
     case .resolved(let id, let newID):
       return "interrupted purchase #\(id) resolved: the App Store sends #\(newID)"
     case .spent(let credits, let balance):
-      return "fed the monkey: -\(Self.count(credits, "credit")) → balance \(balance)"
+      return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
     case .conditionChanged(let condition, let value):
       return "store: \(condition) = \(value)"
     case .crashed(let point):
@@ -102,9 +102,6 @@ public enum LogEvent: Equatable, Sendable {
       return "  ↳ " + Words(language).note(note)
     }
   }
-
-  /// "1 product", "2 products".
-  static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
   private func updatedText(_ transaction: StoreTransaction, redelivered: Bool, sk1: Bool) -> String {
     let id = "#\(transaction.id)"

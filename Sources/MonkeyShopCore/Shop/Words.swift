@@ -136,7 +136,7 @@ public struct Words: Sendable {
         "Purchasing \(title(product)) ×\(quantity)\(skipped)…", "\(title(product)) ×\(quantity) を購入中\(skipped)…")
     case .purchased(let product, let quantity, let credits):
       return say(
-        "Purchased \(title(product)) ×\(quantity): +\(Self.credits(credits))",
+        "Purchased \(title(product)) ×\(quantity): +\(counted(credits, "credit"))",
         "\(title(product)) ×\(quantity) を購入しました: +\(credits) クレジット")
     case .redelivered(let ids, let credits, let crash):
       let list = Self.list(ids.map { "#\($0)" }, and: say("and", "と"))
@@ -144,7 +144,7 @@ public struct Words: Sendable {
       var text =
         credits > 0
         ? say(
-          "Unfinished \(plural ? "transactions" : "transaction") \(list) delivered at launch: +\(Self.credits(credits))",
+          "Unfinished \(plural ? "transactions" : "transaction") \(list) delivered at launch: +\(counted(credits, "credit"))",
           "未完了の取引 \(list) を起動時に受け取りました: +\(credits) クレジット")
         : say(
           "Unfinished \(plural ? "transactions" : "transaction") \(list) \(plural ? "were" : "was") already credited: finished, not credited again",
@@ -286,9 +286,6 @@ public struct Words: Sendable {
     say("another monkeyshop (an open storefront or another command)", "別の monkeyshop (開いているストアフロントか別のコマンド)")
   }
 
-  /// "1 credit", "5 credits".
-  static func credits(_ count: Int) -> String { count == 1 ? "1 credit" : "\(count) credits" }
-
   /// "#3", "#3 and #4", "#3, #4 and #5".
   static func list(_ items: [String], and: String) -> String {
     guard items.count > 1 else { return items.first ?? "" }
@@ -331,4 +328,9 @@ public struct Words: Sendable {
       "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",
       "\(size.width)×\(size.height) 必要 (現在 \(has.width)×\(has.height))")
   }
+}
+
+/// A count and its English noun, singular for one: `1 credit`, `2 credits`, `3 steps`.
+public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+  "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }

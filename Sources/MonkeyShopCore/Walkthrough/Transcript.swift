@@ -35,7 +35,7 @@ public enum Transcript {
   /// `✓` and `passed (13 steps, …)`, or `✗` and where it failed.
   static func outcome(_ result: WalkthroughResult) -> (mark: String, text: String) {
     let measures =
-      "\(result.records.count) \(result.records.count == 1 ? "step" : "steps"), \(seconds(result.virtualTime)) of virtual time in \(milliseconds(result.elapsed))"
+      "\(counted(result.records.count, "step")), \(seconds(result.virtualTime)) of virtual time in \(milliseconds(result.elapsed))"
     if result.passed { return ("✓", "passed (\(measures))") }
     if result.setupFailure != nil { return ("✗", "failed before the first step") }
     let step = result.failedStep.map { "step \($0.number) (line \($0.step.line))" } ?? "a step"
