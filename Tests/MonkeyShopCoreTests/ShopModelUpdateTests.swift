@@ -265,12 +265,13 @@ import Testing
     _ = model.update(.tick(at: 1200))
     let at = Self.launch.addingTimeInterval(1.2)
     #expect(
-      Self.press(&model, key) == [.addPayment(productIdentifier: product, quantity: 2, confirmed: true, at: at)])
+      Self.press(&model, key)
+        == [.addPayment(productIdentifier: product, quantity: 2, confirmed: true, sheetSkipped: true, at: at)])
     #expect(model.overlay == nil, "no payment sheet")
     // The store's answer, as the runtime reports it.
     let added = StoreTransaction(
       id: "1", productIdentifier: product, quantity: 2, state: .purchasing, purchaseDate: at, answerDate: at)
-    #expect(model.update(.paymentAdded(added)).isEmpty)
+    #expect(model.update(.paymentAdded(added, sheetSkipped: true)).isEmpty)
     #expect(Array(names(model).suffix(3)) == ["paymentAdded", "note", "purchasing"])
     #expect(model.log.contains { $0.event == .note(.paymentSheetSkipped) })
     let note = model.log.first { $0.event == .note(.paymentSheetSkipped) }

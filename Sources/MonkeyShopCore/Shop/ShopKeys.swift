@@ -191,10 +191,10 @@ extension ShopModel {
     guard let product else { return [] }
     if let index = catalog.position(of: product.productIdentifier) { selection = index }
     if store.conditions.skipPaymentSheet {
-      addingWithoutSheet = true
       return [
         .addPayment(
-          productIdentifier: product.productIdentifier, quantity: quantity, confirmed: true, at: date(at: now))
+          productIdentifier: product.productIdentifier, quantity: quantity, confirmed: true, sheetSkipped: true,
+          at: date(at: now))
       ]
     }
     overlay = .paymentSheet(PaymentSheet(productIdentifier: product.productIdentifier, quantity: quantity))

@@ -13,8 +13,8 @@ public enum ShopMessage: Sendable {
   /// (`store approve`, `store set`, a headless `buy`), or a walkthrough acting for Apple's side.
   case dataFolderRead(StoreState, Wallet, at: Int)
   case productsAnswered(Result<AppStore.ProductsResponse, ProductRequestError>)
-  /// The store added the payment as this transaction.
-  case paymentAdded(StoreTransaction)
+  /// The store added the payment as this transaction; `sheetSkipped` as the effect asked.
+  case paymentAdded(StoreTransaction, sheetSkipped: Bool = false)
   case paymentRefused(PaymentError)
   /// The observer's `paymentQueue(_:updatedTransactions:)`.
   case transactionsUpdated([StoreTransaction], redelivered: Bool)
@@ -47,7 +47,9 @@ public enum ShopMessage: Sendable {
 /// What `update` asks the runtime to do. The runtime answers each with messages.
 public enum ShopEffect: Equatable, Sendable {
   case answerProductRequest([String])
-  case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool, at: Date)
+  /// `sheetSkipped`: added without the payment sheet (`skipPaymentSheet`), said back in
+  /// `paymentAdded` so the log can note it.
+  case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool, sheetSkipped: Bool = false, at: Date)
   /// The store answers every purchase due by this moment.
   case answerPayments(through: Date)
   case deliver(StoreTransaction)

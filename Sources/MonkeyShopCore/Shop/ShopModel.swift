@@ -51,9 +51,6 @@ public struct ShopModel: Sendable {
   public internal(set) var inFlight: [String: Int] = [:]
   /// Transactions delivered again at launch, unfinished from an earlier run.
   public internal(set) var redelivered: Set<String> = []
-  /// Set when a buy key added a payment without the payment sheet (`skipPaymentSheet`), until the
-  /// store takes the payment (`paymentAdded`, which then notes it) or refuses it.
-  var addingWithoutSheet = false
   /// The transaction the last payment of this session became.
   public internal(set) var lastAddedTransactionID: String?
   /// Transactions being delivered or finished now, so a second notice does not start it twice.

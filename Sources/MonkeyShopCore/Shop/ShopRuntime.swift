@@ -113,12 +113,13 @@ public final class ShopRuntime {
       let store = AppStore(state: model.store, catalog: model.catalog)
       return [.productsAnswered(store.productsResponse(for: identifiers))]
 
-    case .addPayment(let identifier, let quantity, let confirmed, let date):
+    case .addPayment(let identifier, let quantity, let confirmed, let sheetSkipped, let date):
       do {
         return try changeStore { store in
           [
             .paymentAdded(
-              try store.add(productIdentifier: identifier, quantity: quantity, confirmed: confirmed, at: date))
+              try store.add(productIdentifier: identifier, quantity: quantity, confirmed: confirmed, at: date),
+              sheetSkipped: sheetSkipped)
           ]
         }
       } catch let error as PaymentError {

@@ -25,8 +25,6 @@ extension ShopModel {
       return launch(store: store, wallet: wallet)
     case .key(let key, let time):
       advanceClock(to: time)
-      // The payment a key added has been answered before the next key arrives.
-      addingWithoutSheet = false
       return press(key)
     case .resized(let size):
       screenSize = size
@@ -39,9 +37,7 @@ extension ShopModel {
       return follow(store: store, wallet: wallet)
     case .productsAnswered(let result):
       return productsAnswered(result)
-    case .paymentAdded(let transaction):
-      let sheetSkipped = addingWithoutSheet
-      addingWithoutSheet = false
+    case .paymentAdded(let transaction, let sheetSkipped):
       lastAddedTransactionID = transaction.id
       record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
       guard sheetSkipped else { return observe(transaction, redelivered: false) }
@@ -52,7 +48,6 @@ extension ShopModel {
       }
       return effects
     case .paymentRefused(let error):
-      addingWithoutSheet = false
       fail(ShopFailure(error))
       return []
     case .transactionsUpdated(let transactions, let redelivered):
@@ -105,11 +100,9 @@ extension ShopModel {
       fail(failure)
       return point == .beforeDelivery ? [.deliver(transaction)] : [.finish(transaction)]
     case .failed(let failure):
-      addingWithoutSheet = false
       fail(failure)
       return []
     case .purchase(let identifier, let quantity):
-      addingWithoutSheet = false
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
     }
   }
