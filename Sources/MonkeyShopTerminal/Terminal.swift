@@ -81,7 +81,7 @@ public final class Terminal {
     return ScreenSize(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
   }
 
-  public func start() throws {
+  public func start() throws(Failure) {
     guard !isStarted else { return }
     guard !Self.isAnyStarted else { throw Failure.alreadyStarted }
     guard Self.isInteractive else { throw Failure.notInteractive }

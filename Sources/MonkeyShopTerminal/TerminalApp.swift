@@ -25,10 +25,5 @@ public protocol TerminalApp: AnyObject {
   func takeScreenRequests() -> [ScreenRequest]
 }
 
-extension TerminalApp {
-  /// An app that draws whatever fits needs no size of its own.
-  public func resized(_ size: ScreenSize, now: Date) {}
-}
-
 extension ShopRuntime: TerminalApp {}
 extension WalkthroughPlayer: TerminalApp {}

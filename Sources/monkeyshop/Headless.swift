@@ -12,7 +12,7 @@ enum Headless {
   /// Launches the app without a screen on the wall clock, printing its event log as it goes, in
   /// the storefront's lines, times and names. A crash point kills the process, as it would the app.
   static func launch(
-    catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil, log: HeadlessLog = HeadlessLog()
+    catalog: Catalog, folder: DataFolder, armedCrash: CrashPoint? = nil, log: HeadlessLog
   ) -> ShopRuntime {
     let runtime = ShopRuntime(
       catalog: catalog, storage: folder, language: .en, launchDate: Date(), requestsProducts: false,
@@ -35,7 +35,7 @@ final class HeadlessLog {
   /// The entries as JSON objects, when not printing.
   private(set) var events: [[String: Any]] = []
 
-  init(printing: Bool = true) { self.printing = printing }
+  init(printing: Bool) { self.printing = printing }
 
   func record(_ entry: LogEntry, of model: ShopModel) {
     let text = entry.event.text(.storeKit1, .en)

@@ -139,8 +139,7 @@ private struct Taken {
   var line: String {
     let what: String
     switch arrival {
-    case .failed: what = "finished #\(id)"
-    case .alreadyCredited: what = "finished #\(id)"
+    case .failed, .alreadyCredited: what = "finished #\(id)"
     case .resolution, .awaitingDelivery: what = "delivered #\(id)"
     }
     let credit = credits > 0 ? "  +\(counted(credits, "credit"))" : ""

@@ -8,10 +8,8 @@ func runInTerminal(_ app: some TerminalApp) throws {
   let terminal = Terminal()
   do {
     try terminal.start()
-  } catch let failure as Terminal.Failure {
+  } catch let failure {
     throw Failure(failure.description, exitStatus: failure.exitStatus)
-  } catch {
-    throw Failure.failed("\(error)")
   }
   let outcome = EventLoop.run(app: app, terminal: terminal)
   terminal.stop()

@@ -48,7 +48,7 @@ private let samples: [(type: String, errors: [any ShopError])] = [
   ),
   (
     "ConditionError",
-    [ConditionError.unknownCondition("volume"), ConditionError.badValue("network", "sideways", expected: "up|down")]
+    [ConditionError.badValue("network", "sideways", expected: "up|down")]
   ),
 ]
 

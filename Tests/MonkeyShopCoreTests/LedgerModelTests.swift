@@ -274,7 +274,7 @@ extension LedgerWorld {
       }
       folderChanged()
     case .set(let name, let value):
-      changeStore { _ = try $0.set(try Condition.named(name), to: value, at: now) }
+      changeStore { _ = try $0.set(Condition(rawValue: name)!, to: value, at: now) }
     case .crash(let point):
       changeStore { _ = try $0.set(.crashPoint, to: point.rawValue, at: now) }
     case .relaunch:

@@ -33,7 +33,7 @@ private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 private func makeStore(_ conditions: [String: String] = [:]) throws -> AppStore {
   var store = AppStore(state: StoreState(), catalog: catalog)
   for (name, value) in conditions.sorted(by: { $0.key < $1.key }) {
-    _ = try store.set(try Condition.named(name), to: value, at: t0)
+    _ = try store.set(Condition(rawValue: name)!, to: value, at: t0)
   }
   return store
 }
@@ -382,18 +382,6 @@ struct ConditionTests {
     #expect(store.storefront.code == "GBR")
   }
 
-  @Test("an unknown condition is refused, listing the ones there are")
-  func unknownCondition() throws {
-    var store = try makeStore()
-    let before = store.state.conditions
-    let error = #expect(throws: ConditionError.self) { try store.set(try Condition.named("volume"), to: "11", at: t0) }
-    #expect(error == .unknownCondition("volume"))
-    for condition in Condition.allCases {
-      #expect(error?.description.contains(condition.rawValue) == true, "\(condition) missing from the message")
-    }
-    #expect(store.state.conditions == before)
-  }
-
   @Test(
     "a bad value is refused, listing the values expected",
     arguments: [
@@ -412,7 +400,7 @@ struct ConditionTests {
   func badValue(name: String, value: String, expected: String) throws {
     var store = try makeStore()
     let before = store.state.conditions
-    let error = #expect(throws: ConditionError.self) { try store.set(try Condition.named(name), to: value, at: t0) }
+    let error = #expect(throws: ConditionError.self) { try store.set(Condition(rawValue: name)!, to: value, at: t0) }
     #expect(error?.description.contains(expected) == true)
     #expect(error?.description.contains(value) == true)
     #expect(store.state.conditions == before)

@@ -249,7 +249,6 @@ public enum ProductRequestError: ShopError, Equatable, Sendable {
   public var errorID: ErrorID { .productRequestFailed }
   /// `Cannot connect to iTunes Store — SKError.unknown (0)`
   public var message: String { "\(code.message) — \(code)" }
-  /// `Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0001`: its `description`.
 }
 
 public enum PaymentError: ShopError, Equatable, Sendable {

@@ -20,12 +20,6 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
 
   public var description: String { rawValue }
 
-  /// The condition `store set` and walkthroughs name, or what the names are.
-  public static func named(_ name: String) throws(ConditionError) -> Condition {
-    guard let condition = Condition(rawValue: name) else { throw .unknownCondition(name) }
-    return condition
-  }
-
   /// How its values are written in help and error messages.
   public var values: String {
     switch self {
@@ -142,16 +136,12 @@ public struct ConditionSetting: Hashable, Sendable, CustomStringConvertible {
 }
 
 public enum ConditionError: ShopError, Equatable {
-  case unknownCondition(String)
   case badValue(String, String, expected: String)
 
   public var errorID: ErrorID { .invalidCondition }
 
   public var message: String {
     switch self {
-    case .unknownCondition(let name):
-      let names = Condition.allCases.map(\.rawValue).joined(separator: ", ")
-      return "unknown condition '\(name)' (expected one of \(names))"
     case .badValue(let name, let value, let expected):
       return "'\(value)' is not a value of \(name) (expected \(expected))"
     }

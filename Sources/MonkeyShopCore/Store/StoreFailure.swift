@@ -53,8 +53,6 @@ public struct StoreFailure: Codable, Equatable, Sendable {
 
   /// The error the app receives with the failed transaction.
   public var error: SKError { SKError(code: code, localizedDescription: message, errorID: errorID) }
-
-  /// `Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0002`
 }
 
 /// An error as StoreKit hands it to the app: the App Store's words and the SKError code, with the
