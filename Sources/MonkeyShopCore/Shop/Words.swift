@@ -82,6 +82,9 @@ public struct Words: Sendable {
     case .storefront: say("storefront", "ストアフロント")
     case .continueOnStorefrontChange: say("storefront change", "ストアフロント変更")
     case .skipPaymentSheet: say("skip sheet", "シート省略")
+    case .environment: say("environment", "環境")
+    case .verification: say("verification", "検証")
+    case .includeConsumableHistory: say("consumable history", "消耗型の履歴")
     case .crashPoint: say("crash", "クラッシュ")
     }
   }
@@ -96,6 +99,8 @@ public struct Words: Sendable {
     case (.latency, "instant"): say("instant", "即時")
     case (.latency, "normal"): say("normal", "通常")
     case (.latency, "slow"): say("slow", "低速")
+    case (.verification, "pass"): say("pass", "成功")
+    case (.verification, "fail"): say("FAIL", "失敗")
     case (_, "true"): say("true", "オン")
     case (_, "false"): say("false", "オフ")
     case (_, "on"): say("ON", "オン")

@@ -115,8 +115,16 @@ public struct AppStore: Sendable {
     } else if conditions.askToBuy {
       transaction.state = .deferred
     } else {
-      transaction.state = .purchased
+      complete(&transaction)
     }
+  }
+
+  /// The App Store charges the purchase and signs its transaction: stamped with the environment and
+  /// the verification fault in force now.
+  private func complete(_ transaction: inout StoreTransaction) {
+    transaction.state = .purchased
+    transaction.environment = state.conditions.environment
+    transaction.failsVerification = !state.conditions.verificationPasses
   }
 
   // MARK: Conditions
@@ -161,7 +169,7 @@ public struct AppStore: Sendable {
   /// A parent approves an Ask to Buy request: the deferred transaction is purchased.
   public mutating func approve(_ id: String) throws(TransactionError) -> StoreTransaction {
     let index = try indexOf(id, for: "approve", where: { $0.state == .deferred }, expected: "deferred")
-    state.transactions[index].state = .purchased
+    complete(&state.transactions[index])
     return state.transactions[index]
   }
 
@@ -179,10 +187,11 @@ public struct AppStore: Sendable {
     guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
     state.transactions[index].hasPurchaseIssue = false
     let interrupted = state.transactions[index]
-    let purchase = StoreTransaction(
+    var purchase = StoreTransaction(
       id: id, productIdentifier: interrupted.productIdentifier,
-      quantity: interrupted.quantity, state: .purchased, purchaseDate: now,
+      quantity: interrupted.quantity, state: .purchasing, purchaseDate: now,
       originalTransactionID: interrupted.id)
+    complete(&purchase)
     state.transactions.append(purchase)
     return purchase
   }

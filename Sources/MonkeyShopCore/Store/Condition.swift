@@ -16,6 +16,18 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// and want to suppress interactive dialogs."
   /// https://developer.apple.com/documentation/storekittest/sktestsession/disabledialogs
   case skipPaymentSheet
+  /// The `environment` of signed transactions (SPEC §8, `StoreEnvironment`).
+  case environment
+  /// `fail`: transactions completed from now on fail verification, as Xcode's StoreKit Testing
+  /// fault "Fail Transaction Verification" does; a StoreKit 2 app receives them `.unverified`.
+  case verification
+  /// `SKIncludeConsumableInAppPurchaseHistory` in the app's Info.plist: "A Boolean value that
+  /// determines whether StoreKit includes finished consumable In-App Purchases in transaction
+  /// information. By default, this value is `false`. When it's `false`, StoreKit doesn't return
+  /// finished consumables (unless refunded or revoked)" from `Transaction.all` and `latest(for:)`;
+  /// `currentEntitlements` never holds consumables.
+  /// https://developer.apple.com/documentation/bundleresources/information-property-list/skincludeconsumableinapppurchasehistory
+  case includeConsumableHistory
   case crashPoint
 
   public var description: String { rawValue }
@@ -25,7 +37,9 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .purchasesAllowed, .continueOnStorefrontChange: "true|false"
     case .network: "up|down"
-    case .askToBuy, .interruptedPurchases, .skipPaymentSheet: "on|off"
+    case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: "on|off"
+    case .environment: StoreEnvironment.allCases.map(\.rawValue).joined(separator: "|")
+    case .verification: "pass|fail"
     case .failNext, .failAll: "CODE|off (\(SKErrorCode.accepted))"
     case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
     case .storefront: Storefront.all.map(\.code).joined(separator: "|")
@@ -38,7 +52,9 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .purchasesAllowed, .continueOnStorefrontChange: ["true", "false"]
     case .network: ["up", "down"]
-    case .askToBuy, .interruptedPurchases, .skipPaymentSheet: ["off", "on"]
+    case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: ["off", "on"]
+    case .environment: StoreEnvironment.allCases.map(\.rawValue)
+    case .verification: ["pass", "fail"]
     case .failNext, .failAll: ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
@@ -52,7 +68,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// payment sheet are choices.
   public var isFault: Bool {
     switch self {
-    case .latency, .storefront, .skipPaymentSheet: false
+    case .latency, .storefront, .skipPaymentSheet, .environment, .includeConsumableHistory: false
     default: true
     }
   }
@@ -70,6 +86,9 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .storefront: conditions.activeStorefront(default: defaultStorefront).code
     case .continueOnStorefrontChange: "\(conditions.continueOnStorefrontChange)"
     case .skipPaymentSheet: conditions.skipPaymentSheet ? "on" : "off"
+    case .environment: conditions.environment.rawValue
+    case .verification: conditions.verificationPasses ? "pass" : "fail"
+    case .includeConsumableHistory: conditions.includeConsumableHistory ? "on" : "off"
     case .crashPoint: conditions.crashPoint?.rawValue ?? "off"
     }
   }
@@ -110,6 +129,13 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       conditions.storefront = storefront.code
     case .continueOnStorefrontChange: conditions.continueOnStorefrontChange = try flag("true", "false")
     case .skipPaymentSheet: conditions.skipPaymentSheet = try flag("on", "off")
+    case .environment:
+      guard let environment = StoreEnvironment.allCases.first(where: { $0.rawValue.lowercased() == lowered }) else {
+        throw .badValue(rawValue, text, expected: values)
+      }
+      conditions.environment = environment
+    case .verification: conditions.verificationPasses = try flag("pass", "fail")
+    case .includeConsumableHistory: conditions.includeConsumableHistory = try flag("on", "off")
     case .crashPoint:
       if isOff {
         conditions.crashPoint = nil

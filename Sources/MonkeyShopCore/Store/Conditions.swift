@@ -42,6 +42,36 @@ public struct FiredCrash: Codable, Equatable, Sendable {
   }
 }
 
+/// The App Store environment a signed transaction names (`environment` in its payload, SPEC §8).
+/// Apple's App Store Server Library checks the chain and signature of `Sandbox` (and `Production`)
+/// data only: for `Xcode` and `LocalTesting` it skips them, as data signed by Xcode has no Apple
+/// chain ("The test environment's certificate is a root certificate. There's no certificate chain
+/// to validate", https://developer.apple.com/documentation/storekit/setting-up-storekit-testing-in-xcode).
+public enum StoreEnvironment: String, Codable, CaseIterable, Sendable {
+  case sandbox = "Sandbox"
+  case xcode = "Xcode"
+  case localTesting = "LocalTesting"
+}
+
+/// Why the App Store refunded a transaction: `Transaction.RevocationReason`, with the raw values of
+/// the JWS payload's `revocationReason` ("0 The App Store refunded the transaction on behalf of the
+/// customer for other reasons, for example, an accidental purchase. 1 … due to an actual or
+/// perceived issue within your app.",
+/// https://developer.apple.com/documentation/appstoreservernotifications/revocationreason).
+public enum RevocationReason: Int, Codable, CaseIterable, Sendable, CustomStringConvertible {
+  case other = 0
+  case developerIssue = 1
+
+  public var description: String { self == .other ? "other" : "developerIssue" }
+
+  public init?(name: String) {
+    guard let reason = Self.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
+      return nil
+    }
+    self = reason
+  }
+}
+
 /// The test conditions of the simulated store, mirroring SKTestSession's switches.
 public struct Conditions: Codable, Equatable, Sendable {
   public var purchasesAllowed = true
@@ -59,6 +89,14 @@ public struct Conditions: Codable, Equatable, Sendable {
   public var continueOnStorefrontChange = true
   /// True: a buy adds its payment without the payment sheet, as if confirmed (see `Condition`).
   public var skipPaymentSheet = false
+  /// The `environment` written into signed transactions completed from now on.
+  public var environment = StoreEnvironment.sandbox
+  /// False: transactions completed from now on fail verification, as Xcode's verification fault
+  /// does (`SKTestSession`'s "Fail Transaction Verification").
+  public var verificationPasses = true
+  /// `SKIncludeConsumableInAppPurchaseHistory` in the app's Info.plist: finished consumables stay
+  /// in `Transaction.all` (never in `currentEntitlements`).
+  public var includeConsumableHistory = false
   /// Armed: the next delivery dies at this point (then the crash point disarms).
   public var crashPoint: CrashPoint?
   /// The crash point that last fired, once it has.

@@ -53,6 +53,7 @@ extension StoreTransaction {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
     case hasPurchaseIssue, originalTransactionID
+    case environment, failsVerification, revocationDate, revocationReason
   }
 
   public init(from decoder: any Decoder) throws {
@@ -70,6 +71,20 @@ extension StoreTransaction {
     forcedError = try container.decodeIfPresent(SKErrorCode.self, forKey: .forcedError)
     hasPurchaseIssue = try container.decode(Bool.self, forKey: .hasPurchaseIssue)
     originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID)
+    environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment)
+    failsVerification = try container.decodeIfPresent(Bool.self, forKey: .failsVerification) ?? false
+    revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
+    revocationReason = try container.decodeIfPresent(RevocationReason.self, forKey: .revocationReason)
+    if (revocationDate == nil) != (revocationReason == nil) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .revocationReason, in: container,
+        debugDescription: "revocationDate and revocationReason come together (a refund sets both)")
+    }
+    if revocationDate != nil, state != .purchased {
+      throw DecodingError.dataCorruptedError(
+        forKey: .revocationDate, in: container,
+        debugDescription: "is set on a \(state) transaction (only a purchased one is refunded)")
+    }
     if let original = originalTransactionID, Self.number(original) == nil {
       throw DecodingError.dataCorruptedError(
         forKey: .originalTransactionID, in: container,
@@ -108,6 +123,7 @@ extension Conditions {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
     case continueOnStorefrontChange, skipPaymentSheet, crashPoint, firedCrash
+    case environment, verificationPasses, includeConsumableHistory
   }
 
   public init(from decoder: any Decoder) throws {
@@ -126,6 +142,10 @@ extension Conditions {
     continueOnStorefrontChange =
       try container.decodeIfPresent(Bool.self, forKey: .continueOnStorefrontChange) ?? true
     skipPaymentSheet = try container.decodeIfPresent(Bool.self, forKey: .skipPaymentSheet) ?? false
+    environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment) ?? .sandbox
+    verificationPasses = try container.decodeIfPresent(Bool.self, forKey: .verificationPasses) ?? true
+    includeConsumableHistory =
+      try container.decodeIfPresent(Bool.self, forKey: .includeConsumableHistory) ?? false
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {

@@ -57,12 +57,20 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var hasPurchaseIssue: Bool
   /// For the purchase that resolving an interruption delivers: the interrupted transaction.
   public var originalTransactionID: String?
+  /// Stamped when the App Store completes the purchase (SPEC §8): the environment its signed
+  /// transaction names, and whether it fails verification (the `verification` condition).
+  public var environment: StoreEnvironment?
+  public var failsVerification: Bool
+  /// Set by a refund (`store refund`, the transaction manager), as Xcode's Transaction Manager does.
+  public var revocationDate: Date?
+  public var revocationReason: RevocationReason?
 
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
     answerDate: Date? = nil, forcedError: SKErrorCode? = nil, hasPurchaseIssue: Bool = false,
-    originalTransactionID: String? = nil
+    originalTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
+    revocationDate: Date? = nil, revocationReason: RevocationReason? = nil
   ) {
     self.id = id
     self.productIdentifier = productIdentifier
@@ -75,7 +83,14 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     self.forcedError = forcedError
     self.hasPurchaseIssue = hasPurchaseIssue
     self.originalTransactionID = originalTransactionID
+    self.environment = environment
+    self.failsVerification = failsVerification
+    self.revocationDate = revocationDate
+    self.revocationReason = revocationReason
   }
+
+  /// Refunded: the App Store revoked it.
+  public var isRevoked: Bool { revocationDate != nil }
 
   /// Purchased or failed and not yet finished: the observer gets it again at every launch.
   public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed) }
