@@ -396,6 +396,8 @@ struct ConditionTests {
       ("crashPoint", "midway", "afterDeliveryBeforeFinish"),
       ("continueOnStorefrontChange", "sometimes", "true|false"),
       ("skipPaymentSheet", "maybe", "on|off"),
+      ("environment", "Production", "Sandbox|Xcode|LocalTesting"),
+      ("verification", "maybe", "pass|fail"),
     ])
   func badValue(name: String, value: String, expected: String) throws {
     var store = try makeStore()
@@ -412,6 +414,7 @@ struct ConditionTests {
       "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
       "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "true",
+      "environment": "xcode", "verification": "fail", "includeConsumableHistory": "on",
     ])
     let summary = Dictionary(
       uniqueKeysWithValues: Condition.allCases.map {
@@ -422,6 +425,7 @@ struct ConditionTests {
         "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
         "failNext": "5002", "failAll": "3", "latency": "slow", "storefront": "JPN",
         "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "on",
+        "environment": "Xcode", "verification": "fail", "includeConsumableHistory": "on",
       ])
     _ = try store.set(.crashPoint, to: "off", at: t0)
     #expect(store.state.conditions.crashPoint == nil)

@@ -73,6 +73,16 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether the storefront's conditions bar always shows it: SKTestSession's everyday switches.
+  /// The others show there only while away from their default.
+  public var isAlwaysShown: Bool {
+    switch self {
+    case .purchasesAllowed, .network, .askToBuy, .interruptedPurchases, .failNext, .failAll, .latency, .storefront:
+      true
+    default: false
+    }
+  }
+
   /// Its value as `store show` prints it and `set` reads it back.
   public func value(in conditions: Conditions, defaultStorefront: Storefront) -> String {
     switch self {

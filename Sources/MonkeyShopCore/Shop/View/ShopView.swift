@@ -191,6 +191,8 @@ public struct ShopView {
     for condition in Condition.allCases {
       let value = condition.value(in: conditions, defaultStorefront: defaultStorefront)
       let normal = condition.value(in: Conditions(), defaultStorefront: defaultStorefront)
+      // The rarer switches show only when set away from their default (the panel lists them all).
+      guard condition.isAlwaysShown || value != normal else { continue }
       let label = words.conditionName(condition) + " "
       let shown = words.conditionValue(condition, value)
       let cell = label + shown
