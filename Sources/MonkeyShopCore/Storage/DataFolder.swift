@@ -55,6 +55,34 @@ public final class DataFolder: ShopStorage {
     return result
   }
 
+  // MARK: Other files of the folder
+
+  /// Files kept beside the wallet and the store (the signing keys and certificates), read under the
+  /// folder's lock. When any is missing, `make` makes them all and they are written as the wallet
+  /// is: mode 0600, never through a link, each replaced whole. Returns every file's bytes by name.
+  public func files(_ names: [String], makingMissing make: () throws -> [String: Data]) throws -> [String: Data] {
+    guard let folder = try openFolder(creating: true) else {
+      throw DataFileError(path: path, problem: "the data folder vanished while being created")
+    }
+    defer { close(folder) }
+    let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
+    defer { lock.release() }
+    var found: [String: Data] = [:]
+    for name in names {
+      guard let data = try file(name, in: folder).read() else { break }
+      found[name] = data
+    }
+    if found.count == names.count { return found }
+    let made = try make()
+    for name in names {
+      guard let data = made[name] else {
+        throw DataFileError(path: path + "/" + name, problem: "was not made", errorID: .cannotWriteDataFile)
+      }
+      try file(name, in: folder).replace(with: data)
+    }
+    return made
+  }
+
   // MARK: The folder
 
   /// The folder's descriptor, checked: a folder (not a file), owned by this user or root, and
