@@ -49,8 +49,7 @@ final class EventLogFile {
 
   /// Appends one entry as a line of JSON; one that cannot be written is counted (`lost`).
   func append(_ entry: LogEntry, of model: ShopModel) {
-    let object = entry.jsonObject(
-      launchDate: model.launchDate, vocabulary: model.vocabulary, language: model.words.language)
+    let object = entry.jsonObject(launchDate: model.launchDate, language: model.words.language)
     guard
       let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     else { return }

@@ -38,11 +38,11 @@ final class HeadlessLog {
   init(printing: Bool) { self.printing = printing }
 
   func record(_ entry: LogEntry, of model: ShopModel) {
-    let text = entry.event.text(.storeKit1, .en)
+    let text = entry.text(.en)
     if printing {
       say(LogClock.format(entry.time.timeIntervalSince(model.launchDate)) + "  " + text)
     } else {
-      events.append(entry.jsonObject(launchDate: model.launchDate, vocabulary: .storeKit1, language: .en))
+      events.append(entry.jsonObject(launchDate: model.launchDate, language: .en))
     }
   }
 }

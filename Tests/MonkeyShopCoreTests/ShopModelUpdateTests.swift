@@ -194,11 +194,10 @@ import Testing
     #expect(model.logScroll == 0)
   }
 
-  @Test func theLogSwitchesVocabulary() {
+  @Test func lSwitchesTheAppsStoreKitThroughTheStore() {
     var model = Self.shop()
-    _ = Self.press(&model, "l")
-    #expect(model.vocabulary == .storeKit2)
-    #expect(model.status == .eventLogSwitched(.storeKit2))
+    let effects = Self.press(&model, "l")
+    #expect(effects == [.setCondition(.storeKit, value: "2", at: model.date(at: model.now))])
   }
 
   @Test func reloadRequestsProductsAgainUnlessRestricted() {

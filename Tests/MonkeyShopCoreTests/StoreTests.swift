@@ -414,7 +414,7 @@ struct ConditionTests {
       "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
       "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "true",
-      "environment": "xcode", "verification": "fail", "includeConsumableHistory": "on",
+      "environment": "xcode", "verification": "fail", "includeConsumableHistory": "on", "storeKit": "StoreKit 2",
     ])
     let summary = Dictionary(
       uniqueKeysWithValues: Condition.allCases.map {
@@ -425,7 +425,7 @@ struct ConditionTests {
         "purchasesAllowed": "false", "network": "down", "askToBuy": "on", "interruptedPurchases": "on",
         "failNext": "5002", "failAll": "3", "latency": "slow", "storefront": "JPN",
         "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "on",
-        "environment": "Xcode", "verification": "fail", "includeConsumableHistory": "on",
+        "environment": "Xcode", "verification": "fail", "includeConsumableHistory": "on", "storeKit": "2",
       ])
     _ = try store.set(.crashPoint, to: "off", at: t0)
     #expect(store.state.conditions.crashPoint == nil)

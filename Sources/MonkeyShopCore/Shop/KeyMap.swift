@@ -3,7 +3,7 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case selectPrevious, selectNext, quantityUp, quantityDown
   case buySelected, buyFive, buyTen
   case toggleRestrictions, toggleNetwork, toggleAskToBuy, toggleInterrupted
-  case openConditions, spend, openTransactions, toggleVocabulary, requestProducts, openHelp
+  case openConditions, spend, openTransactions, switchStoreKit, requestProducts, restorePurchases, openHelp
   case quit, quitNow, redraw, suspend
   case confirmPayment, cancelPayment
   case approve, decline, resolve
@@ -131,11 +131,14 @@ public enum KeyMap {
       help: Phrase("buy the selected product", "選択中の商品を購入"),
       whyNot: { $0.whyNotBuyable($0.selectedProduct) }),
     KeyBinding(
+      [.character("o")], .restorePurchases, .main, hint: Phrase("restore", "復元"),
+      help: Phrase("Restore Purchases", "購入を復元")),
+    KeyBinding(
       [.character("s")], .spend, .main, hint: Phrase("spend", "使う"), help: Phrase("spend a credit", "1 クレジット使う"),
       whyNot: { $0.balance > 0 ? nil : .nothingToSpend }),
     KeyBinding(
-      [.character("l")], .toggleVocabulary, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
-      help: Phrase("log in SK1 / SK2 names", "ログを SK1 / SK2 表記に")),
+      [.character("l")], .switchStoreKit, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
+      help: Phrase("restart the app with StoreKit 1 / 2", "アプリを StoreKit 1 / 2 で再起動")),
     KeyBinding(
       [.character("R")], .requestProducts, .main, hint: Phrase("reload", "再取得"),
       help: Phrase("request products again", "商品を再取得"),

@@ -9,6 +9,7 @@ extension LogEvent {
       .declined(let id):
       id
     case .resolved(_, let newID): newID
+    case .storeKit2(let event): event.transactionID
     default: nil
     }
   }
@@ -30,12 +31,13 @@ extension LogEntry {
   /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
   /// match), `text` (the log line as the storefront shows it), and `transactionID` and `errorID`
   /// when the event has them.
-  public func jsonObject(launchDate: Date, vocabulary: Vocabulary, language: Language) -> [String: Any] {
+  public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
     var object: [String: Any] = [
       "time": ISO8601.string(from: time),
       "ms": Int((time.timeIntervalSince(launchDate) * 1000).rounded(.down)),
       "event": event.name,
-      "text": event.text(vocabulary, language),
+      "text": text(language),
+      "storeKit": api.rawValue,
     ]
     if let id = event.transactionID { object["transactionID"] = id }
     if let errorID = event.errorID { object["errorID"] = errorID.rawValue }

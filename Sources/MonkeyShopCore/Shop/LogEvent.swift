@@ -1,13 +1,5 @@
 import Foundation
 
-/// Which StoreKit the event log speaks: the original API or StoreKit 2.
-public enum Vocabulary: String, Sendable, CaseIterable {
-  case storeKit1 = "StoreKit 1"
-  case storeKit2 = "StoreKit 2"
-
-  public var other: Vocabulary { self == .storeKit1 ? .storeKit2 : .storeKit1 }
-}
-
 /// One line of the StoreKit event log: an API call the app made or a callback it received.
 public enum LogEvent: Equatable, Sendable {
   case observerAdded
@@ -28,6 +20,16 @@ public enum LogEvent: Equatable, Sendable {
   case crashed(CrashPoint)
   case error(ShopFailure)
   case note(LogNote)
+  /// A call or result of the app written with StoreKit 2.
+  case storeKit2(StoreKit2Event)
+  /// The app restarted, now written with this StoreKit.
+  case appRestarted(StoreKitAPI)
+  /// StoreKit 1's Restore Purchases: `restoreCompletedTransactions()`, then the observer's
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)` or, failing,
+  /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)`.
+  case restoreCompletedTransactions
+  case restoreCompletedTransactionsFinished
+  case restoreCompletedTransactionsFailed(ProductRequestError)
 
   /// The name `expect: { event: … }` matches: the transaction state, or what happened.
   public var name: String {
@@ -50,15 +52,20 @@ public enum LogEvent: Equatable, Sendable {
     case .crashed: "crashed"
     case .error: "error"
     case .note: "note"
+    case .storeKit2(let event): event.name
+    case .appRestarted: "appRestarted"
+    case .restoreCompletedTransactions: "restore"
+    case .restoreCompletedTransactionsFinished: "restoreFinished"
+    case .restoreCompletedTransactionsFailed: "restoreFailed"
     }
   }
 
-  /// The log line in the chosen vocabulary; notes, which explain, in the storefront's language.
-  public func text(_ vocabulary: Vocabulary, _ language: Language) -> String {
-    let sk1 = vocabulary == .storeKit1
+  /// The log line in the chosen storeKit; notes, which explain, in the storefront's language.
+  public func text(_ storeKit: StoreKitAPI, _ language: Language) -> String {
+    let sk1 = storeKit == .storeKit1
     switch self {
     case .observerAdded:
-      return sk1 ? "SKPaymentQueue.default().add(observer)" : "for await update in Transaction.updates"
+      return sk1 ? "SKPaymentQueue.default().add(observer)" : "Task { for await result in Transaction.updates }"
     case .canMakePayments(let allowed):
       return (sk1 ? "SKPaymentQueue.canMakePayments()" : "AppStore.canMakePayments") + " → \(allowed)"
     case .productsRequested(let identifiers):
@@ -70,7 +77,9 @@ public enum LogEvent: Equatable, Sendable {
         ? "productsRequest(_:didReceive:) \(counted(valid.count, "product"))\(invalidText)"
         : "→ [Product] \(counted(valid.count, "product"))\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
     case .productsRequestFailed(let error):
-      return (sk1 ? "request(_:didFailWithError:) " : "Product.products(for:) threw ") + "\(error.code)"
+      return sk1
+        ? "request(_:didFailWithError:) \(error.code)"
+        : "Product.products(for:) threw StoreKitError.networkError(URLError(.notConnectedToInternet))"
     case .paymentAdded(let identifier, let quantity):
       return sk1
         ? "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
@@ -100,6 +109,16 @@ public enum LogEvent: Equatable, Sendable {
       return "\(failure.errorID) ✗ \(failure.message)"
     case .note(let note):
       return "  ↳ " + Words(language).note(note)
+    case .storeKit2(let event):
+      return event.text
+    case .appRestarted(let api):
+      return "── the app restarts, written with \(api) ──"
+    case .restoreCompletedTransactions:
+      return "SKPaymentQueue.default().restoreCompletedTransactions()"
+    case .restoreCompletedTransactionsFinished:
+      return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
+    case .restoreCompletedTransactionsFailed(let error):
+      return "paymentQueue(_:restoreCompletedTransactionsFailedWithError:) \(error.code)"
     }
   }
 
@@ -130,8 +149,19 @@ public enum LogEvent: Equatable, Sendable {
   }
 }
 
-/// A log line with the moment it happened.
+/// A log line with the moment it happened and the API of the app that recorded it: a line stays
+/// as it was written when the app is switched to the other StoreKit.
 public struct LogEntry: Equatable, Sendable {
   public let time: Date
   public let event: LogEvent
+  public let api: StoreKitAPI
+
+  public init(time: Date, event: LogEvent, api: StoreKitAPI = .storeKit1) {
+    self.time = time
+    self.event = event
+    self.api = api
+  }
+
+  /// The log line as the storefront shows it.
+  public func text(_ language: Language) -> String { event.text(api, language) }
 }

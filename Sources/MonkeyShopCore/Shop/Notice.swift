@@ -13,7 +13,7 @@ public enum Notice: Equatable, Sendable {
   case purchaseFailed(StoreFailure)
   case waitingForApproval(transactionID: String)
   case spent(balance: Int)
-  case eventLogSwitched(Vocabulary)
+  case appSwitched(StoreKitAPI)
   case productsFailed(ProductRequestError)
   case finishedElsewhere(transactionID: String, TransactionState)
   /// A payment of this session is no longer in the store: it will never be answered.
@@ -23,6 +23,10 @@ public enum Notice: Equatable, Sendable {
   case failed(ShopFailure)
   /// A key was pressed that cannot act now, and why.
   case cannot(keys: String, Reason)
+  /// What only the app written with StoreKit 2 is told.
+  case storeKit2(StoreKit2Notice)
+  /// Restore Purchases ended, with how many transactions came back.
+  case restoreFinished(restored: Int)
 
   public enum Tone: Sendable {
     case info, success, warning, failure
@@ -30,7 +34,9 @@ public enum Notice: Equatable, Sendable {
 
   public var tone: Tone {
     switch self {
-    case .purchasing, .spent, .eventLogSwitched, .finishedElsewhere, .alreadyDelivered: .info
+    case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
+    case .storeKit2(.pending): .warning
+    case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success
     case .cancelled, .waitingForApproval, .cannot: .warning
     case .interrupted, .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
@@ -85,4 +91,18 @@ public enum LogNote: Equatable, Sendable {
   case paymentSheetSkipped
   case storefrontPrices(Storefront)
   case walletChangedElsewhere(balance: Int)
+  /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
+  case updatesRepeatUnfinished(count: Int)
+  /// StoreKit 2: a declined Ask to Buy reaches the app in no way Apple documents.
+  case declineDeliversNothing
+  /// Restore Purchases never brings back a consumable.
+  case consumablesNeverRestored
+}
+
+/// What the storefront says that only an app written with StoreKit 2 is told.
+public enum StoreKit2Notice: Equatable, Sendable {
+  /// `purchase(options:)` returned `.pending`: no transaction yet.
+  case pending(product: String)
+  /// A transaction failed verification: not credited, left unfinished.
+  case unverified(transactionID: String)
 }

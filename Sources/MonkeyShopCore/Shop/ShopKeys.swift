@@ -95,6 +95,11 @@ extension ShopModel {
     case .confirmPayment, .cancelPayment:
       guard case .paymentSheet(let sheet) = overlay else { return [] }
       overlay = nil
+      // StoreKit 2: a cancelled sheet ends `purchase(options:)`; the App Store made no payment.
+      if storeKit == .storeKit2, action == .cancelPayment {
+        purchaseCancelledOnSheet(productIdentifier: sheet.productIdentifier)
+        return []
+      }
       return [
         .addPayment(
           productIdentifier: sheet.productIdentifier, quantity: sheet.quantity,
@@ -116,12 +121,13 @@ extension ShopModel {
     case .openTransactions:
       overlay = .transactions(selection: 0)
       return []
-    case .toggleVocabulary:
-      vocabulary = vocabulary.other
-      status = .eventLogSwitched(vocabulary)
-      return []
+    case .switchStoreKit:
+      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
     case .requestProducts:
       return requestProducts()
+    case .restorePurchases:
+      restorePurchases()
+      return []
     case .openHelp:
       overlay = .help
       return []
@@ -190,6 +196,7 @@ extension ShopModel {
   private mutating func openSheet(_ product: Product?) -> [ShopEffect] {
     guard let product else { return [] }
     if let index = catalog.position(of: product.productIdentifier) { selection = index }
+    if storeKit == .storeKit2 { callPurchase(productIdentifier: product.productIdentifier, quantity: quantity) }
     if store.conditions.skipPaymentSheet {
       return [
         .addPayment(

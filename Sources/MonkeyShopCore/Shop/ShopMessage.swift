@@ -24,6 +24,8 @@ public enum ShopMessage: Sendable {
   /// the app stops waiting for them until the data folder is read again.
   case answersFailed(ShopFailure)
   case finished(StoreTransaction)
+  /// The App Store closed a transaction the app never sees (`close`).
+  case closed(StoreTransaction)
   case approved(StoreTransaction)
   case declined(StoreTransaction)
   case resolved(original: String, StoreTransaction)
@@ -54,6 +56,9 @@ public enum ShopEffect: Equatable, Sendable {
   case answerPayments(through: Date)
   case deliver(StoreTransaction)
   case finish(StoreTransaction)
+  /// The App Store closes a failed payment that a StoreKit 2 app never sees as a transaction, so
+  /// it is not delivered to anyone again; the app calls nothing.
+  case close(StoreTransaction)
   case setCondition(Condition, value: String, at: Date)
   case approve(String)
   case decline(String)

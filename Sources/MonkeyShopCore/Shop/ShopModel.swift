@@ -46,7 +46,8 @@ public struct ShopModel: Sendable {
   public internal(set) var logScroll = 0
   /// Every entry ever recorded, including those the capped log has dropped.
   public private(set) var recordedCount = 0
-  public internal(set) var vocabulary = Vocabulary.storeKit1
+  /// The StoreKit the app is written with, as the store's conditions say.
+  public var storeKit: StoreKitAPI { store.conditions.storeKit }
   /// Transactions this session added and the store has not answered yet, with when they were added.
   public internal(set) var inFlight: [String: Int] = [:]
   /// Transactions delivered again at launch, unfinished from an earlier run.
@@ -209,7 +210,7 @@ public struct ShopModel: Sendable {
   // MARK: Recording
 
   mutating func record(_ event: LogEvent) {
-    log.append(LogEntry(time: date(at: now), event: event))
+    log.append(LogEntry(time: date(at: now), event: event, api: storeKit))
     recordedCount += 1
     // A view scrolled back stays on what it shows; one at the end follows the new entry.
     if logScroll > 0 { logScroll = min(logScroll + 1, Self.logLimit - 1) }

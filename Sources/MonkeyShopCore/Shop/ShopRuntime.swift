@@ -147,6 +147,8 @@ public final class ShopRuntime {
 
     case .finish(let transaction):
       return storeOperation { store in [.finished(try store.finish(transaction.id))] }
+    case .close(let transaction):
+      return storeOperation { store in [.closed(try store.finish(transaction.id))] }
 
     case .setCondition(let condition, let value, let date):
       return storeOperation { store in

@@ -39,7 +39,10 @@ extension ShopModel {
       return productsAnswered(result)
     case .paymentAdded(let transaction, let sheetSkipped):
       lastAddedTransactionID = transaction.id
-      record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
+      // A StoreKit 2 app called `purchase(options:)` before the sheet; it sees no payment added.
+      if storeKit == .storeKit1 {
+        record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
+      }
       guard sheetSkipped else { return observe(transaction, redelivered: false) }
       note(.paymentSheetSkipped)
       let effects = observe(transaction, redelivered: false)
@@ -66,6 +69,9 @@ extension ShopModel {
     case .finished(let transaction):
       settling.remove(transaction.id)
       record(.finished(transactionID: transaction.id))
+      return []
+    case .closed(let transaction):
+      settling.remove(transaction.id)
       return []
     case .approved(let transaction):
       record(.approved(transactionID: transaction.id))
@@ -103,6 +109,7 @@ extension ShopModel {
       fail(failure)
       return []
     case .purchase(let identifier, let quantity):
+      if storeKit == .storeKit2 { callPurchase(productIdentifier: identifier, quantity: quantity) }
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
     }
   }
@@ -112,6 +119,16 @@ extension ShopModel {
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
     balance = wallet.balance
+    var effects = storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()
+    if requestsProducts { effects += requestProducts() }
+    // Payments the store should have answered while no app was running (the app that added them
+    // was killed) are answered now, and delivered like any other.
+    return effects + tick()
+  }
+
+  /// Launch of the StoreKit 1 app: the observer is added, and the queue delivers every unfinished
+  /// transaction to it again.
+  private mutating func launchStoreKit1() -> [ShopEffect] {
     record(.observerAdded)
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished
@@ -122,10 +139,21 @@ extension ShopModel {
       note(.unfinishedAtLaunch(count: unfinished.count))
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
-    if requestsProducts { effects += requestProducts() }
-    // Payments the store should have answered while no app was running (the app that added them
-    // was killed) are answered now, and delivered like any other.
-    return effects + tick()
+    return effects
+  }
+
+  /// The app switched to the other StoreKit: it restarts, as a new build of the app would, and
+  /// launches again with the store as it is.
+  private mutating func restartApp() -> [ShopEffect] {
+    record(.appRestarted(storeKit))
+    products = .notRequested
+    inFlight = [:]
+    settling = []
+    redelivered = []
+    if case .paymentSheet = overlay { overlay = nil }
+    let effects = launch(store: store, wallet: Wallet(balance: balance))
+    status = .appSwitched(storeKit)
+    return effects
   }
 
   mutating func requestProducts() -> [ShopEffect] {
@@ -174,6 +202,7 @@ extension ShopModel {
 
   /// `paymentQueue(_:updatedTransactions:)`: what the app does with each state.
   mutating func observe(_ transaction: StoreTransaction, redelivered: Bool) -> [ShopEffect] {
+    if storeKit == .storeKit2 { return observeStoreKit2(transaction, redelivered: redelivered) }
     if transaction.state != .purchasing { inFlight[transaction.id] = nil }
     guard !transaction.finished, !settling.contains(transaction.id) else { return [] }
     if redelivered { self.redelivered.insert(transaction.id) }
@@ -185,8 +214,7 @@ extension ShopModel {
       return []
     case .purchased:
       settling.insert(transaction.id)
-      if let point = crashDue(.beforeDelivery, for: transaction) { return crash(at: point, transaction) }
-      return [.deliver(transaction)]
+      return deliverOrCrash(transaction)
     case .failed:
       settling.insert(transaction.id)
       if let failure = transaction.failure {
@@ -208,6 +236,12 @@ extension ShopModel {
       settling.insert(transaction.id)
       return [.finish(transaction)]
     }
+  }
+
+  /// The app delivers a purchased transaction, unless a crash point kills it first.
+  mutating func deliverOrCrash(_ transaction: StoreTransaction) -> [ShopEffect] {
+    if let point = crashDue(.beforeDelivery, for: transaction) { return crash(at: point, transaction) }
+    return [.deliver(transaction)]
   }
 
   /// Any monkeyshop on the data folder may answer a due payment, and deliver and finish it: a
@@ -365,6 +399,8 @@ extension ShopModel {
       }
     case .storefront:
       note(.storefrontPrices(storefront))
+    case .storeKit:
+      return restartApp()
     default:
       break
     }
@@ -377,5 +413,47 @@ extension ShopModel {
       overlay = .transactions(selection: min(selection, max(0, store.transactions.count - 1)))
     default: break
     }
+  }
+}
+
+// MARK: Restore Purchases
+
+extension ShopModel {
+  /// Restore Purchases (the `o` key, `monkeyshop restore`). Consumables are never restored, and
+  /// every product the catalog sells is one, so nothing comes back; the person is told so.
+  ///
+  /// StoreKit 1: "The payment queue delivers a new transaction for each previously completed
+  /// transaction that can be restored. … After the transactions are delivered, the payment queue
+  /// calls the observer's `paymentQueueRestoreCompletedTransactionsFinished(_:)` method. If an error
+  /// occurred while restoring transactions, the observer will be notified through its
+  /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)` method. This method has no effect
+  /// in the following situations: … You tried to restore items that are not restorable, such as a
+  /// non-renewing subscription or a consumable product."
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/restorecompletedtransactions()
+  /// With nothing to restore the observer is still told the restore finished: "verify that StoreKit
+  /// notifies your observer that the restore is complete by calling
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`. Note that StoreKit doesn't notify the
+  /// queue of any restored transactions."
+  /// https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode
+  ///
+  /// StoreKit 2: `AppStore.sync()`, then `Transaction.currentEntitlements` (`syncStoreKit2`).
+  mutating func restorePurchases() {
+    guard store.conditions.networkUp else {
+      // Apple documents the failure callback, not which error a lost network gives it.
+      if storeKit == .storeKit1 {
+        record(.restoreCompletedTransactions)
+        record(.restoreCompletedTransactionsFailed(.networkDown))
+      } else {
+        record(.storeKit2(.sync))
+        record(.storeKit2(.syncThrew("StoreKitError.networkError(URLError(.notConnectedToInternet))")))
+      }
+      fail(ShopFailure(ProductRequestError.networkDown))
+      return
+    }
+    guard storeKit == .storeKit1 else { return syncStoreKit2() }
+    record(.restoreCompletedTransactions)
+    record(.restoreCompletedTransactionsFinished)
+    note(.consumablesNeverRestored)
+    status = .restoreFinished(restored: 0)
   }
 }

@@ -85,6 +85,7 @@ public struct Words: Sendable {
     case .environment: say("environment", "環境")
     case .verification: say("verification", "検証")
     case .includeConsumableHistory: say("consumable history", "消耗型の履歴")
+    case .storeKit: say("StoreKit", "StoreKit")
     case .crashPoint: say("crash", "クラッシュ")
     }
   }
@@ -110,8 +111,8 @@ public struct Words: Sendable {
   }
 
   // Event log
-  func eventLog(_ vocabulary: Vocabulary) -> String {
-    say("StoreKit events (\(vocabulary.rawValue))", "StoreKit イベント (\(vocabulary.rawValue))")
+  func eventLog(_ storeKit: StoreKitAPI) -> String {
+    say("StoreKit events (\(storeKit))", "StoreKit イベント (\(storeKit))")
   }
 
   func scrolledBack(_ entries: Int) -> String {
@@ -186,8 +187,10 @@ public struct Words: Sendable {
         "承認待ち (承認と購入) 取引 #\(id): Tab で承認または拒否")
     case .spent(let balance):
       return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
-    case .eventLogSwitched(let vocabulary):
-      return say("Event log: \(vocabulary.rawValue)", "イベントログ: \(vocabulary.rawValue)")
+    case .appSwitched(let storeKit):
+      return say(
+        "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
+        "アプリを \(storeKit) で書かれたものとして再起動しました (一つのアプリで二つの API は混ぜません)")
     case .productsFailed(let error):
       let failure = error.formatted
       return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
@@ -208,6 +211,18 @@ public struct Words: Sendable {
       return failure.formatted
     case .cannot(let keys, let reason):
       return "\(keys): \(self.reason(reason))"
+    case .storeKit2(.pending(let product)):
+      return say(
+        "Waiting for approval (Ask to Buy) of \(title(product)): .pending, no transaction until a parent answers",
+        "\(title(product)) の承認待ち (承認と購入): .pending、保護者が答えるまで取引はありません")
+    case .storeKit2(.unverified(let id)):
+      return say(
+        "Transaction #\(id) failed verification (.unverified): not credited, left unfinished",
+        "取引 #\(id) は検証に失敗しました (.unverified): 付与せず、未完了のまま")
+    case .restoreFinished(let restored):
+      return say(
+        "Restore finished: \(counted(restored, "purchase")) restored (consumables are never restored)",
+        "復元が完了しました: \(restored) 件 (消耗型は復元されません)")
     }
   }
 
@@ -283,6 +298,18 @@ public struct Words: Sendable {
         "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
+    case .updatesRepeatUnfinished(let count):
+      say(
+        "Transaction.updates also emits \(count == 1 ? "it" : "each of them") once at launch: crediting must be idempotent",
+        "Transaction.updates も起動時に同じ取引を一度送ります: 付与は冪等でなければなりません")
+    case .declineDeliversNothing:
+      say(
+        "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",
+        "拒否: StoreKit 2 はアプリに結果も取引も更新も渡しません (Apple の記載なし)")
+    case .consumablesNeverRestored:
+      say(
+        "consumables are never restored: the credits bought stay only in the wallet",
+        "消耗型は復元されません: 購入したクレジットはウォレットにのみ残ります")
     }
   }
 

@@ -28,6 +28,8 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// `currentEntitlements` never holds consumables.
   /// https://developer.apple.com/documentation/bundleresources/information-property-list/skincludeconsumableinapppurchasehistory
   case includeConsumableHistory
+  /// Which StoreKit the app is written with, 1 or 2 (`StoreKitAPI`); changing it restarts the app.
+  case storeKit
   case crashPoint
 
   public var description: String { rawValue }
@@ -40,6 +42,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: "on|off"
     case .environment: StoreEnvironment.allCases.map(\.rawValue).joined(separator: "|")
     case .verification: "pass|fail"
+    case .storeKit: "1|2"
     case .failNext, .failAll: "CODE|off (\(SKErrorCode.accepted))"
     case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
     case .storefront: Storefront.all.map(\.code).joined(separator: "|")
@@ -55,6 +58,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: ["off", "on"]
     case .environment: StoreEnvironment.allCases.map(\.rawValue)
     case .verification: ["pass", "fail"]
+    case .storeKit: ["1", "2"]
     case .failNext, .failAll: ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
@@ -68,7 +72,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// payment sheet are choices.
   public var isFault: Bool {
     switch self {
-    case .latency, .storefront, .skipPaymentSheet, .environment, .includeConsumableHistory: false
+    case .latency, .storefront, .skipPaymentSheet, .environment, .includeConsumableHistory, .storeKit: false
     default: true
     }
   }
@@ -99,6 +103,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .environment: conditions.environment.rawValue
     case .verification: conditions.verificationPasses ? "pass" : "fail"
     case .includeConsumableHistory: conditions.includeConsumableHistory ? "on" : "off"
+    case .storeKit: "\(conditions.storeKit.rawValue)"
     case .crashPoint: conditions.crashPoint?.rawValue ?? "off"
     }
   }
@@ -146,6 +151,13 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       conditions.environment = environment
     case .verification: conditions.verificationPasses = try flag("pass", "fail")
     case .includeConsumableHistory: conditions.includeConsumableHistory = try flag("on", "off")
+    case .storeKit:
+      // `2`, `StoreKit 2`, `sk2`.
+      let digits = lowered.filter(\.isNumber)
+      guard let api = Int(digits).flatMap(StoreKitAPI.init(rawValue:)) else {
+        throw .badValue(rawValue, text, expected: values)
+      }
+      conditions.storeKit = api
     case .crashPoint:
       if isOff {
         conditions.crashPoint = nil

@@ -97,6 +97,8 @@ public struct Conditions: Codable, Equatable, Sendable {
   /// `SKIncludeConsumableInAppPurchaseHistory` in the app's Info.plist: finished consumables stay
   /// in `Transaction.all` (never in `currentEntitlements`).
   public var includeConsumableHistory = false
+  /// The StoreKit the app is written with (see `StoreKitAPI`).
+  public var storeKit = StoreKitAPI.storeKit1
   /// Armed: the next delivery dies at this point (then the crash point disarms).
   public var crashPoint: CrashPoint?
   /// The crash point that last fired, once it has.

@@ -123,7 +123,7 @@ extension Conditions {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
     case continueOnStorefrontChange, skipPaymentSheet, crashPoint, firedCrash
-    case environment, verificationPasses, includeConsumableHistory
+    case environment, verificationPasses, includeConsumableHistory, storeKit
   }
 
   public init(from decoder: any Decoder) throws {
@@ -146,6 +146,7 @@ extension Conditions {
     verificationPasses = try container.decodeIfPresent(Bool.self, forKey: .verificationPasses) ?? true
     includeConsumableHistory =
       try container.decodeIfPresent(Bool.self, forKey: .includeConsumableHistory) ?? false
+    storeKit = try container.decodeIfPresent(StoreKitAPI.self, forKey: .storeKit) ?? .storeKit1
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {

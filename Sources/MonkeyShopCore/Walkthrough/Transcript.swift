@@ -54,7 +54,7 @@ public enum Transcript {
     let indent = "      "
     for entry in record.events {
       let time = LogClock.format(entry.time.timeIntervalSince(start))
-      lines.append("\(indent)\(time)  \(entry.event.text(.storeKit1, language))")
+      lines.append("\(indent)\(time)  \(entry.text(language))")
     }
     for check in record.checks {
       if check.passed {

@@ -83,7 +83,9 @@ struct WalkthroughReader {
   var catalog: Catalog?
   var problems: [WalkthroughError.Problem] = []
 
-  static let topFields = ["name", "description", "size", "language", "storefront", "wallet", "conditions", "steps"]
+  static let topFields = [
+    "name", "description", "size", "language", "storekit", "storefront", "wallet", "conditions", "steps",
+  ]
 
   mutating func fail(_ node: Node?, _ message: String) {
     problems.append(.init(path: path, line: node?.mark?.line, message: message))
@@ -139,7 +141,12 @@ struct WalkthroughReader {
         }
       case "storefront":
         if let code = text(value, "storefront", expected: "a storefront code such as USA") {
-          storefront = condition(.storefront, code, at: value).map { [$0] } ?? []
+          storefront += condition(.storefront, code, at: value).map { [$0] } ?? []
+        }
+      case "storekit":
+        // The app's StoreKit (`storekit: 2`), a condition like the storefront.
+        if let api = text(value, "storekit", expected: "1 or 2") {
+          storefront += condition(.storeKit, api, at: value).map { [$0] } ?? []
         }
       case "wallet": balance = wallet(value) ?? balance
       case "conditions": conditions += settings(value, in: "conditions")

@@ -294,7 +294,7 @@ public final class WalkthroughPlayer {
       return
     }
     if let last = session.log.dropFirst(current.logStart).last {
-      outcome = ("\(current.label) → \(last.event.text(.storeKit1, words.language))", .info)
+      outcome = ("\(current.label) → \(last.text(words.language))", .info)
     } else if timed == nil {
       outcome = (words.done(current.label), .info)
     }
@@ -323,7 +323,7 @@ public final class WalkthroughPlayer {
     case .say:
       outcome = nil
     default:
-      let last = record.events.last.map { " → " + $0.event.text(.storeKit1, words.language) } ?? ""
+      let last = record.events.last.map { " → " + $0.text(words.language) } ?? ""
       outcome = ("\(words.step(written ?? record.step))\(last)", .info)
     }
   }
@@ -407,7 +407,7 @@ public final class WalkthroughPlayer {
     guard let timed, case .time(let target) = timed.until else { return outcome }
     let virtual = now.map { min(target, timed.virtual(at: $0)) } ?? timed.virtualStart
     let countdown = words.waiting(timed.label, left: target.timeIntervalSince(virtual))
-    let last = session?.log.dropFirst(timed.logStart).last.map { " → " + $0.event.text(.storeKit1, words.language) }
+    let last = session?.log.dropFirst(timed.logStart).last.map { " → " + $0.text(words.language) }
     return (countdown + (last ?? ""), .info)
   }
 

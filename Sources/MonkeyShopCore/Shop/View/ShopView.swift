@@ -217,7 +217,7 @@ public struct ShopView {
 
   private func drawLog(on canvas: inout some Canvas, _ area: LogArea) {
     guard area.rows > 0 else { return }
-    var title = words.eventLog(model.vocabulary)
+    var title = words.eventLog(model.storeKit)
     if model.logScroll > 0 { title += " · " + words.scrolledBack(model.logScroll) }
     canvas.rule(title, x: area.x, y: area.top, width: area.width)
     let textX = area.x + 12
@@ -242,7 +242,7 @@ public struct ShopView {
     guard rows > 0, width > 0 else { return [] }
     func rowsOf(_ entry: LogEntry) -> [LogRow] {
       let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
-      let lines = wrap(entry.event.text(model.vocabulary, model.words.language), width: width)
+      let lines = wrap(entry.text(model.words.language), width: width)
       return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
     }
     let end = max(0, model.log.count - model.logScroll)
@@ -315,8 +315,9 @@ enum HintBar {
   /// The storefront's keys by how much a person needs them in the bar: buying, the conditions
   /// panel, spending and the log's StoreKit before the switches the conditions bar already shows.
   static let importance: [ShopAction] = [
-    .buyFive, .buyTen, .openConditions, .spend, .toggleVocabulary, .openTransactions, .toggleNetwork,
-    .toggleRestrictions, .toggleAskToBuy, .toggleInterrupted, .requestProducts, .buySelected, .quit,
+    .buyFive, .buyTen, .openConditions, .spend, .switchStoreKit, .openTransactions, .toggleNetwork,
+    .toggleRestrictions, .toggleAskToBuy, .toggleInterrupted, .requestProducts, .restorePurchases, .buySelected,
+    .quit,
   ]
 
   static func draw(_ bindings: [KeyBinding], language: Language, on canvas: inout some Canvas, y: Int) {
