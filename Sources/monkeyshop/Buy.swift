@@ -34,6 +34,7 @@ struct Buy: ParsableCommand {
   )
   var json = false
 
+  @OptionGroup var storeKit: StoreKitOption
   @OptionGroup var options: ShopOptions
 
   func validate() throws {
@@ -51,6 +52,7 @@ struct Buy: ParsableCommand {
     }
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
+    try storeKit.apply(to: folder, catalog: catalog)
     let log = HeadlessLog(printing: !json)
     let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash, log: log)
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
@@ -77,12 +79,24 @@ struct Buy: ParsableCommand {
       // Another monkeyshop on the same data folder may have answered, credited or finished it first.
       let how = Self.creditedHere(id, model) ? "" : ", credited by \(Words(.en).anotherMonkeyshop)"
       return ("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))", nil)
+    case .purchased where model.storeKit == .storeKit2 && transaction.failsVerification:
+      return (
+        nil,
+        Failure(
+          "transaction #\(id) failed verification (.unverified(invalidSignature)): the app credits nothing and leaves it unfinished",
+          exitStatus: .failure)
+      )
     case .purchased:
       return (
         nil,
         Failure.of(
           model,
           "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
+      )
+    case .deferred where model.storeKit == .storeKit2:
+      return (
+        "pending: Ask to Buy waits for a parent; the app has no transaction yet (the store's payment #\(id): monkeyshop store approve \(id))",
+        nil
       )
     case .deferred:
       return ("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))", nil)

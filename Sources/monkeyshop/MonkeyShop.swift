@@ -10,7 +10,8 @@ struct MonkeyShop: ParsableCommand {
       """,
     version: version,
     subcommands: [
-      StorefrontCommand.self, LaunchCommand.self, Buy.self, WalletCommand.self, Spend.self, StoreCommand.self,
+      StorefrontCommand.self, LaunchCommand.self, Buy.self, Restore.self, WalletCommand.self, Spend.self,
+      StoreCommand.self,
       CatalogCommand.self,
       WalkthroughCommand.self,
     ],

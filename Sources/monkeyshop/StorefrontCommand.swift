@@ -18,17 +18,22 @@ struct StorefrontCommand: ParsableCommand {
       valueName: "file"))
   var logFile: String?
 
+  @OptionGroup var storeKit: StoreKitOption
   @OptionGroup var options: ShopOptions
 
   func run() throws {
-    try Self.open(options, language: lang, logFile: logFile)
+    try Self.open(options, language: lang, logFile: logFile, storeKit: storeKit)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
-  static func open(_ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil) throws {
+  static func open(
+    _ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil,
+    storeKit: StoreKitOption = StoreKitOption()
+  ) throws {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
+    try storeKit.apply(to: folder, catalog: catalog)
     let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder.path) }
     guard Terminal.isInteractive else {
       throw Failure.failed(

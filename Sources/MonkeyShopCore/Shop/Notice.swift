@@ -93,6 +93,8 @@ public enum LogNote: Equatable, Sendable {
   case walletChangedElsewhere(balance: Int)
   /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
   case updatesRepeatUnfinished(count: Int)
+  /// StoreKit 2: `.pending`; what the parent approves arrives through `Transaction.updates`.
+  case pendingArrivesThroughUpdates
   /// StoreKit 2: a declined Ask to Buy reaches the app in no way Apple documents.
   case declineDeliversNothing
   /// Restore Purchases never brings back a consumable.

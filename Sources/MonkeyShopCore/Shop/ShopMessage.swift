@@ -44,6 +44,8 @@ public enum ShopMessage: Sendable {
   case failed(ShopFailure)
   /// Buy without the payment sheet: the headless `buy` command.
   case purchase(productIdentifier: String, quantity: Int)
+  /// Restore Purchases without a screen: `monkeyshop restore`.
+  case restore
 }
 
 /// What `update` asks the runtime to do. The runtime answers each with messages.

@@ -108,6 +108,9 @@ extension ShopModel {
     case .failed(let failure):
       fail(failure)
       return []
+    case .restore:
+      restorePurchases()
+      return []
     case .purchase(let identifier, let quantity):
       if storeKit == .storeKit2 { callPurchase(productIdentifier: identifier, quantity: quantity) }
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]

@@ -302,6 +302,10 @@ public struct Words: Sendable {
       say(
         "Transaction.updates also emits \(count == 1 ? "it" : "each of them") once at launch: crediting must be idempotent",
         "Transaction.updates も起動時に同じ取引を一度送ります: 付与は冪等でなければなりません")
+    case .pendingArrivesThroughUpdates:
+      say(
+        "Ask to Buy: no transaction yet; if a parent approves, it arrives through Transaction.updates",
+        "承認と購入: まだ取引はありません。保護者が承認すると Transaction.updates に届きます")
     case .declineDeliversNothing:
       say(
         "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",

@@ -39,7 +39,6 @@ extension ShopModel {
       if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
         note(.crashedLastRun(crash))
       }
-      note(.unfinishedAtLaunch(count: unfinished.count))
       for transaction in unfinished {
         redelivered.insert(transaction.id)
         effects += receive(transaction, as: { .unfinished(transactionID: transaction.id, $0) })
@@ -71,7 +70,7 @@ extension ShopModel {
       // An Ask to Buy request: the app's `purchase(options:)` returns `.pending`, and no transaction.
       guard ownPurchase else { return [] }
       record(.storeKit2(.purchaseResult(.pending)))
-      note(.askToBuyWaits)
+      note(.pendingArrivesThroughUpdates)
       status = .storeKit2(.pending(product: transaction.productIdentifier))
       return []
     case .failed:

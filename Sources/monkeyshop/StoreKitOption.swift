@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+
+/// `--storekit 1|2`: which StoreKit the app is written with. The choice is the `storeKit`
+/// condition, kept in the data folder, so the next command runs the same app until it is changed.
+struct StoreKitOption: ParsableArguments {
+  @Option(
+    name: .customLong("storekit"),
+    help: ArgumentHelp(
+      "Run the app written with StoreKit 1 (SKPaymentQueue) or StoreKit 2 (Product.purchase, Transaction.updates); kept in the data folder.",
+      valueName: "1|2"))
+  var api: StoreKitAPI?
+
+  /// Writes the choice into the store before the app launches, when one was given.
+  func apply(to folder: DataFolder, catalog: Catalog) throws(Failure) {
+    guard let api else { return }
+    do {
+      _ = try folder.changeStore(catalog: catalog) { store in
+        _ = try store.set(.storeKit, to: "\(api.rawValue)", at: Date())
+      }
+    } catch let error as any ShopError {
+      throw Failure(error)
+    } catch {
+      throw Failure.data("\(folder.path): \(error)")
+    }
+  }
+}
+
+extension StoreKitAPI: ExpressibleByArgument {
+  public init?(argument: String) {
+    var conditions = Conditions()
+    guard (try? Condition.storeKit.set(argument, in: &conditions)) != nil else { return nil }
+    self = conditions.storeKit
+  }
+
+  public static var allValueStrings: [String] { ["1", "2"] }
+}
+
+/// `monkeyshop restore`: Restore Purchases, as the storefront's `o` key does.
+struct Restore: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restore",
+    abstract: "Restore Purchases, as the app's button would, without a screen.",
+    discussion: """
+      StoreKit 1: restoreCompletedTransactions(), then paymentQueueRestoreCompletedTransactionsFinished(_:). \
+      StoreKit 2: AppStore.sync(), then Transaction.currentEntitlements. Consumables are never \
+      restored, so with monkey credits nothing comes back. Exit status: 0 finished, 1 failed \
+      (network down), 65 unreadable data.
+      """)
+
+  @OptionGroup var storeKit: StoreKitOption
+  @OptionGroup var options: ShopOptions
+
+  func run() throws {
+    let catalog = try options.loadCatalog()
+    let folder = options.dataFolder
+    try options.checkDataFiles(folder)
+    try storeKit.apply(to: folder, catalog: catalog)
+    let runtime = Headless.launch(catalog: catalog, folder: folder, log: HeadlessLog(printing: true))
+    runtime.send(.restore)
+    if let failure = runtime.model.lastFailure { throw Failure(failure) }
+    say("restore finished: nothing restored (consumables are never restored)")
+  }
+}
