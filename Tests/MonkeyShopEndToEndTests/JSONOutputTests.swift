@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopCore
 import Testing
 
 /// Evidence a QA engineer keeps: `--json` on `buy` and `store show`, ISO 8601 dates in every JSON
@@ -67,7 +68,7 @@ struct JSONOutputTests {
     #expect(conditions["network"] == "down")
     #expect(conditions["storefront"] == "JPN")
     #expect(conditions["latency"] == "instant")
-    #expect(conditions.count == 11, "\(conditions)")
+    #expect(conditions.count == Condition.allCases.count, "\(conditions)")
     #expect(conditions["skipPaymentSheet"] == "off")
     // A purchase waiting for a parent has not ended: it is counted, as launch --json counts it.
     #expect(object["transactions"] as? Int == 1, "\(result)")

@@ -48,6 +48,12 @@ public enum StoreKit2Event: Equatable, Sendable {
     }
   }
 
+  /// Every name `name` gives, for walkthroughs to check theirs against.
+  static let names = [
+    "purchase", "success", "unverified", "pending", "userCancelled", "purchaseError", "update", "unfinished",
+    "notCredited", "sync", "syncError", "currentEntitlements",
+  ]
+
   /// The name `expect: { event: … }` matches.
   var name: String {
     switch self {
