@@ -154,11 +154,12 @@ public struct SigningIdentity: Sendable {
   /// self-signed, and the key the leaf's.
   init(files: [String: Data], folder: String) throws(DataFileError) {
     func place(_ name: String) -> String { folder + "/" + name }
+    let remake = "remove the signing-* files to make a new chain (servers must then trust the new root)"
     func certificate(_ name: String) throws(DataFileError) -> Certificate {
       do {
         return try Certificate(derEncoded: Array(files[name] ?? Data()))
       } catch {
-        throw DataFileError(path: place(name), problem: "is not a DER X.509 certificate (\(error))")
+        throw DataFileError(path: place(name), problem: "is not a DER X.509 certificate; \(remake)")
       }
     }
     let root = try certificate(Self.fileNames.root)
@@ -169,9 +170,8 @@ public struct SigningIdentity: Sendable {
     do {
       key = try P256.Signing.PrivateKey(pemRepresentation: keyText)
     } catch {
-      throw DataFileError(path: place(Self.fileNames.leafKey), problem: "is not a PEM P-256 private key (\(error))")
+      throw DataFileError(path: place(Self.fileNames.leafKey), problem: "is not a PEM P-256 private key; \(remake)")
     }
-    let remake = "remove the signing-* files to make a new chain (servers must then trust the new root)"
     guard root.publicKey.isValidSignature(root.signature, for: root) else {
       throw DataFileError(path: place(Self.fileNames.root), problem: "is not a self-signed root; \(remake)")
     }
