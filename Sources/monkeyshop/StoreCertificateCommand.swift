@@ -40,7 +40,7 @@ struct StoreCertificate: ParsableCommand {
     let identity = try SigningIdentity.of(options.dataFolder)
     let bytes = pem ? Data(try identity.rootPEM.utf8) + Data("\n".utf8) : Data(try identity.rootDER)
     guard let out else {
-      FileHandle.standardOutput.write(bytes)
+      Output.sayBytes(bytes)
       return
     }
     try Self.save(bytes, to: out)

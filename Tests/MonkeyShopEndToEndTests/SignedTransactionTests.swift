@@ -253,7 +253,7 @@ struct StoreCertificateTests {
     #expect(!FileManager.default.fileExists(atPath: folder.data.path), "the chain is not made for a refused command")
   }
 
-  @Test("--pem prints the root as PEM; DER to a file; both the same certificate, and the same every time")
+  @Test("--pem prints the root as PEM; DER to a file or a pipe; all the same certificate, and the same every time")
   func formats() async throws {
     let folder = try ShopFolder("certificate-formats")
     let pem = try expectSuccess(await monkeyshop("store", "certificate", "--pem", in: folder))
@@ -263,6 +263,10 @@ struct StoreCertificateTests {
     try await expectSuccess(monkeyshop("store", "certificate", "--out", der, in: folder))
     let body = pem.stdout.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
     #expect(Data(base64Encoded: body) == FileManager.default.contents(atPath: der))
+    // DER to standard output when it is not a terminal (here a file), byte for byte.
+    let piped = try Child(["store", "certificate"], in: folder)
+    try expectSuccess(await piped.wait())
+    #expect(FileManager.default.contents(atPath: piped.stdoutPath) == FileManager.default.contents(atPath: der))
     let again = try expectSuccess(await monkeyshop("store", "certificate", "--pem", in: folder))
     #expect(again.stdout == pem.stdout, "the chain is made once per data folder")
     for name in ["signing-root.der", "signing-intermediate.der", "signing-leaf.der", "signing-leaf-key.pem"] {
