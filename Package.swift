@@ -16,6 +16,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
   ],
   targets: [
     .systemLibrary(
@@ -26,6 +29,17 @@ let package = Package(
       name: "MonkeyShopCore",
       dependencies: [.product(name: "Yams", package: "Yams")]
     ),
+    // Signed transactions (SPEC §8): the certificate chain and the JWS. The crypto stays out of
+    // MonkeyShopCore, which builds the payload the signature covers.
+    .target(
+      name: "MonkeyShopSigning",
+      dependencies: [
+        "MonkeyShopCore",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+      ]
+    ),
     .target(
       name: "MonkeyShopTerminal",
       dependencies: ["CNCurses", "MonkeyShopCore"]
@@ -34,6 +48,7 @@ let package = Package(
       name: "monkeyshop",
       dependencies: [
         "MonkeyShopCore",
+        "MonkeyShopSigning",
         "MonkeyShopTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -64,6 +79,16 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["Golden"]
+    ),
+    .testTarget(
+      name: "MonkeyShopSigningTests",
+      dependencies: [
+        "MonkeyShopCore",
+        "MonkeyShopSigning",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+      ]
     ),
     .testTarget(
       name: "MonkeyShopTerminalTests",

@@ -35,6 +35,12 @@ enum Output {
     emit(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
   }
 
+  /// Bytes exactly as given: binary output a command was asked for (`store certificate`'s DER to a
+  /// pipe or a file), never to a terminal.
+  static func sayBytes(_ bytes: Data) {
+    emit(Array(bytes)[...], to: .standardOutput)
+  }
+
   private static func lines(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
       .map { TerminalText.escaped(String($0)) + "\n" }.joined()
@@ -44,8 +50,12 @@ enum Output {
 
   /// One write(2) per call, retried when interrupted or short: nothing waits in a buffer.
   private static func emit(_ text: String, to stream: Stream) {
+    emit(Array(text.utf8)[...], to: stream)
+  }
+
+  private static func emit(_ bytes: ArraySlice<UInt8>, to stream: Stream) {
     let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-    var bytes = Array(text.utf8)[...]
+    var bytes = bytes
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if written < 0, errno == EINTR { continue }

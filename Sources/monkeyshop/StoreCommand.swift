@@ -8,6 +8,7 @@ struct StoreCommand: ParsableCommand {
     abstract: "Apple's side: list transactions, approve or decline Ask to Buy, resolve interruptions, set conditions.",
     subcommands: [
       Transactions.self, Approve.self, Decline.self, Resolve.self, SetCondition.self, Show.self, Reset.self,
+      StoreCertificate.self,
     ])
 
   struct Transactions: ParsableCommand {
@@ -16,7 +17,7 @@ struct StoreCommand: ParsableCommand {
 
     @Flag(
       help:
-        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), and errorCode, errorMessage, errorID where failed}."
+        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorCode, errorMessage, errorID where failed, and jws (the signed transaction) where purchased}."
     )
     var json = false
 
@@ -25,7 +26,8 @@ struct StoreCommand: ParsableCommand {
     func run() throws {
       let store = try options.dataFolder.readStore()
       if json {
-        printJSON(store.transactions.map(Self.json))
+        let jws = try SignedTransactions.jws(for: store.transactions, store: store, options: options)
+        printJSON(store.transactions.map { Self.json($0).merging(jws[$0.id].map { ["jws": $0] } ?? [:]) { $1 } })
         return
       }
       guard !store.transactions.isEmpty else {

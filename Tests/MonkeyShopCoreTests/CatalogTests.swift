@@ -144,6 +144,14 @@ private let badCatalogs: [BadCatalog] = [
   },
   BadCatalog("unknown defaultStorefront", product: nil, key: "defaultStorefront") { $0["defaultStorefront"] = "XYZ" },
   BadCatalog("defaultStorefront not a string", product: nil, key: "defaultStorefront") { $0["defaultStorefront"] = 1 },
+  BadCatalog("bundleIdentifier not a string", product: nil, key: "bundleIdentifier") { $0["bundleIdentifier"] = 7 },
+  BadCatalog("empty bundleIdentifier", product: nil, key: "bundleIdentifier") { $0["bundleIdentifier"] = "" },
+  BadCatalog("bundleIdentifier not reverse-DNS", product: nil, key: "bundleIdentifier") {
+    $0["bundleIdentifier"] = "monkeyshop"
+  },
+  BadCatalog("bundleIdentifier with an underscore", product: nil, key: "bundleIdentifier") {
+    $0["bundleIdentifier"] = "com.example.monkey_shop"
+  },
   BadCatalog("unknown top-level key", product: nil, key: "currency") { $0["currency"] = "USD" },
   .first("unknown product key", key: "price") { $0["price"] = "0.99" },
   .first("availableInStore a string", key: "availableInStore") { $0["availableInStore"] = "yes" },
@@ -186,6 +194,14 @@ struct CatalogTests {
     root["defaultStorefront"] = nil
     let catalog = try load(plistData(root)).result.get()
     #expect(catalog.defaultStorefront.code == "USA")
+  }
+
+  @Test("bundleIdentifier may be left out (com.monkeyshop.app) or name the app the store signs for")
+  func bundleIdentifier() throws {
+    var root = goodCatalog()
+    #expect(try load(plistData(root)).result.get().bundleIdentifier == "com.monkeyshop.app")
+    root["bundleIdentifier"] = "com.example.Monkey-Shop"
+    #expect(try load(plistData(root)).result.get().bundleIdentifier == "com.example.Monkey-Shop")
   }
 
   @Test("a product not available in the store loads, and needs no price")

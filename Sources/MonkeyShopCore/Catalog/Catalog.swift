@@ -4,12 +4,20 @@ import Foundation
 public struct Catalog: Sendable, Equatable {
   public let products: [Product]
   public let defaultStorefront: Storefront
+  /// The app's bundle ID, written into signed transactions (`bundleId`, SPEC §8): a server's
+  /// verifier refuses a transaction signed for another app.
+  public let bundleIdentifier: String
   /// Where each product is in `products`: lookups stay quick in a catalog of thousands.
   private let positions: [String: Int]
 
-  public init(products: [Product], defaultStorefront: Storefront = .usa) {
+  public static let defaultBundleIdentifier = "com.monkeyshop.app"
+
+  public init(
+    products: [Product], defaultStorefront: Storefront = .usa, bundleIdentifier: String = defaultBundleIdentifier
+  ) {
     self.products = products
     self.defaultStorefront = defaultStorefront
+    self.bundleIdentifier = bundleIdentifier
     positions = Dictionary(
       products.enumerated().map { ($1.productIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
   }

@@ -64,7 +64,7 @@ public enum CatalogLoader {
     /// same few price strings.
     var decimals: [String: (price: Decimal, places: Int)] = [:]
 
-    static let rootKeys = ["products", "defaultStorefront"]
+    static let rootKeys = ["products", "defaultStorefront", "bundleIdentifier"]
     static let productKeys = ["productIdentifier", "type", "credits", "localizations", "prices", "availableInStore"]
 
     func fail(_ key: String?, _ problem: String, expected: String? = nil) -> CatalogError {
@@ -74,7 +74,7 @@ public enum CatalogLoader {
 
     mutating func catalog(_ root: [String: Any]) throws(CatalogError) -> Catalog {
       if let key = Self.firstUnknownKey(of: root, known: Self.rootKeys) {
-        throw fail(key, "unknown key", expected: "products or defaultStorefront")
+        throw fail(key, "unknown key", expected: Self.rootKeys.joined(separator: ", "))
       }
       var storefront = Storefront.usa
       if let value = root["defaultStorefront"] {
@@ -87,6 +87,15 @@ public enum CatalogLoader {
             expected: "one of \(Storefront.knownCodes)")
         }
         storefront = known
+      }
+      var bundleIdentifier = Catalog.defaultBundleIdentifier
+      if root["bundleIdentifier"] != nil {
+        bundleIdentifier = try string(root, "bundleIdentifier")
+        guard Self.isBundleIdentifier(bundleIdentifier) else {
+          throw fail(
+            "bundleIdentifier", "'\(bundleIdentifier)' is not a bundle ID",
+            expected: "reverse-DNS of letters, digits, hyphens and periods, such as com.example.app")
+        }
       }
       guard let value = root["products"] else {
         throw fail("products", "missing", expected: "an array of product dictionaries")
@@ -115,7 +124,7 @@ public enum CatalogLoader {
       }
       product = nil
       productIndex = nil
-      let catalog = Catalog(products: products, defaultStorefront: storefront)
+      let catalog = Catalog(products: products, defaultStorefront: storefront, bundleIdentifier: bundleIdentifier)
       try catalog.checkPrices(in: storefront, path: path)
       return catalog
     }
@@ -334,6 +343,13 @@ public enum CatalogLoader {
         }
       }
       return parts >= 2 && partLength > 0
+    }
+
+    /// A bundle ID as Apple defines one: "contains only alphanumeric characters (A-Z, a-z, 0-9),
+    /// hyphens (-), and/or periods (.). The string should be in reverse-DNS format."
+    /// (https://developer.apple.com/help/glossary/bundle-id)
+    static func isBundleIdentifier(_ identifier: String) -> Bool {
+      isReverseDNS(identifier) && !identifier.utf8.contains(UInt8(ascii: "_"))
     }
 
     /// How a number of the property list reads, for a message that says what is wrong with it.

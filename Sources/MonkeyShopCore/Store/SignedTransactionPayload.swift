@@ -1,0 +1,198 @@
+import Foundation
+
+/// What a signed transaction says (SPEC §8): the fields of Apple's `JWSTransactionDecodedPayload`
+/// that apply to a consumable bought in this shop, built from the store's transaction, the catalog
+/// and the storefront. The JWS signs `encodedJSON`; the transaction manager shows `lines`.
+///
+/// Apple's field list and types:
+/// https://developer.apple.com/documentation/appstoreservernotifications/jwstransactiondecodedpayload
+/// Dates are "UNIX time, in milliseconds" and identifiers are strings, as in Apple's payloads.
+public struct SignedTransactionPayload: Equatable, Sendable {
+  /// A field's value as JSON writes it.
+  public enum Value: Equatable, Sendable, CustomStringConvertible {
+    case string(String)
+    case integer(Int64)
+    /// UNIX time in milliseconds, written as an integer.
+    case date(Int64)
+
+    public var description: String {
+      switch self {
+      case .string(let text): text
+      case .integer(let number): "\(number)"
+      case .date(let milliseconds):
+        "\(milliseconds) (\(Self.iso8601(milliseconds)))"
+      }
+    }
+
+    /// `2023-11-14T22:13:20.123Z`, from the milliseconds themselves (a `Date` in between could show
+    /// .122 for .123).
+    static func iso8601(_ milliseconds: Int64) -> String {
+      let millisecond = (milliseconds % 1000 + 1000) % 1000
+      let seconds = (milliseconds - millisecond) / 1000
+      let whole = Date(timeIntervalSince1970: Double(seconds))
+        .formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+      return whole.dropLast() + String(format: ".%03dZ", Int(millisecond))
+    }
+  }
+
+  public let transactionId: String
+  public let originalTransactionId: String
+  public let bundleId: String
+  public let productId: String
+  public let purchaseDate: Int64
+  public let originalPurchaseDate: Int64
+  public let quantity: Int
+  public let type: String
+  public let inAppOwnershipType: String
+  public let signedDate: Int64
+  public let environment: StoreEnvironment
+  public let transactionReason: String
+  public let storefront: String
+  public let storefrontId: String
+  /// Milliunits of `currency` for the whole quantity; nil (and no `currency`) where the product has
+  /// no price in the storefront.
+  public let price: Int64?
+  public let currency: String?
+  public let revocationDate: Int64?
+  public let revocationReason: RevocationReason?
+
+  /// Whether the App Store signs the transaction: only purchased (or restored) transactions carry a
+  /// signed transaction; purchasing, deferred and failed ones have none (StoreKit 2's `purchase()`
+  /// returns no transaction for pending or cancelled purchases).
+  public static func isSigned(_ transaction: StoreTransaction) -> Bool {
+    transaction.state == .purchased || transaction.state == .restored
+  }
+
+  /// The payload of a transaction the App Store signs (`isSigned`); nil for the others.
+  public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront: Storefront) {
+    guard Self.isSigned(transaction) else { return nil }
+    transactionId = transaction.id
+    // "This value is identical to the transaction identifier (`transactionId`) except when the user
+    // restores or renews a subscription": consumables are never restored or renewed
+    // (https://developer.apple.com/documentation/appstoreservernotifications/originaltransactionid).
+    originalTransactionId = transaction.id
+    bundleId = catalog.bundleIdentifier
+    productId = transaction.productIdentifier
+    purchaseDate = Self.milliseconds(transaction.purchaseDate)
+    originalPurchaseDate = purchaseDate
+    quantity = transaction.quantity
+    // Every product the catalog sells is a consumable (CatalogLoader refuses other types).
+    type = "Consumable"
+    // "The transaction belongs to the purchaser": this shop shares nothing through Family Sharing
+    // (https://developer.apple.com/documentation/storekit/transaction/ownershiptype-swift.struct/purchased).
+    inAppOwnershipType = "PURCHASED"
+    // The moment of the transaction's latest change, so the same transaction always says the same
+    // thing: its purchase, or its refund once refunded. Apple's verifier, with online checks off,
+    // checks the certificate chain at this date (research: `effective_date` from `signedDate`), and
+    // the chain is valid from 2000 to 2099, around any date the virtual clock gives.
+    signedDate = Self.milliseconds(transaction.revocationDate ?? transaction.purchaseDate)
+    environment = transaction.environment ?? .sandbox
+    // "A transaction reason that indicates a purchase is initiated by a customer"; the other,
+    // "RENEWAL", is for auto-renewable subscriptions
+    // (https://developer.apple.com/documentation/storekit/transaction/reason-swift.struct/purchase).
+    transactionReason = "PURCHASE"
+    self.storefront = storefront.code
+    storefrontId = Self.storefrontIDs[storefront.code] ?? ""
+    price = catalog.product(transaction.productIdentifier)?.price(in: storefront)
+      .flatMap { Self.milliunits($0, quantity: transaction.quantity) }
+    currency = price == nil ? nil : storefront.currencyCode
+    revocationDate = transaction.revocationDate.map(Self.milliseconds)
+    revocationReason = transaction.revocationDate == nil ? nil : transaction.revocationReason ?? .other
+  }
+
+  /// Every field in the order Apple's payloads list them, optional ones only when present.
+  public var fields: [(key: String, value: Value)] {
+    var fields: [(key: String, value: Value)] = [
+      ("transactionId", .string(transactionId)),
+      ("originalTransactionId", .string(originalTransactionId)),
+      ("bundleId", .string(bundleId)),
+      ("productId", .string(productId)),
+      ("purchaseDate", .date(purchaseDate)),
+      ("originalPurchaseDate", .date(originalPurchaseDate)),
+      ("quantity", .integer(Int64(quantity))),
+      ("type", .string(type)),
+      ("inAppOwnershipType", .string(inAppOwnershipType)),
+      ("signedDate", .date(signedDate)),
+      ("environment", .string(environment.rawValue)),
+      ("transactionReason", .string(transactionReason)),
+      ("storefront", .string(storefront)),
+      ("storefrontId", .string(storefrontId)),
+    ]
+    if let price, let currency {
+      fields.append(("price", .integer(price)))
+      fields.append(("currency", .string(currency)))
+    }
+    if let revocationDate, let revocationReason {
+      fields.append(("revocationDate", .date(revocationDate)))
+      fields.append(("revocationReason", .integer(Int64(revocationReason.rawValue))))
+    }
+    return fields
+  }
+
+  /// `key: value` lines, dates with their ISO 8601 form: for the transaction manager.
+  public var lines: [String] { fields.map { "\($0.key): \($0.value)" } }
+
+  /// The JSON the JWS signs: one object, keys in `fields`' order, no spaces, dates and numbers as
+  /// integers. The same payload always encodes to the same bytes.
+  public var encodedJSON: Data {
+    let members = fields.map { key, value in
+      let text =
+        switch value {
+        case .string(let string): Self.jsonString(string)
+        case .integer(let number), .date(let number): "\(number)"
+        }
+      return Self.jsonString(key) + ":" + text
+    }
+    return Data(("{" + members.joined(separator: ",") + "}").utf8)
+  }
+
+  // MARK: Apple's values
+
+  /// Apple's storefront IDs for the storefronts this shop simulates. Apple defines the field ("An
+  /// Apple-defined value that uniquely identifies an App Store storefront",
+  /// https://developer.apple.com/documentation/appstoreserverapi/storefrontid) but its current
+  /// documentation lists no values beyond its samples (USA "143441" in the App Store Server
+  /// Library's Xcode test data). These are the IDs of Apple's former iTunes affiliate
+  /// documentation's appendix ("linking-to-the-itunes-music-store", as kept at
+  /// https://gist.github.com/hmml/8942940 and https://gist.github.com/atnan/47807), the values the
+  /// App Store sends in its `X-Apple-Store-Front` header.
+  public static let storefrontIDs: [String: String] = [
+    "USA": "143441", "JPN": "143462", "GBR": "143444", "DEU": "143443", "FRA": "143442",
+    "CAN": "143455", "AUS": "143460", "ITA": "143450", "ESP": "143454", "KOR": "143466",
+    "BRA": "143503", "MEX": "143468", "IND": "143467",
+  ]
+
+  /// "The price, in milliunits … multiplied by 1000" and, for a consumable, "the total amount of
+  /// the transaction for the quantity" (https://developer.apple.com/documentation/appstoreservernotifications/price).
+  /// Nil for a total beyond Apple's int64.
+  static func milliunits(_ price: Decimal, quantity: Int) -> Int64? {
+    let total = price * 1000 * Decimal(quantity)
+    guard total <= Decimal(Int64.max) else { return nil }
+    var rounded = Decimal()
+    var exact = total
+    NSDecimalRound(&rounded, &exact, 0, .plain)
+    return Int64(exactly: NSDecimalNumber(decimal: rounded).int64Value)
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+
+  /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
+  static func jsonString(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        result += String(format: "\\u%04x", scalar.value)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+import MonkeyShopSigning
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `store certificate`: the root of the data folder's signing chain, for a server under test to
+/// trust (SPEC §8). Apple's `SignedDataVerifier` takes roots as DER bytes, so DER is the default.
+struct StoreCertificate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "certificate",
+    abstract: "Export the root certificate that signed transactions chain to, for a server to trust.",
+    discussion: """
+      DER by default (what Apple's App Store Server Library takes), PEM with --pem. Without --out the \
+      certificate goes to standard output: PEM always, DER only when standard output is not a terminal. \
+      The chain is made once per data folder and kept there.
+      """)
+
+  @Flag(help: "Write PEM (-----BEGIN CERTIFICATE-----) instead of DER.")
+  var pem = false
+
+  @Option(name: .long, help: ArgumentHelp("Write the certificate to this file.", valueName: "file"))
+  var out: String?
+
+  @OptionGroup var options: ShopOptions
+
+  func run() throws {
+    // Refused before the chain is made: a command that fails changes nothing.
+    if out == nil, !pem, isatty(STDOUT_FILENO) == 1 {
+      throw Failure(
+        "store certificate: the root is binary DER and standard output is a terminal; use --out FILE, or --pem to print it",
+        exitStatus: .usage)
+    }
+    if let out { try Self.checkPlace(out) }
+    let identity = try SigningIdentity.of(options.dataFolder)
+    let bytes = pem ? Data(try identity.rootPEM.utf8) + Data("\n".utf8) : Data(try identity.rootDER)
+    guard let out else {
+      Output.sayBytes(bytes)
+      return
+    }
+    try Self.save(bytes, to: out)
+    say("root certificate (\(pem ? "PEM" : "DER")) written to \(out)")
+  }
+
+  /// A place `--out` may write: a regular file or a new name in an existing folder; never a
+  /// folder, a link or a device.
+  static func checkPlace(_ path: String) throws {
+    func refuse(_ problem: String) -> Failure {
+      Failure("--out \(path): \(problem); nothing was written", exitStatus: .usage)
+    }
+    guard !path.isEmpty, !path.hasSuffix("/") else {
+      throw refuse("names no file (expected a file name, such as root.der)")
+    }
+    var info = stat()
+    if lstat(path, &info) == 0 {
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw refuse("is a folder (expected a file name, such as root.der)")
+      case S_IFLNK: throw refuse("is a symbolic link; monkeyshop does not write through it")
+      default: throw refuse("is not a regular file")
+      }
+    }
+    let folder =
+      (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+      throw refuse("the folder \(folder) does not exist")
+    }
+    guard access(folder, W_OK) == 0 else {
+      throw refuse("the folder \(folder) cannot be written to (\(String(cString: strerror(errno))))")
+    }
+  }
+
+  /// Written whole to a new file in the same folder, then renamed over `path`: a reader never sees
+  /// half a certificate, and a link put there meanwhile is replaced, not followed.
+  static func save(_ bytes: Data, to path: String) throws {
+    let folder =
+      (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+    let temporary = (folder as NSString).appendingPathComponent(
+      ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else {
+      throw Failure.failed("--out \(path): cannot write in \(folder): \(String(cString: strerror(errno)))")
+    }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw Failure.failed("--out \(path): cannot be written: \(reason)")
+    }
+  }
+}
+
+/// `jws` in `store transactions --json`: each purchased transaction signed with the data folder's
+/// chain, in the storefront in force.
+enum SignedTransactions {
+  /// The signed transaction of each transaction that has one, by transaction id. The chain and the
+  /// catalog are read only when a transaction needs them.
+  static func jws(for transactions: [StoreTransaction], store: StoreState, options: ShopOptions) throws -> [String:
+    String]
+  {
+    let signed = transactions.filter(SignedTransactionPayload.isSigned)
+    guard !signed.isEmpty else { return [:] }
+    let catalog = try options.loadCatalog()
+    let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
+    let identity = try SigningIdentity.of(options.dataFolder)
+    var result: [String: String] = [:]
+    for transaction in signed {
+      result[transaction.id] = try identity.signedTransaction(transaction, catalog: catalog, storefront: storefront)
+    }
+    return result
+  }
+}
