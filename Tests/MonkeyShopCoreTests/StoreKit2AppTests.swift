@@ -118,7 +118,7 @@ import Testing
     #expect(shop.eventNames.suffix(2) == ["purchase", "pending"])
     #expect(!shop.eventNames.contains("error"))
     try shop.changeStore { store in
-      try store.set(.interruptedPurchases, to: "off", at: ShopHarness.start)
+      _ = try store.set(.interruptedPurchases, to: "off", at: ShopHarness.start)
       _ = try store.resolve("last", at: ShopHarness.start)
     }
     #expect(Self.lines(shop).contains("Transaction.updates → .verified #2"))
@@ -136,7 +136,7 @@ import Testing
     let shop = Self.shop { $0.latency = .slow }
     shop.press("5")
     shop.press(.enter)
-    try shop.changeStore { try $0.set(Condition(rawValue: condition)!, to: value, at: ShopHarness.start) }
+    try shop.changeStore { _ = try $0.set(Condition(rawValue: condition)!, to: value, at: ShopHarness.start) }
     if condition == "failNext" {
       // The forced error applies to the next payment.
       shop.press("5")

@@ -75,6 +75,20 @@ struct PayloadTests {
     #expect(payload.storefrontId == "143462")
   }
 
+  @Test("the storefront it was charged in stays, whatever the storefront is when it is signed")
+  func chargedStorefrontStays() throws {
+    var store = AppStore(state: StoreState(), catalog: PayloadFixture.catalog)
+    _ = try store.set(.storefront, to: "JPN", at: PayloadFixture.purchase)
+    _ = try store.set(.latency, to: "instant", at: PayloadFixture.purchase)
+    _ = try store.add(productIdentifier: PayloadFixture.five, quantity: 1, at: PayloadFixture.purchase)
+    let purchased = try #require(store.advance(to: PayloadFixture.purchase).first)
+    #expect(purchased.storefront == "JPN")
+    let payload = try #require(PayloadFixture.payload(purchased, storefront: .usa))
+    #expect(payload.storefront == "JPN")
+    #expect(payload.currency == "JPY")
+    #expect(payload.price == 160_000)
+  }
+
   @Test("no price in the storefront: neither price nor currency (currency is present only with price)")
   func noPrice() throws {
     let payload = try #require(PayloadFixture.payload(storefront: Storefront.named("DEU")!))

@@ -125,6 +125,7 @@ public struct AppStore: Sendable {
     transaction.state = .purchased
     transaction.environment = state.conditions.environment
     transaction.failsVerification = !state.conditions.verificationPasses
+    transaction.storefront = storefront.code
   }
 
   // MARK: Conditions

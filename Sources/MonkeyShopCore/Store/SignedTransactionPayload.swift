@@ -64,8 +64,10 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   }
 
   /// The payload of a transaction the App Store signs (`isSigned`); nil for the others.
-  public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront: Storefront) {
+  public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront) {
     guard Self.isSigned(transaction) else { return nil }
+    // The storefront it was charged in; one completed before transactions kept it: the current one.
+    let storefront = transaction.storefront.flatMap(Storefront.named) ?? current
     transactionId = transaction.id
     // "This value is identical to the transaction identifier (`transactionId`) except when the user
     // restores or renews a subscription": consumables are never restored or renewed

@@ -53,7 +53,7 @@ extension StoreTransaction {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
     case hasPurchaseIssue, originalTransactionID
-    case environment, failsVerification, revocationDate, revocationReason
+    case environment, failsVerification, revocationDate, revocationReason, storefront
   }
 
   public init(from decoder: any Decoder) throws {
@@ -75,6 +75,11 @@ extension StoreTransaction {
     failsVerification = try container.decodeIfPresent(Bool.self, forKey: .failsVerification) ?? false
     revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
     revocationReason = try container.decodeIfPresent(RevocationReason.self, forKey: .revocationReason)
+    storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+    if let code = storefront, Storefront.named(code) == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .storefront, in: container, debugDescription: "is '\(code)', expected one of \(Storefront.knownCodes)")
+    }
     if (revocationDate == nil) != (revocationReason == nil) {
       throw DecodingError.dataCorruptedError(
         forKey: .revocationReason, in: container,

@@ -61,6 +61,8 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// transaction names, and whether it fails verification (the `verification` condition).
   public var environment: StoreEnvironment?
   public var failsVerification: Bool
+  /// The storefront the purchase was charged in (its price and currency), stamped with the rest.
+  public var storefront: String?
   /// Set by a refund (`store refund`, the transaction manager), as Xcode's Transaction Manager does.
   public var revocationDate: Date?
   public var revocationReason: RevocationReason?
@@ -70,7 +72,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
     answerDate: Date? = nil, forcedError: SKErrorCode? = nil, hasPurchaseIssue: Bool = false,
     originalTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
-    revocationDate: Date? = nil, revocationReason: RevocationReason? = nil
+    revocationDate: Date? = nil, revocationReason: RevocationReason? = nil, storefront: String? = nil
   ) {
     self.id = id
     self.productIdentifier = productIdentifier
@@ -87,6 +89,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     self.failsVerification = failsVerification
     self.revocationDate = revocationDate
     self.revocationReason = revocationReason
+    self.storefront = storefront
   }
 
   /// Refunded: the App Store revoked it.
