@@ -8,7 +8,9 @@ import Testing
   @Test func buyFiveRunsTheWholeLifecycle() {
     let shop = ShopHarness()
     shop.press("5")
-    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.5", quantity: 1)))
+    #expect(
+      shop.model.overlay
+        == .paymentSheet(.init(transactionID: "1", productIdentifier: "com.monkeyshop.credits.5", quantity: 1)))
     shop.press(.enter)
     #expect(shop.model.isPurchaseInFlight)
     #expect(shop.screen().contains("Purchasing 5 Monkey Credits ×1…"))
@@ -18,16 +20,18 @@ import Testing
     #expect(shop.storage.wallet.balance == 5)
     #expect(shop.storage.store.transactions.map(\.finished) == [true])
     let lifecycle = shop.eventNames.drop { $0 != "paymentAdded" }
-    #expect(Array(lifecycle) == ["paymentAdded", "purchasing", "purchased", "delivered", "finished"])
+    #expect(Array(lifecycle) == ["paymentAdded", "purchasing", "note", "purchased", "delivered", "finished"])
+    #expect(shop.screen().contains("↳ payment sheet: Buy — the App Store processes the payment"))
     #expect(shop.screen().contains("5 monkey credits"))
     #expect(shop.screen().contains("Purchased 5 Monkey Credits ×1: +5 credits"))
   }
 
-  @Test func quantityOnTheSheetMultipliesCredits() {
+  @Test("the quantity set on the row is the payment's: the sheet shows it, the credits multiply")
+  func quantityOnTheRowMultipliesCredits() {
     let shop = ShopHarness()
-    shop.press("0++")
+    shop.press("++0")
     let sheet = shop.screen()
-    #expect(sheet.contains("− 3 +"))
+    #expect(sheet.contains("Quantity        3"))
     #expect(sheet.contains("$5.97"))
     shop.press(.enter)
     shop.wait(2)
@@ -44,7 +48,7 @@ import Testing
     #expect(shop.model.quantity == 10)
     #expect(shop.model.status == .cannot(keys: "+/=", .quantityAtMost))
     shop.press("b")
-    #expect(shop.screen().contains("− 10 +"))
+    #expect(shop.screen().contains("Quantity        10"))
   }
 
   @Test func selectionMovesAndEnterBuysTheSelectedProduct() {
@@ -55,7 +59,9 @@ import Testing
     #expect(shop.model.selectedProduct?.credits == 5)
     shop.press("j")
     shop.press(.enter)
-    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.10", quantity: 1)))
+    #expect(
+      shop.model.overlay
+        == .paymentSheet(.init(transactionID: "1", productIdentifier: "com.monkeyshop.credits.10", quantity: 1)))
   }
 
   @Test func cancelOnTheSheetIsACancellationNotAnError() {
@@ -69,6 +75,53 @@ import Testing
     #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
     #expect(shop.model.status?.tone == .warning)
     #expect(shop.model.balance == 0)
+  }
+
+  @Test("a buy puts the payment in the queue before the sheet; the sheet answers that transaction")
+  func thePaymentIsAddedBeforeTheSheet() {
+    let shop = ShopHarness(conditions: { $0.latency = .instant })
+    shop.press("5")
+    #expect(shop.storage.store.transactions.map(\.state) == [.purchasing], "in the queue while the sheet is up")
+    #expect(Array(shop.eventNames.suffix(2)) == ["paymentAdded", "purchasing"])
+    #expect(shop.screen().contains("[ Buy ]"))
+    shop.wait(600)
+    #expect(shop.storage.store.transactions.map(\.state) == [.purchasing], "nothing is charged before Buy")
+    #expect(shop.screen().contains("[ Buy ]"), "the sheet waits for the person")
+    shop.press(.escape)
+    #expect(shop.storage.store.transactions.map(\.id) == ["1"], "Cancel fails the same transaction")
+    #expect(shop.storage.store.transactions.first?.failure == .cancelled)
+  }
+
+  @Test("quitting with the sheet open: at the next launch the App Store shows that payment's sheet again")
+  func anUnansweredSheetComesBackAtLaunch() {
+    let shop = ShopHarness()
+    shop.press("++0")
+    shop.press(.ctrlC)
+    #expect(shop.model.isFinished)
+    #expect(shop.storage.store.transactions.first?.awaitsPaymentSheet == true)
+    shop.launch()
+    let screen = shop.screen()
+    #expect(screen.contains("[ Buy ]") && screen.contains("Quantity        3"), "\(screen)")
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        "  ↳ payment 1 is still purchasing, its sheet unanswered: the App Store shows it again"))
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.balance == 30)
+    #expect(shop.storage.store.transactions.map(\.id) == ["1"], "the same payment, bought once")
+    shop.launch()
+    #expect(!shop.screen().contains("[ Buy ]"), "answered, it does not come back")
+  }
+
+  @Test("the sheet goes away with its transaction: the network lost fails the payment and closes it")
+  func theSheetClosesWhenItsPaymentFails() {
+    let shop = ShopHarness()
+    shop.press("5")
+    #expect(shop.model.keyContext == .paymentSheet)
+    try? shop.changeStore { _ = try $0.set(.network, to: "down", at: shop.now) }
+    #expect(shop.model.overlay == nil)
+    #expect(shop.storage.store.transactions.first?.failure == .networkLost)
+    #expect(shop.screen().contains("Cannot connect to iTunes Store"))
   }
 
   @Test func restrictionsDisableTheAppStore() {

@@ -102,10 +102,31 @@ struct PaymentTests {
     #expect(store.advance(to: t0.addingTimeInterval(100)).map(\.id) == [quick.id, slow.id])
   }
 
-  @Test("a payment cancelled on the payment sheet fails at once as a cancellation")
+  @Test("a payment added with its sheet is purchasing and waits for the sheet: nothing is answered meanwhile")
+  func waitsForTheSheet() throws {
+    var store = try makeStore(["latency": "instant", "failNext": "2"])
+    let added = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    #expect(added.state == .purchasing)
+    #expect(added.awaitsPaymentSheet)
+    #expect(store.advance(to: t0.addingTimeInterval(600)).isEmpty, "the App Store waits for the person")
+    #expect(store.state.conditions.failNext != nil, "a forced error waits for a confirmed purchase")
+    let confirmed = try store.answerPaymentSheet(added.id, confirmed: true, at: t0.addingTimeInterval(5))
+    #expect(confirmed.state == .purchasing)
+    #expect(confirmed.answerDate == t0.addingTimeInterval(5))
+    #expect(store.state.conditions.failNext == nil)
+    let error = #expect(throws: TransactionError.self) {
+      try store.answerPaymentSheet(added.id, confirmed: false, at: t0.addingTimeInterval(5))
+    }
+    #expect(error?.message.contains("its sheet unanswered") == true, "a sheet is answered once")
+    #expect(store.advance(to: t0.addingTimeInterval(5)).map(\.state) == [.failed])
+  }
+
+  @Test("Cancel on the payment sheet fails its purchasing transaction as a cancellation")
   func cancelled() throws {
     var store = try makeStore()
-    let transaction = try store.add(productIdentifier: five, quantity: 1, confirmed: false, at: t0)
+    let added = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    let transaction = try store.answerPaymentSheet(added.id, confirmed: false, at: t0)
+    #expect(transaction.id == added.id)
     #expect(transaction.state == .failed)
     #expect(transaction.failure == .cancelled)
     #expect(transaction.failure?.code == .paymentCancelled)
@@ -456,7 +477,8 @@ struct FinishTests {
 
     _ = try store.set(.askToBuy, to: "off", at: t0)
     let purchased = try buy(&store)
-    let cancelled = try store.add(productIdentifier: five, quantity: 1, confirmed: false, at: t0)
+    let sheet = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    let cancelled = try store.answerPaymentSheet(sheet.id, confirmed: false, at: t0)
     _ = try store.set(.latency, to: "slow", at: t0)
     let purchasing = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let error = #expect(throws: TransactionError.self) { try store.finish(purchasing.id) }
@@ -521,7 +543,7 @@ struct StoreStateTests {
   func roundTrip() throws {
     var store = try makeStore(["askToBuy": "on", "storefront": "JPN"])
     _ = try buy(&store)
-    _ = try store.add(productIdentifier: ten, quantity: 3, confirmed: false, at: t0)
+    _ = try store.add(productIdentifier: ten, quantity: 3, showsPaymentSheet: true, at: t0)
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
     let decoder = JSONDecoder()

@@ -83,6 +83,11 @@ public enum LogNote: Equatable, Sendable {
   case creditedByAnother(transactionID: String)
   /// `skipPaymentSheet` is on: the payment was added without the sheet, as if confirmed.
   case paymentSheetSkipped
+  /// Buy or Cancel on the App Store's payment sheet.
+  case paymentSheetAnswered(confirmed: Bool)
+  /// A payment left `.purchasing` with its sheet unanswered when the app last stopped: the App
+  /// Store shows the sheet again.
+  case paymentSheetShownAgain(transactionID: String)
   case storefrontPrices(Storefront)
   case walletChangedElsewhere(balance: Int)
 }

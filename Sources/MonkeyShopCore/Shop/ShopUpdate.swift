@@ -47,6 +47,14 @@ extension ShopModel {
         status = .purchasing(product: product, quantity: quantity, sheetSkipped: true)
       }
       return effects
+    case .paymentSheetAnswered(let transaction, let confirmed):
+      note(.paymentSheetAnswered(confirmed: confirmed))
+      defer { showWaitingPaymentSheet() }
+      guard transaction.state == .purchasing else { return observe(transaction, redelivered: false) }
+      // Bought: the App Store processes the payment; its answer reaches the observer after the latency.
+      if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
+      status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
+      return []
     case .paymentRefused(let error):
       fail(ShopFailure(error))
       return []
@@ -88,6 +96,7 @@ extension ShopModel {
       self.store = store
       answersHeld = false
       clampSelections()
+      closeAnsweredPaymentSheet()
       return []
     case .walletRead(let wallet):
       followWallet(wallet)
@@ -103,7 +112,7 @@ extension ShopModel {
       fail(failure)
       return []
     case .purchase(let identifier, let quantity):
-      return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
+      return [.addPayment(productIdentifier: identifier, quantity: quantity, showsSheet: false, at: date(at: now))]
     }
   }
 
@@ -123,6 +132,7 @@ extension ShopModel {
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
     if requestsProducts { effects += requestProducts() }
+    showWaitingPaymentSheet()
     // Payments the store should have answered while no app was running (the app that added them
     // was killed) are answered now, and delivered like any other.
     return effects + tick()
@@ -180,6 +190,19 @@ extension ShopModel {
     record(.updated(transaction, redelivered: redelivered))
     switch transaction.state {
     case .purchasing:
+      // The payment is in the queue and the observer has seen `.purchasing`: only now does the App
+      // Store show its payment sheet. Apple documents `.purchasing` as arriving before the person
+      // confirms, not whether before or after the sheet appears: its own test steps list "the
+      // system displays the payment sheet" first, then "verify … `.purchasing`"
+      // (https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode,
+      // https://developer.apple.com/documentation/storekit/testing-an-interrupted-purchase); the
+      // queue, not the app, presents it ("The payment queue communicates with the App Store and
+      // presents a user interface so that the user can authorize payment",
+      // https://developer.apple.com/documentation/storekit/skpaymentqueue).
+      if transaction.awaitsPaymentSheet {
+        if requestsProducts, overlay == nil { overlay = .paymentSheet(PaymentSheet(transaction)) }
+        return []
+      }
       if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
       status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
       return []
@@ -320,6 +343,7 @@ extension ShopModel {
     store = new
     answersHeld = false
     clampSelections()
+    closeAnsweredPaymentSheet()
     var effects: [ShopEffect] = []
     for condition in Condition.allCases {
       let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
@@ -346,6 +370,31 @@ extension ShopModel {
       }
     }
     return effects
+  }
+
+  // MARK: The payment sheet
+
+  /// A payment added before the app last stopped whose sheet was never answered is still
+  /// `.purchasing` in the queue ("If an application quits when transactions are still being
+  /// processed, those transactions are not lost. The next time the application launches, the
+  /// payment queue resumes processing the transactions",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/add(_:)-5ciz2): the App Store
+  /// shows its sheet again, so the person can still buy or cancel it. Apple does not say what
+  /// becomes of a sheet whose app quit. Only the storefront has a screen for it; headless commands
+  /// leave it waiting (`launch` counts it as purchasing).
+  private mutating func showWaitingPaymentSheet() {
+    guard requestsProducts, overlay == nil, let waiting = store.transactions.first(where: \.awaitsPaymentSheet)
+    else { return }
+    note(.paymentSheetShownAgain(transactionID: waiting.id))
+    overlay = .paymentSheet(PaymentSheet(waiting))
+  }
+
+  /// The sheet belongs to its transaction: once that is no longer waiting for the sheet's answer
+  /// (the network went down, a `store reset`, another monkeyshop answered it), the sheet closes.
+  private mutating func closeAnsweredPaymentSheet() {
+    guard case .paymentSheet(let sheet) = overlay, store.transaction(sheet.transactionID)?.awaitsPaymentSheet != true
+    else { return }
+    overlay = nil
   }
 
   private mutating func followWallet(_ wallet: Wallet) {

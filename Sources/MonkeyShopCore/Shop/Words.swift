@@ -277,6 +277,16 @@ public struct Words: Sendable {
       say(
         "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
         "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
+    case .paymentSheetAnswered(let confirmed):
+      confirmed
+        ? say("payment sheet: Buy — the App Store processes the payment", "支払いシート: 購入 — App Store が支払いを処理")
+        : say(
+          "payment sheet: Cancel — the payment fails with paymentCancelled", "支払いシート: キャンセル — 支払いは paymentCancelled で失敗"
+        )
+    case .paymentSheetShownAgain(let id):
+      say(
+        "payment \(id) is still purchasing, its sheet unanswered: the App Store shows it again",
+        "支払い \(id) はシート未回答のまま購入中: App Store がシートを再表示")
     case .storefrontPrices(let storefront):
       say(
         "storefront \(storefront.code): prices in \(storefront.currencyCode)",

@@ -49,7 +49,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var finished: Bool
   public var failure: StoreFailure?
   public let purchaseDate: Date
-  /// While purchasing: when the App Store answers.
+  /// While purchasing: when the App Store answers; nil until the payment sheet is answered.
   public var answerDate: Date?
   /// Chosen when the payment was added: the error this purchase is made to fail with.
   public var forcedError: SKErrorCode?
@@ -91,6 +91,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
 
   /// Refunded: the App Store revoked it.
   public var isRevoked: Bool { revocationDate != nil }
+
+  /// Added to the queue, its payment sheet not yet answered: purchasing with no answer due.
+  public var awaitsPaymentSheet: Bool { state == .purchasing && answerDate == nil }
 
   /// Purchased or failed and not yet finished: the observer gets it again at every launch.
   public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed) }
