@@ -408,10 +408,12 @@ import Testing
     #expect(model.update(.transactionsUpdated([cancelled], redelivered: false)) == [.finish(cancelled)])
     #expect(model.status == .cancelled(product: Self.five))
     #expect(model.status?.tone == .warning)
-    let forced = Self.transaction("2", .failed, failure: .forced(.storeUnknownError))
+    let forced = Self.transaction("2", .failed, failure: .forced(.server(.unknownError)))
     _ = model.update(.transactionsUpdated([forced], redelivered: false))
-    #expect(model.status == .purchaseFailed(.forced(.storeUnknownError)))
-    #expect(model.log.last?.event == .error(ShopFailure(.forcedError, "An unknown error has occurred — SKError 5002")))
+    #expect(model.status == .purchaseFailed(.forced(.server(.unknownError))))
+    #expect(
+      model.log.last?.event
+        == .error(ShopFailure(.forcedError, "An unknown error has occurred — SSServerErrorDomain 5002")))
   }
 
   @Test func aDeferredTransactionWaitsAndIsNotFinished() {

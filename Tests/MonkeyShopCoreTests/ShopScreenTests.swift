@@ -100,7 +100,7 @@ import Testing
     (
       "forced-error",
       {
-        let shop = ShopHarness(conditions: { $0.failNext = .storeUnknownError })
+        let shop = ShopHarness(conditions: { $0.failNext = .server(.unknownError) })
         shop.press("5")
         shop.press(.enter)
         shop.wait(2)

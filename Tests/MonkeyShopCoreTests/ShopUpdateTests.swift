@@ -70,7 +70,7 @@ import Testing
     shop.press(.escape)
     let transaction = shop.storage.store.transactions.first
     #expect(transaction?.state == .failed)
-    #expect(transaction?.failure?.code == .paymentCancelled)
+    #expect(transaction?.failure?.code == .storeKit(.paymentCancelled))
     #expect(transaction?.finished == true)
     #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
     #expect(shop.model.status?.tone == .warning)
@@ -157,11 +157,11 @@ import Testing
     shop.wait(0.5)
     shop.press("n")
     let transaction = shop.storage.store.transactions.first
-    #expect(transaction?.failure?.code == .unknown)
+    #expect(transaction?.failure?.code == .storeKit(.unknown))
     #expect(transaction?.finished == true)
     let screen = shop.screen()
     #expect(screen.contains("Cannot connect to iTunes Store"))
-    #expect(screen.contains("SKError.unknown (0)"))
+    #expect(screen.contains("SKErrorDomain 0 unknown"))
     #expect(screen.contains("MS-E0002"))
     #expect(!shop.model.isPurchaseInFlight)
   }
@@ -189,8 +189,14 @@ import Testing
     shop.press(.tab)
     shop.press("d")
     #expect(shop.storage.store.transactions.first?.failure?.reason == .askToBuyDeclined)
-    #expect(shop.model.status == .purchaseFailed(.askToBuyDeclined))
-    #expect(shop.model.status?.tone == .failure)
+    // The app sees SKErrorDomain 2 and can only read a cancel; the log says Apple documents no
+    // callback for a decline.
+    #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
+    #expect(!shop.eventNames.contains("error"))
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        "  ↳ Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel"
+      ))
     #expect(shop.model.balance == 0)
   }
 
@@ -210,6 +216,9 @@ import Testing
     shop.press(.enter)
     shop.wait(2)
     #expect(shop.model.status == .interrupted(transactionID: "1", .interrupted))
+    #expect(shop.model.status?.tone == .warning, "to the app it is a cancel, not an error")
+    #expect(!shop.eventNames.contains("error"))
+    #expect(shop.screen().contains("The app sees a cancel (SKErrorDomain 2 paymentCancelled)"))
     #expect(shop.model.balance == 0)
     shop.press(.tab, .character("v"))
     #expect(shop.model.balance == 5)
@@ -219,19 +228,41 @@ import Testing
     #expect(transactions.allSatisfy { $0.finished })
   }
 
+  @Test("the app decides from the domain and code alone: a forced paymentCancelled is a cancel, 5002 an error")
+  func cancelOrErrorFromTheCodeAlone() {
+    let shop = ShopHarness(conditions: { $0.failNext = .storeKit(.paymentCancelled) })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.storage.store.transactions.first?.failure == .forced(.storeKit(.paymentCancelled)))
+    #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
+    #expect(!shop.eventNames.contains("error"), "a cancel is not an error")
+    #expect(!shop.screen().contains("MS-E0007"))
+    try? shop.changeStore { _ = try $0.set(.failNext, to: "SSServerErrorDomain 5002", at: shop.now) }
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.status == .purchaseFailed(.forced(.server(.unknownError))))
+    #expect(shop.eventNames.contains("error"))
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        #"paymentQueue(_:updatedTransactions:) .failed #2 SSServerErrorDomain 5002 "An unknown error has occurred""#))
+    #expect(shop.screen().contains("MS-E0007"))
+  }
+
   @Test func forcedErrorFromTheConditionsPanel() {
     let shop = ShopHarness()
     shop.press("c")
     shop.press(.down, .down, .down, .down)  // failNext
-    for _ in 0..<7 { shop.press(.right) }  // off → 0 … 5 → 5002
+    for _ in 0..<23 { shop.press(.right) }  // off → 0 … 21 → 5002
     shop.press(.escape)
-    #expect(shop.model.store.conditions.failNext == .storeUnknownError)
+    #expect(shop.model.store.conditions.failNext == .server(.unknownError))
     shop.press("5")
     shop.press(.enter)
     shop.wait(2)
     let screen = shop.screen()
     #expect(screen.contains("An unknown error has occurred"))
-    #expect(screen.contains("SKError 5002"))
+    #expect(screen.contains("SSServerErrorDomain 5002"))
     #expect(screen.contains("MS-E0007"))
     #expect(shop.model.store.conditions.failNext == nil)
   }

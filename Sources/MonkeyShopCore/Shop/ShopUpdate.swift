@@ -213,13 +213,24 @@ extension ShopModel {
     case .failed:
       settling.insert(transaction.id)
       if let failure = transaction.failure {
-        if failure.isCancellation {
-          status = .cancelled(product: transaction.productIdentifier)
+        // The app sees only the error's domain and code, and decides from them alone, as the seed's
+        // `Code == 2` check does: SKErrorDomain 2 (paymentCancelled) is a cancel, whatever made it
+        // (the sheet's Cancel, a forced code 2, an interruption, a decline); anything else is an
+        // error to show. What the App Store's side knows besides is the sandbox's, said in a note.
+        if failure.code.isPaymentCancelled {
+          switch failure.reason {
+          case .interrupted:
+            note(.interruptedLooksCancelled(transactionID: transaction.id))
+            status = .interrupted(transactionID: transaction.id, failure)
+          case .askToBuyDeclined:
+            note(.declineHasNoCallback)
+            status = .cancelled(product: transaction.productIdentifier)
+          default:
+            status = .cancelled(product: transaction.productIdentifier)
+          }
         } else {
           record(.error(ShopFailure(failure.error)))
-          status =
-            failure.reason == .interrupted
-            ? .interrupted(transactionID: transaction.id, failure) : .purchaseFailed(failure)
+          status = .purchaseFailed(failure)
         }
       }
       return [.finish(transaction)]

@@ -278,10 +278,10 @@ public struct AppStore: Sendable {
 public enum ProductRequestError: ShopError, Equatable, Sendable {
   case networkDown
 
-  public var code: SKErrorCode { .unknown }
+  public var code: StoreError { .storeKit(.unknown) }
   public var errorID: ErrorID { .productRequestFailed }
-  /// `Cannot connect to iTunes Store — SKError.unknown (0)`
-  public var message: String { "\(code.message) — \(code)" }
+  /// `Cannot connect to iTunes Store — SKErrorDomain 0 unknown`
+  public var message: String { "\(code.message) — \(code.label)" }
 }
 
 public enum PaymentError: ShopError, Equatable, Sendable {

@@ -52,7 +52,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// While purchasing: when the App Store answers; nil until the payment sheet is answered.
   public var answerDate: Date?
   /// Chosen when the payment was added: the error this purchase is made to fail with.
-  public var forcedError: SKErrorCode?
+  public var forcedError: StoreError?
   /// An interrupted purchase waiting for the user to resolve the issue.
   public var hasPurchaseIssue: Bool
   /// For the purchase that resolving an interruption delivers: the interrupted transaction.
@@ -68,7 +68,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
-    answerDate: Date? = nil, forcedError: SKErrorCode? = nil, hasPurchaseIssue: Bool = false,
+    answerDate: Date? = nil, forcedError: StoreError? = nil, hasPurchaseIssue: Bool = false,
     originalTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
     revocationDate: Date? = nil, revocationReason: RevocationReason? = nil
   ) {

@@ -81,7 +81,7 @@ struct OverlayView {
         note = words.issue + ": v"
       } else if let failure = transaction.failure {
         // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
-        note = "\(failure.errorID) \(failure.code)"
+        note = "\(failure.errorID) \(failure.code.label)"
       } else if let original = transaction.originalTransactionID {
         note = words.fromTransaction(original)
       } else {
