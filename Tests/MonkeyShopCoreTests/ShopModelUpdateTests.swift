@@ -580,10 +580,15 @@ import Testing
     #expect(model.log.contains { $0.event == .note(.walletChangedElsewhere(balance: 9)) })
   }
 
-  @Test func aStorefrontChangeNotesItsCurrency() {
+  @Test func aStorefrontChangeRequestsTheProductsAgain() {
     var model = Self.shop()
     _ = model.update(.dataFolderRead(Self.store(conditions: { $0.storefront = "JPN" }), Wallet(), at: 0))
-    #expect(model.log.last?.event == LogEvent.note(.storefrontPrices(Storefront.named("JPN")!)))
+    #expect(
+      Array(names(model).suffix(4)) == [
+        "conditionChanged", "storefrontChanged", "canMakePayments", "productsRequested",
+      ])
+    #expect(model.products == .loading(answerAt: 400))
+    #expect(model.buyButton(Self.catalog.products[0]) == .loading, "no price until the new response")
   }
 }
 

@@ -296,6 +296,8 @@ import Testing
     shop.press(.right)
     shop.press(.escape)
     #expect(shop.model.storefront.code == "JPN")
+    #expect(shop.screen().contains("loading..."), "the app asks for the new storefront's products first")
+    shop.wait(0.4)
     #expect(shop.screen().contains("Buy ￥160"))
   }
 

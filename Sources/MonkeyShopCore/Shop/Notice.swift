@@ -92,6 +92,5 @@ public enum LogNote: Equatable, Sendable {
   case interruptedLooksCancelled(transactionID: String)
   /// A declined Ask to Buy ended `.failed`: Apple documents no callback for a decline.
   case declineHasNoCallback
-  case storefrontPrices(Storefront)
   case walletChangedElsewhere(balance: Int)
 }

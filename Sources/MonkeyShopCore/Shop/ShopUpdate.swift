@@ -424,11 +424,31 @@ extension ShopModel {
         products = .restricted
       }
     case .storefront:
-      note(.storefrontPrices(storefront))
+      return storefrontChanged()
     default:
       break
     }
     return []
+  }
+
+  /// `paymentQueueDidChangeStorefront(_:)`: each payment in flight asks the app's delegate
+  /// `paymentQueue(_:shouldContinue:in:)` (answered by the `continueOnStorefrontChange` condition;
+  /// the store fails a refused one with `storeProductNotAvailable`), then the app requests its
+  /// products again, as Apple advises ("Always get the storefront identifier immediately before you
+  /// display product information", https://developer.apple.com/documentation/storekit/skstorefront;
+  /// "If the storefront changes during a transaction, StoreKit notifies your app by calling the
+  /// `paymentQueueDidChangeStorefront(_:)` method",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/storefront). Prices change
+  /// only with that response: until it arrives the buy buttons read `loading...` and no price shows.
+  private mutating func storefrontChanged() -> [ShopEffect] {
+    record(.storefrontChanged(storefront))
+    let asked = Set(inFlight.keys).union(store.transactions.filter(\.awaitsPaymentSheet).map(\.id))
+    for id in asked.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
+      record(
+        .shouldContinue(transactionID: id, storefront: storefront, answer: store.conditions.continueOnStorefrontChange))
+    }
+    guard canMakePayments else { return [] }
+    return requestProducts()
   }
 
   mutating func clampSelections() {

@@ -303,10 +303,6 @@ public struct Words: Sendable {
       say(
         "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
         "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
-    case .storefrontPrices(let storefront):
-      say(
-        "storefront \(storefront.code): prices in \(storefront.currencyCode)",
-        "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
     }

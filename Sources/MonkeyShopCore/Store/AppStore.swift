@@ -161,14 +161,14 @@ public struct AppStore: Sendable {
   {
     var conditions = state.conditions
     try condition.set(value, in: &conditions)
-    if let code = conditions.storefront, let storefront = Storefront.named(code) {
-      do {
-        try catalog.checkPrices(in: storefront, path: "catalog")
-      } catch {
-        throw ConditionError.badValue(
-          condition.rawValue, value,
-          expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
-      }
+    // A storefront where some product has no price is a storefront like any other: that product
+    // comes back in `invalidProductIdentifiers`. One where the catalog sells nothing is refused.
+    if condition == .storefront, let code = conditions.storefront, let storefront = Storefront.named(code),
+      !catalog.pricedStorefronts.contains(storefront)
+    {
+      let priced = catalog.pricedStorefronts.map(\.code).joined(separator: "|")
+      throw ConditionError.badValue(
+        condition.rawValue, value, expected: "a storefront the catalog prices a product in: \(priced)")
     }
     let storefrontBefore = storefront
     state.conditions = conditions

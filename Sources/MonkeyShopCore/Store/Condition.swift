@@ -58,7 +58,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .failNext, .failAll: ["off"] + StoreError.allCases.map { "\($0.code)" }
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
-      // Only storefronts every product has a price in: the store refuses the others.
+      // Only storefronts the catalog prices something in: the store refuses the others.
       catalog.pricedStorefronts.map(\.code)
     case .crashPoint: ["off"] + CrashPoint.allCases.map(\.rawValue)
     }

@@ -131,7 +131,8 @@ extension WalkthroughReader {
       fail(node, error.message)
       return nil
     }
-    if condition == .storefront, let catalog, let storefront = Storefront.named(value), !catalog.prices(in: storefront)
+    if condition == .storefront, let catalog, let storefront = Storefront.named(value),
+      !catalog.pricedStorefronts.contains(storefront)
     {
       let priced = catalog.pricedStorefronts.map(\.code).joined(separator: ", ")
       fail(
