@@ -32,6 +32,12 @@ public struct ShopModel: Sendable {
     }
   }
 
+  /// A purchase the app will pay for once the App Store has returned its product.
+  public struct PendingPurchase: Equatable, Sendable {
+    public let productIdentifier: String
+    public let quantity: Int
+  }
+
   public enum Overlay: Equatable, Sendable {
     case paymentSheet(PaymentSheet)
     case transactions(selection: Int)
@@ -79,6 +85,10 @@ public struct ShopModel: Sendable {
   /// Whether to request products at launch: the storefront does, a headless `buy` does not. The
   /// storefront is also the one with a screen to show the App Store's payment sheet on.
   let requestsProducts: Bool
+  /// A headless `buy` waiting for its product request's answer before it adds the payment.
+  public internal(set) var pendingPurchase: PendingPurchase?
+  /// The identifiers the product request in flight asked for.
+  var requestedIdentifiers: [String] = []
   /// A crash point armed for this run only (`buy --crash`), on top of the store's condition.
   public internal(set) var armedCrash: CrashPoint?
   /// Where the app died, once it has.
@@ -153,7 +163,7 @@ public struct ShopModel: Sendable {
     catalog.products.first { $0.credits == credits }
   }
 
-  public var isPurchaseInFlight: Bool { !inFlight.isEmpty }
+  public var isPurchaseInFlight: Bool { !inFlight.isEmpty || pendingPurchase != nil }
 
   public var unfinishedCount: Int { store.unfinished.count }
 

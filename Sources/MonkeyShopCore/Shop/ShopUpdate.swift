@@ -112,7 +112,11 @@ extension ShopModel {
       fail(failure)
       return []
     case .purchase(let identifier, let quantity):
-      return [.addPayment(productIdentifier: identifier, quantity: quantity, showsSheet: false, at: date(at: now))]
+      // As an app must, the headless buy pays only for a product the App Store returned: "Your
+      // application must first send a products request to the App Store before deciding what
+      // products to display for purchase" (https://developer.apple.com/library/archive/qa/qa1691/_index.html).
+      pendingPurchase = PendingPurchase(productIdentifier: identifier, quantity: quantity)
+      return requestProducts([identifier])
     }
   }
 
@@ -138,13 +142,23 @@ extension ShopModel {
     return effects + tick()
   }
 
-  mutating func requestProducts() -> [ShopEffect] {
+  mutating func requestProducts(_ identifiers: [String]? = nil) -> [ShopEffect] {
     record(.canMakePayments(canMakePayments))
     guard canMakePayments else {
       products = .restricted
+      if let pending = pendingPurchase {
+        // The app asks canMakePayments first and adds no payment while it is false.
+        pendingPurchase = nil
+        fail(
+          ShopFailure(
+            .purchasesRestricted,
+            "canMakePayments() is false: purchases are restricted, no payment for \(pending.productIdentifier) is added"
+          ))
+      }
       return []
     }
-    let identifiers = catalog.products.map(\.productIdentifier)
+    let identifiers = identifiers ?? catalog.products.map(\.productIdentifier)
+    requestedIdentifiers = identifiers
     record(.productsRequested(identifiers))
     products = .loading(answerAt: now + Int((store.conditions.latency.productRequest * 1000).rounded()))
     return answerProductRequestIfDue()
@@ -153,7 +167,7 @@ extension ShopModel {
   private mutating func answerProductRequestIfDue() -> [ShopEffect] {
     guard case .loading(let answerAt) = products, answerAt <= now else { return [] }
     products = .notRequested
-    return [.answerProductRequest(catalog.products.map(\.productIdentifier))]
+    return [.answerProductRequest(requestedIdentifiers)]
   }
 
   private mutating func tick() -> [ShopEffect] {
@@ -176,6 +190,24 @@ extension ShopModel {
       record(.productsRequestFailed(error))
       record(.error(ShopFailure(error)))
       status = .productsFailed(error)
+    }
+    guard let pending = pendingPurchase else { return [] }
+    pendingPurchase = nil
+    switch result {
+    case .success(let response) where response.contains(pending.productIdentifier):
+      return [
+        .addPayment(
+          productIdentifier: pending.productIdentifier, quantity: pending.quantity, showsSheet: false, at: date(at: now)
+        )
+      ]
+    case .success(let response):
+      fail(
+        ShopFailure(
+          .productNotAvailable,
+          "\(pending.productIdentifier) came back in invalidProductIdentifiers: the App Store does not sell it in \(response.storefront.code)"
+        ))
+    case .failure(let error):
+      lastFailure = ShopFailure(error)
     }
     return []
   }
