@@ -170,20 +170,6 @@ public enum KeyMap {
     KeyBinding(
       [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: Phrase("cancel", "キャンセル"),
       help: Phrase("cancel (paymentCancelled)", "キャンセル (paymentCancelled)")),
-    KeyBinding(
-      [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: Phrase("qty+", "数量+"),
-      help: Phrase("quantity +1", "数量 +1"),
-      whyNot: {
-        $0.sheetQuantity < AppStore.quantityLimit.upperBound
-          ? nil : .quantityAtMost
-      }),
-    KeyBinding(
-      [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: Phrase("qty−", "数量−"),
-      help: Phrase("quantity −1", "数量 −1"),
-      whyNot: {
-        $0.sheetQuantity > AppStore.quantityLimit.lowerBound
-          ? nil : .quantityAtLeast
-      }),
 
     // Transaction manager
     KeyBinding(

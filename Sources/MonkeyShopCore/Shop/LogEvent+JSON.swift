@@ -9,6 +9,7 @@ extension LogEvent {
       .declined(let id):
       id
     case .resolved(_, let newID): newID
+    case .shouldContinue(let id, _, _): id
     default: nil
     }
   }

@@ -156,7 +156,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
     ] + TransactionState.allCases.map(\.description)
     + [
       "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "spent",
-      "conditionChanged", "crashed", "error", "note",
+      "conditionChanged", "storefrontChanged", "shouldContinue", "crashed", "error", "note",
     ]
 }
 
