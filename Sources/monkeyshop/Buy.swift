@@ -8,8 +8,11 @@ struct Buy: ParsableCommand {
     abstract: "Buy a product through the simulated store, as the app would, without a screen.",
     discussion: """
       Launches the app headless: first takes delivery of every unfinished transaction (as the \
-      observer does at launch), then adds the payment, waits for the store's answer in real time \
-      (latency), credits the wallet and finishes the transaction. Honours the stored conditions \
+      observer does at launch), then requests the product (SKProductsRequest) and, once the App \
+      Store has returned it, adds the payment (no payment sheet), waits for the store's answer in \
+      real time (latency), credits the wallet and finishes the transaction. A product that comes \
+      back in invalidProductIdentifiers, a failed request (network down) or restricted purchases \
+      add no payment. Honours the stored conditions \
       (see `monkeyshop store set`). Exit status: 0 purchased or deferred, 1 failed, 64 bad \
       arguments, 65 unreadable or unwritable data (the purchase stays unfinished), 75 another monkeyshop held the data folder too long.
       """)

@@ -17,7 +17,7 @@ struct StoreCommand: ParsableCommand {
 
     @Flag(
       help:
-        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorCode, errorMessage, errorID where failed, and jws (the signed transaction) where purchased}."
+        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, and jws (the signed transaction) where purchased}."
     )
     var json = false
 
@@ -36,7 +36,7 @@ struct StoreCommand: ParsableCommand {
       }
       say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
       for transaction in store.transactions {
-        var note = transaction.failure.map { "\($0.code) \($0.errorID)" } ?? ""
+        var note = transaction.failure.map { "\($0.code.label) \($0.errorID)" } ?? ""
         if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
         if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
         say(
@@ -60,7 +60,8 @@ struct StoreCommand: ParsableCommand {
         "finished": transaction.finished, "purchaseDate": ISO8601.string(from: transaction.purchaseDate),
       ]
       if let failure = transaction.failure {
-        object["errorCode"] = failure.code.rawValue
+        object["errorDomain"] = failure.code.domain.rawValue
+        object["errorCode"] = failure.code.code
         object["errorMessage"] = failure.message
         object["errorID"] = failure.errorID.rawValue
       }

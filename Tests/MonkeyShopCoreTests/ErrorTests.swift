@@ -40,10 +40,10 @@ private let samples: [(type: String, errors: [any ShopError])] = [
   ("CatalogError", [CatalogError(path: "products.plist", product: "com.x", key: "credits", problem: "is 0")]),
   ("UnknownProductError", [UnknownProductError(identifier: "com.x", path: "products.plist", known: ["com.y"])]),
   (
-    "SKError",
+    "AppStoreError",
     [StoreFailure]([
       .cancelled, .networkLost, .notAllowed, .productNotAvailable, .interrupted, .askToBuyDeclined,
-      .forced(.forgotPassword),
+      .forced(.server(.forgotPassword)),
     ]).map(\.error)
   ),
   (
@@ -114,7 +114,7 @@ struct ErrorTests {
         TransactionError.noneToAct(operation: "approve", expected: "deferred"),
         "no deferred transaction to approve — MS-E0013"
       ),
-      (ProductRequestError.networkDown, "Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0001"),
+      (ProductRequestError.networkDown, "Cannot connect to iTunes Store — SKErrorDomain 0 unknown — MS-E0001"),
       (DataFileError(path: "/d/wallet.json", problem: "is empty"), "/d/wallet.json: is empty — MS-E0011"),
       (
         DataFolderBusy(path: "/d", holder: "process 42"),
@@ -129,7 +129,10 @@ struct ErrorTests {
         UnknownProductError(identifier: "com.x", path: "products.plist", known: ["com.a", "com.b"]),
         "unknown product 'com.x' in products.plist (expected one of: com.a, com.b) — MS-E0008"
       ),
-      (StoreFailure.forced(.storeUnknownError).error, "An unknown error has occurred — SKError 5002 — MS-E0007"),
+      (
+        StoreFailure.forced(.server(.unknownError)).error,
+        "An unknown error has occurred — SSServerErrorDomain 5002 — MS-E0007"
+      ),
       (
         ConditionError.badValue("network", "sideways", expected: "up|down"),
         "'sideways' is not a value of network (expected up|down) — MS-E0014"

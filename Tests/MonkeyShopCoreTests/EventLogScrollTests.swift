@@ -54,13 +54,13 @@ import Testing
     shop.press("5")
     shop.press(.escape)
     let screen = shop.screen()
-    #expect(screen.contains("SKError.paymentCancelled (2)"), "\(screen)")
-    #expect(!screen.lines.contains { $0.contains("…") && $0.contains("SKError") }, "\(screen)")
+    #expect(screen.contains(".failed #1 SKErrorDomain 2") && screen.contains("  paymentCancelled"), "\(screen)")
+    #expect(!screen.lines.contains { $0.contains("…") && $0.contains("SKErrorDomain") }, "\(screen)")
   }
 
   @Test func aWideScreenShowsTheLogBesideTheProducts() throws {
     let shop = ShopHarness()
-    shop.press("0++")
+    shop.press("++0")
     shop.press(.enter)
     shop.wait(2)
     let screen = shop.screen(200, 60)

@@ -44,6 +44,25 @@ import Testing
     return store
   }
 
+  /// A buy key pressed, and the payment it added as the runtime reports it: `.purchasing`, its
+  /// payment sheet not yet answered.
+  static func addPayment(_ model: inout ShopModel, _ key: Character = "5", id: String = "1") -> StoreTransaction {
+    let effects = press(&model, key)
+    guard case .addPayment(let product, let quantity, true, false, let at) = effects.first else {
+      Issue.record("\(key) added no payment with a sheet: \(effects)")
+      return transaction(id, .purchasing)
+    }
+    let added = StoreTransaction(
+      id: id, productIdentifier: product, quantity: quantity, state: .purchasing, purchaseDate: at)
+    _ = model.update(.paymentAdded(added))
+    return added
+  }
+
+  /// A payment whose sheet was answered with Buy: the App Store answers it at `answerDate`.
+  static func confirmed(_ id: String, product: String = five) -> StoreTransaction {
+    transaction(id, .purchasing, product: product, answerDate: launch.addingTimeInterval(60))
+  }
+
   static func press(_ model: inout ShopModel, _ key: Key) -> [ShopEffect] {
     model.update(.key(key, at: model.now))
   }
@@ -110,15 +129,27 @@ import Testing
 
   // MARK: Keys on the storefront
 
-  @Test func buyKeysOpenTheSheetWithoutAnEffect() {
+  @Test("a buy key adds the payment first; the sheet opens once the observer has seen .purchasing")
+  func buyKeysAddThePaymentThenTheSheetOpens() {
     var model = Self.shop()
-    #expect(Self.press(&model, "0").isEmpty)
-    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.ten, quantity: 1)))
+    #expect(
+      Self.press(&model, "0") == [
+        .addPayment(productIdentifier: Self.ten, quantity: 1, showsSheet: true, at: Self.launch)
+      ])
+    #expect(model.overlay == nil, "no sheet before the payment is in the queue")
     #expect(model.selection == 1)
+    let added = StoreTransaction(
+      id: "1", productIdentifier: Self.ten, quantity: 1, state: .purchasing, purchaseDate: Self.launch)
+    #expect(model.update(.paymentAdded(added)).isEmpty)
+    #expect(Array(names(model).suffix(2)) == ["paymentAdded", "purchasing"])
+    #expect(model.overlay == .paymentSheet(.init(transactionID: "1", productIdentifier: Self.ten, quantity: 1)))
+    #expect(model.status == nil, "nothing is processed before the sheet is answered")
     model = Self.shop()
     _ = Self.press(&model, "+")
-    _ = Self.press(&model, .enter)
-    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.five, quantity: 2)))
+    #expect(
+      Self.press(&model, .enter) == [
+        .addPayment(productIdentifier: Self.five, quantity: 2, showsSheet: true, at: Self.launch)
+      ], "the quantity is set on the row, on the payment")
   }
 
   @Test func buyKeysSayWhyNotWhileProductsLoad() {
@@ -214,7 +245,7 @@ import Testing
     _ = Self.press(&model, "q")
     #expect(model.isFinished)
     model = Self.shop()
-    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    _ = model.update(.paymentAdded(Self.confirmed("1")))
     _ = Self.press(&model, "q")
     #expect(model.overlay == .confirmQuit)
     _ = Self.press(&model, "n")
@@ -240,19 +271,30 @@ import Testing
 
   // MARK: Keys on the sheet, the transaction manager and the conditions panel
 
-  @Test func theSheetConfirmsOrCancelsAPayment() {
+  @Test("the sheet answers its transaction: Buy lets the App Store process it, Cancel fails it")
+  func theSheetConfirmsOrCancelsItsPayment() {
     var model = Self.shop()
-    _ = Self.press(&model, "5")
-    _ = Self.press(&model, .right)
+    _ = Self.addPayment(&model)
+    #expect(Self.press(&model, .right).isEmpty)
+    #expect(Self.press(&model, "+").isEmpty)
+    #expect(model.overlay == .paymentSheet(.init(transactionID: "1", productIdentifier: Self.five, quantity: 1)))
+    #expect(model.status == .cannot(keys: "+", .notInThisOverlay), "the sheet does not change the quantity")
     _ = model.update(.tick(at: 1200))
     let at = Self.launch.addingTimeInterval(1.2)
-    #expect(
-      Self.press(&model, .enter) == [.addPayment(productIdentifier: Self.five, quantity: 2, confirmed: true, at: at)])
+    #expect(Self.press(&model, .enter) == [.answerPaymentSheet(transactionID: "1", confirmed: true, at: at)])
     #expect(model.overlay == nil)
-    _ = Self.press(&model, "5")
-    #expect(
-      Self.press(&model, .escape) == [.addPayment(productIdentifier: Self.five, quantity: 1, confirmed: false, at: at)]
-    )
+    #expect(model.update(.paymentSheetAnswered(Self.confirmed("1"), confirmed: true)).isEmpty)
+    #expect(model.status == .purchasing(product: Self.five, quantity: 1))
+    #expect(model.inFlight == ["1": 1200])
+    #expect(Self.lastNote(model) == "  ↳ payment sheet: Buy — the App Store processes the payment")
+    #expect(names(model).filter { $0 == "purchasing" }.count == 1, "the observer sees .purchasing once")
+
+    _ = Self.addPayment(&model, id: "2")
+    #expect(Self.press(&model, .escape) == [.answerPaymentSheet(transactionID: "2", confirmed: false, at: at)])
+    let cancelled = Self.transaction("2", .failed, failure: .cancelled)
+    #expect(model.update(.paymentSheetAnswered(cancelled, confirmed: false)) == [.finish(cancelled)])
+    #expect(Array(names(model).suffix(4)) == ["paymentAdded", "purchasing", "note", "failed"])
+    #expect(model.status == .cancelled(product: Self.five))
   }
 
   @Test(
@@ -265,7 +307,7 @@ import Testing
     let at = Self.launch.addingTimeInterval(1.2)
     #expect(
       Self.press(&model, key)
-        == [.addPayment(productIdentifier: product, quantity: 2, confirmed: true, sheetSkipped: true, at: at)])
+        == [.addPayment(productIdentifier: product, quantity: 2, showsSheet: false, sheetSkipped: true, at: at)])
     #expect(model.overlay == nil, "no payment sheet")
     // The store's answer, as the runtime reports it.
     let added = StoreTransaction(
@@ -293,10 +335,10 @@ import Testing
   @Test("with skipPaymentSheet off the sheet opens; a payment confirmed on it notes no skipped sheet")
   func theSheetIsShownUnlessSkipped() {
     var model = Self.shop()
-    #expect(Self.press(&model, "5").isEmpty)
-    #expect(model.overlay == .paymentSheet(.init(productIdentifier: Self.five, quantity: 1)))
+    _ = Self.addPayment(&model)
+    #expect(model.overlay == .paymentSheet(.init(transactionID: "1", productIdentifier: Self.five, quantity: 1)))
     _ = Self.press(&model, .enter)
-    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    _ = model.update(.paymentSheetAnswered(Self.confirmed("1"), confirmed: true))
     #expect(!model.log.contains { $0.event == .note(.paymentSheetSkipped) })
     #expect(model.status == .purchasing(product: Self.five, quantity: 1))
   }
@@ -307,7 +349,7 @@ import Testing
     _ = Self.press(&model, "5")
     _ = model.update(.paymentRefused(.invalidQuantity(0)))
     _ = model.update(.purchase(productIdentifier: Self.five, quantity: 1))
-    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    _ = model.update(.paymentAdded(Self.confirmed("1")))
     #expect(!model.log.contains { $0.event == .note(.paymentSheetSkipped) })
     #expect(model.status == .purchasing(product: Self.five, quantity: 1))
   }
@@ -344,7 +386,7 @@ import Testing
 
   @Test func anAddedPaymentIsPurchasingUntilTheStoreAnswers() {
     var model = Self.shop()
-    let added = Self.transaction("1", .purchasing)
+    let added = Self.confirmed("1")
     #expect(model.update(.paymentAdded(added)).isEmpty)
     #expect(model.lastAddedTransactionID == "1")
     #expect(model.inFlight == ["1": 0])
@@ -365,10 +407,12 @@ import Testing
     #expect(model.update(.transactionsUpdated([cancelled], redelivered: false)) == [.finish(cancelled)])
     #expect(model.status == .cancelled(product: Self.five))
     #expect(model.status?.tone == .warning)
-    let forced = Self.transaction("2", .failed, failure: .forced(.storeUnknownError))
+    let forced = Self.transaction("2", .failed, failure: .forced(.server(.unknownError)))
     _ = model.update(.transactionsUpdated([forced], redelivered: false))
-    #expect(model.status == .purchaseFailed(.forced(.storeUnknownError)))
-    #expect(model.log.last?.event == .error(ShopFailure(.forcedError, "An unknown error has occurred — SKError 5002")))
+    #expect(model.status == .purchaseFailed(.forced(.server(.unknownError))))
+    #expect(
+      model.log.last?.event
+        == .error(ShopFailure(.forcedError, "An unknown error has occurred — SSServerErrorDomain 5002")))
   }
 
   @Test func aDeferredTransactionWaitsAndIsNotFinished() {
@@ -392,7 +436,7 @@ import Testing
   @Test("a purchase this app saw answered, found credited, was credited by another monkeyshop")
   func creditedByAnotherMonkeyshop() {
     var model = Self.shop()
-    _ = model.update(.paymentAdded(Self.transaction("1", .purchasing)))
+    _ = model.update(.paymentAdded(Self.confirmed("1")))
     let paid = Self.transaction("1", .purchased)
     _ = model.update(.transactionsUpdated([paid], redelivered: false))
     // Another monkeyshop on the data folder (an open storefront, a `buy`) credited it first.
@@ -443,7 +487,7 @@ import Testing
 
   @Test func aPaymentTheStoreNoLongerHoldsVanishes() {
     var model = Self.shop()
-    _ = model.update(.paymentAdded(Self.transaction("4", .purchasing)))
+    _ = model.update(.paymentAdded(Self.confirmed("4")))
     _ = model.update(.dataFolderRead(StoreState(), Wallet(), at: 600))
     _ = model.update(.tick(at: 700))
     #expect(model.inFlight.isEmpty)
@@ -535,10 +579,15 @@ import Testing
     #expect(model.log.contains { $0.event == .note(.walletChangedElsewhere(balance: 9)) })
   }
 
-  @Test func aStorefrontChangeNotesItsCurrency() {
+  @Test func aStorefrontChangeRequestsTheProductsAgain() {
     var model = Self.shop()
     _ = model.update(.dataFolderRead(Self.store(conditions: { $0.storefront = "JPN" }), Wallet(), at: 0))
-    #expect(model.log.last?.event == LogEvent.note(.storefrontPrices(Storefront.named("JPN")!)))
+    #expect(
+      Array(names(model).suffix(4)) == [
+        "conditionChanged", "storefrontChanged", "canMakePayments", "productsRequested",
+      ])
+    #expect(model.products == .loading(answerAt: 400))
+    #expect(model.buyButton(Self.catalog.products[0]) == .loading, "no price until the new response")
   }
 }
 
@@ -578,7 +627,7 @@ import Testing
   @Test func enterDoesNotConfirmAPaymentSheetHiddenByTooSmall() {
     var model = ShopModelUpdateTests.shop()
     _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
-    _ = ShopModelUpdateTests.press(&model, "5")
+    _ = ShopModelUpdateTests.addPayment(&model)
     #expect(model.keyContext == .paymentSheet)
     _ = model.update(.resized(ScreenSize(width: 60, height: 20)))
     for key in [Key.enter, .character("y"), .escape, .character("+"), .ctrlL, .ctrlZ] {
@@ -587,7 +636,7 @@ import Testing
     #expect(model.keyContext == .paymentSheet, "the sheet waits, unseen and unanswered")
     _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
     let effects = ShopModelUpdateTests.press(&model, .enter)
-    #expect(effects.contains { if case .addPayment = $0 { true } else { false } }, "once seen, Enter confirms")
+    #expect(effects.contains { if case .answerPaymentSheet = $0 { true } else { false } }, "once seen, Enter confirms")
   }
 
   @Test func onlyQuitAndCtrlCActWhileTooSmall() {

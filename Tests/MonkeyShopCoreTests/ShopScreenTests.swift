@@ -24,7 +24,7 @@ import Testing
       "payment-sheet",
       {
         let shop = ShopHarness()
-        shop.press("0++")
+        shop.press("++0")
         return shop
       }
     ),
@@ -42,7 +42,7 @@ import Testing
       "purchased",
       {
         let shop = ShopHarness()
-        shop.press("0++")
+        shop.press("++0")
         shop.press(.enter)
         shop.wait(2)
         return shop
@@ -100,7 +100,7 @@ import Testing
     (
       "forced-error",
       {
-        let shop = ShopHarness(conditions: { $0.failNext = .storeUnknownError })
+        let shop = ShopHarness(conditions: { $0.failNext = .server(.unknownError) })
         shop.press("5")
         shop.press(.enter)
         shop.wait(2)

@@ -8,7 +8,9 @@ import Testing
   @Test func buyFiveRunsTheWholeLifecycle() {
     let shop = ShopHarness()
     shop.press("5")
-    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.5", quantity: 1)))
+    #expect(
+      shop.model.overlay
+        == .paymentSheet(.init(transactionID: "1", productIdentifier: "com.monkeyshop.credits.5", quantity: 1)))
     shop.press(.enter)
     #expect(shop.model.isPurchaseInFlight)
     #expect(shop.screen().contains("Purchasing 5 Monkey Credits ×1…"))
@@ -18,16 +20,18 @@ import Testing
     #expect(shop.storage.wallet.balance == 5)
     #expect(shop.storage.store.transactions.map(\.finished) == [true])
     let lifecycle = shop.eventNames.drop { $0 != "paymentAdded" }
-    #expect(Array(lifecycle) == ["paymentAdded", "purchasing", "purchased", "delivered", "finished"])
+    #expect(Array(lifecycle) == ["paymentAdded", "purchasing", "note", "purchased", "delivered", "finished"])
+    #expect(shop.screen().contains("↳ payment sheet: Buy — the App Store processes the payment"))
     #expect(shop.screen().contains("5 monkey credits"))
     #expect(shop.screen().contains("Purchased 5 Monkey Credits ×1: +5 credits"))
   }
 
-  @Test func quantityOnTheSheetMultipliesCredits() {
+  @Test("the quantity set on the row is the payment's: the sheet shows it, the credits multiply")
+  func quantityOnTheRowMultipliesCredits() {
     let shop = ShopHarness()
-    shop.press("0++")
+    shop.press("++0")
     let sheet = shop.screen()
-    #expect(sheet.contains("− 3 +"))
+    #expect(sheet.contains("Quantity        3"))
     #expect(sheet.contains("$5.97"))
     shop.press(.enter)
     shop.wait(2)
@@ -44,7 +48,7 @@ import Testing
     #expect(shop.model.quantity == 10)
     #expect(shop.model.status == .cannot(keys: "+/=", .quantityAtMost))
     shop.press("b")
-    #expect(shop.screen().contains("− 10 +"))
+    #expect(shop.screen().contains("Quantity        10"))
   }
 
   @Test func selectionMovesAndEnterBuysTheSelectedProduct() {
@@ -55,7 +59,9 @@ import Testing
     #expect(shop.model.selectedProduct?.credits == 5)
     shop.press("j")
     shop.press(.enter)
-    #expect(shop.model.overlay == .paymentSheet(.init(productIdentifier: "com.monkeyshop.credits.10", quantity: 1)))
+    #expect(
+      shop.model.overlay
+        == .paymentSheet(.init(transactionID: "1", productIdentifier: "com.monkeyshop.credits.10", quantity: 1)))
   }
 
   @Test func cancelOnTheSheetIsACancellationNotAnError() {
@@ -64,11 +70,58 @@ import Testing
     shop.press(.escape)
     let transaction = shop.storage.store.transactions.first
     #expect(transaction?.state == .failed)
-    #expect(transaction?.failure?.code == .paymentCancelled)
+    #expect(transaction?.failure?.code == .storeKit(.paymentCancelled))
     #expect(transaction?.finished == true)
     #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
     #expect(shop.model.status?.tone == .warning)
     #expect(shop.model.balance == 0)
+  }
+
+  @Test("a buy puts the payment in the queue before the sheet; the sheet answers that transaction")
+  func thePaymentIsAddedBeforeTheSheet() {
+    let shop = ShopHarness(conditions: { $0.latency = .instant })
+    shop.press("5")
+    #expect(shop.storage.store.transactions.map(\.state) == [.purchasing], "in the queue while the sheet is up")
+    #expect(Array(shop.eventNames.suffix(2)) == ["paymentAdded", "purchasing"])
+    #expect(shop.screen().contains("[ Buy ]"))
+    shop.wait(600)
+    #expect(shop.storage.store.transactions.map(\.state) == [.purchasing], "nothing is charged before Buy")
+    #expect(shop.screen().contains("[ Buy ]"), "the sheet waits for the person")
+    shop.press(.escape)
+    #expect(shop.storage.store.transactions.map(\.id) == ["1"], "Cancel fails the same transaction")
+    #expect(shop.storage.store.transactions.first?.failure == .cancelled)
+  }
+
+  @Test("quitting with the sheet open: at the next launch the App Store shows that payment's sheet again")
+  func anUnansweredSheetComesBackAtLaunch() {
+    let shop = ShopHarness()
+    shop.press("++0")
+    shop.press(.ctrlC)
+    #expect(shop.model.isFinished)
+    #expect(shop.storage.store.transactions.first?.awaitsPaymentSheet == true)
+    shop.launch()
+    let screen = shop.screen()
+    #expect(screen.contains("[ Buy ]") && screen.contains("Quantity        3"), "\(screen)")
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        "  ↳ payment 1 is still purchasing, its sheet unanswered: the App Store shows it again"))
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.balance == 30)
+    #expect(shop.storage.store.transactions.map(\.id) == ["1"], "the same payment, bought once")
+    shop.launch()
+    #expect(!shop.screen().contains("[ Buy ]"), "answered, it does not come back")
+  }
+
+  @Test("the sheet goes away with its transaction: the network lost fails the payment and closes it")
+  func theSheetClosesWhenItsPaymentFails() {
+    let shop = ShopHarness()
+    shop.press("5")
+    #expect(shop.model.keyContext == .paymentSheet)
+    try? shop.changeStore { _ = try $0.set(.network, to: "down", at: shop.now) }
+    #expect(shop.model.overlay == nil)
+    #expect(shop.storage.store.transactions.first?.failure == .networkLost)
+    #expect(shop.screen().contains("Cannot connect to iTunes Store"))
   }
 
   @Test func restrictionsDisableTheAppStore() {
@@ -104,11 +157,11 @@ import Testing
     shop.wait(0.5)
     shop.press("n")
     let transaction = shop.storage.store.transactions.first
-    #expect(transaction?.failure?.code == .unknown)
+    #expect(transaction?.failure?.code == .storeKit(.unknown))
     #expect(transaction?.finished == true)
     let screen = shop.screen()
     #expect(screen.contains("Cannot connect to iTunes Store"))
-    #expect(screen.contains("SKError.unknown (0)"))
+    #expect(screen.contains("SKErrorDomain 0 unknown"))
     #expect(screen.contains("MS-E0002"))
     #expect(!shop.model.isPurchaseInFlight)
   }
@@ -136,8 +189,14 @@ import Testing
     shop.press(.tab)
     shop.press("d")
     #expect(shop.storage.store.transactions.first?.failure?.reason == .askToBuyDeclined)
-    #expect(shop.model.status == .purchaseFailed(.askToBuyDeclined))
-    #expect(shop.model.status?.tone == .failure)
+    // The app sees SKErrorDomain 2 and can only read a cancel; the log says Apple documents no
+    // callback for a decline.
+    #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
+    #expect(!shop.eventNames.contains("error"))
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        "  ↳ Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel"
+      ))
     #expect(shop.model.balance == 0)
   }
 
@@ -157,6 +216,9 @@ import Testing
     shop.press(.enter)
     shop.wait(2)
     #expect(shop.model.status == .interrupted(transactionID: "1", .interrupted))
+    #expect(shop.model.status?.tone == .warning, "to the app it is a cancel, not an error")
+    #expect(!shop.eventNames.contains("error"))
+    #expect(shop.screen().contains("The app sees a cancel (SKErrorDomain 2 paymentCancelled)"))
     #expect(shop.model.balance == 0)
     shop.press(.tab, .character("v"))
     #expect(shop.model.balance == 5)
@@ -166,19 +228,41 @@ import Testing
     #expect(transactions.allSatisfy { $0.finished })
   }
 
+  @Test("the app decides from the domain and code alone: a forced paymentCancelled is a cancel, 5002 an error")
+  func cancelOrErrorFromTheCodeAlone() {
+    let shop = ShopHarness(conditions: { $0.failNext = .storeKit(.paymentCancelled) })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.storage.store.transactions.first?.failure == .forced(.storeKit(.paymentCancelled)))
+    #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
+    #expect(!shop.eventNames.contains("error"), "a cancel is not an error")
+    #expect(!shop.screen().contains("MS-E0007"))
+    try? shop.changeStore { _ = try $0.set(.failNext, to: "SSServerErrorDomain 5002", at: shop.now) }
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    #expect(shop.model.status == .purchaseFailed(.forced(.server(.unknownError))))
+    #expect(shop.eventNames.contains("error"))
+    #expect(
+      shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
+        #"paymentQueue(_:updatedTransactions:) .failed #2 SSServerErrorDomain 5002 "An unknown error has occurred""#))
+    #expect(shop.screen().contains("MS-E0007"))
+  }
+
   @Test func forcedErrorFromTheConditionsPanel() {
     let shop = ShopHarness()
     shop.press("c")
     shop.press(.down, .down, .down, .down)  // failNext
-    for _ in 0..<7 { shop.press(.right) }  // off → 0 … 5 → 5002
+    for _ in 0..<23 { shop.press(.right) }  // off → 0 … 21 → 5002
     shop.press(.escape)
-    #expect(shop.model.store.conditions.failNext == .storeUnknownError)
+    #expect(shop.model.store.conditions.failNext == .server(.unknownError))
     shop.press("5")
     shop.press(.enter)
     shop.wait(2)
     let screen = shop.screen()
     #expect(screen.contains("An unknown error has occurred"))
-    #expect(screen.contains("SKError 5002"))
+    #expect(screen.contains("SSServerErrorDomain 5002"))
     #expect(screen.contains("MS-E0007"))
     #expect(shop.model.store.conditions.failNext == nil)
   }
@@ -212,6 +296,8 @@ import Testing
     shop.press(.right)
     shop.press(.escape)
     #expect(shop.model.storefront.code == "JPN")
+    #expect(shop.screen().contains("loading..."), "the app asks for the new storefront's products first")
+    shop.wait(0.4)
     #expect(shop.screen().contains("Buy ￥160"))
   }
 

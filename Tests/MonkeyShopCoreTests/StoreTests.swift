@@ -102,14 +102,35 @@ struct PaymentTests {
     #expect(store.advance(to: t0.addingTimeInterval(100)).map(\.id) == [quick.id, slow.id])
   }
 
-  @Test("a payment cancelled on the payment sheet fails at once as a cancellation")
+  @Test("a payment added with its sheet is purchasing and waits for the sheet: nothing is answered meanwhile")
+  func waitsForTheSheet() throws {
+    var store = try makeStore(["latency": "instant", "failNext": "2"])
+    let added = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    #expect(added.state == .purchasing)
+    #expect(added.awaitsPaymentSheet)
+    #expect(store.advance(to: t0.addingTimeInterval(600)).isEmpty, "the App Store waits for the person")
+    #expect(store.state.conditions.failNext != nil, "a forced error waits for a confirmed purchase")
+    let confirmed = try store.answerPaymentSheet(added.id, confirmed: true, at: t0.addingTimeInterval(5))
+    #expect(confirmed.state == .purchasing)
+    #expect(confirmed.answerDate == t0.addingTimeInterval(5))
+    #expect(store.state.conditions.failNext == nil)
+    let error = #expect(throws: TransactionError.self) {
+      try store.answerPaymentSheet(added.id, confirmed: false, at: t0.addingTimeInterval(5))
+    }
+    #expect(error?.message.contains("its sheet unanswered") == true, "a sheet is answered once")
+    #expect(store.advance(to: t0.addingTimeInterval(5)).map(\.state) == [.failed])
+  }
+
+  @Test("Cancel on the payment sheet fails its purchasing transaction as a cancellation")
   func cancelled() throws {
     var store = try makeStore()
-    let transaction = try store.add(productIdentifier: five, quantity: 1, confirmed: false, at: t0)
+    let added = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    let transaction = try store.answerPaymentSheet(added.id, confirmed: false, at: t0)
+    #expect(transaction.id == added.id)
     #expect(transaction.state == .failed)
     #expect(transaction.failure == .cancelled)
-    #expect(transaction.failure?.code == .paymentCancelled)
-    #expect(transaction.failure?.code.rawValue == 2)
+    #expect(transaction.failure?.code == .storeKit(.paymentCancelled))
+    #expect(transaction.failure?.code.code == 2)
     #expect(transaction.failure?.isCancellation == true)
     #expect(transaction.answerDate == nil)
     #expect(store.advance(to: t0.addingTimeInterval(60)).isEmpty)
@@ -140,8 +161,8 @@ struct PaymentTests {
     #expect(!store.canMakePayments)
     let transaction = try store.add(productIdentifier: five, quantity: 1, at: t0)
     #expect(transaction.state == .failed)
-    #expect(transaction.failure?.code == .paymentNotAllowed)
-    #expect(transaction.failure?.code.rawValue == 4)
+    #expect(transaction.failure?.code == .storeKit(.paymentNotAllowed))
+    #expect(transaction.failure?.code.code == 4)
     #expect(transaction.failure?.errorID == .purchasesRestricted)
     _ = try store.set(.purchasesAllowed, to: "true", at: t0)
     #expect(store.canMakePayments)
@@ -152,8 +173,8 @@ struct PaymentTests {
     var store = try makeStore()
     let transaction = try store.add(productIdentifier: identifier, quantity: 1, at: t0)
     #expect(transaction.state == .failed)
-    #expect(transaction.failure?.code == .storeProductNotAvailable)
-    #expect(transaction.failure?.code.rawValue == 5)
+    #expect(transaction.failure?.code == .storeKit(.storeProductNotAvailable))
+    #expect(transaction.failure?.code.code == 5)
   }
 
   @Test("with the network down when the App Store answers, the purchase fails: Cannot connect to iTunes Store")
@@ -163,8 +184,8 @@ struct PaymentTests {
     #expect(transaction.state == .purchasing)
     let failed = try #require(store.advance(to: t0.addingTimeInterval(60)).first)
     #expect(failed.state == .failed)
-    #expect(failed.failure?.code == .unknown)
-    #expect(failed.failure?.code.rawValue == 0)
+    #expect(failed.failure?.code == .storeKit(.unknown))
+    #expect(failed.failure?.code.code == 0)
     #expect(failed.failure?.message == "Cannot connect to iTunes Store")
     #expect(failed.failure?.error.description.contains("MS-E0002") == true)
   }
@@ -195,7 +216,7 @@ struct PaymentTests {
     let failed = try store.set(.storefront, to: "GBR", at: t0)
     #expect(failed.map(\.id) == [kept.id])
     #expect(failed.first?.failure == .productNotAvailable)
-    #expect(failed.first?.failure?.code == .storeProductNotAvailable)
+    #expect(failed.first?.failure?.code == .storeKit(.storeProductNotAvailable))
   }
 }
 
@@ -215,7 +236,7 @@ struct ProductRequestTests {
     let store = try makeStore(["network": "down"])
     let result = store.productsResponse(for: [five, ten])
     #expect(result == .failure(.networkDown))
-    #expect(ProductRequestError.networkDown.code == .unknown)
+    #expect(ProductRequestError.networkDown.code == .storeKit(.unknown))
     #expect(ProductRequestError.networkDown.description.contains("MS-E0001"))
   }
 }
@@ -319,8 +340,8 @@ struct ForcedErrorTests {
     var store = try makeStore(["failNext": "5002"])
     let failed = try buy(&store)
     #expect(failed.state == .failed)
-    #expect(failed.failure?.code == .storeUnknownError)
-    #expect(failed.failure?.code.rawValue == 5002)
+    #expect(failed.failure?.code == .server(.unknownError))
+    #expect(failed.failure?.code.code == 5002)
     #expect(failed.failure?.message == "An unknown error has occurred")
     #expect(failed.failure?.errorID == .forcedError)
     #expect(store.state.conditions.failNext == nil)
@@ -332,32 +353,85 @@ struct ForcedErrorTests {
     var store = try makeStore(["failAll": "5020"])
     for _ in 1...3 {
       let failed = try buy(&store)
-      #expect(failed.failure?.code.rawValue == 5020)
+      #expect(failed.failure?.code.code == 5020)
       #expect(failed.failure?.message == "Forget Your Password?")
     }
     _ = try store.set(.failAll, to: "off", at: t0)
     #expect(try buy(&store).state == .purchased)
   }
 
-  @Test(
-    "every SKError code has Apple's raw value",
-    arguments: [
-      (SKErrorCode.unknown, 0), (.clientInvalid, 1), (.paymentCancelled, 2), (.paymentInvalid, 3),
-      (.paymentNotAllowed, 4), (.storeProductNotAvailable, 5), (.storeUnknownError, 5002), (.forgotPassword, 5020),
-    ])
-  func rawValues(code: SKErrorCode, raw: Int) {
-    #expect(code.rawValue == raw)
-    #expect(SKErrorCode(argument: "\(raw)") == code)
-    #expect(!code.message.isEmpty)
+  /// Apple's `SKError.Code` in the order of the SDK header, whose enum counts from 0.
+  static let headerOrder = [
+    "unknown", "clientInvalid", "paymentCancelled", "paymentInvalid", "paymentNotAllowed",
+    "storeProductNotAvailable", "cloudServicePermissionDenied", "cloudServiceNetworkConnectionFailed",
+    "cloudServiceRevoked", "privacyAcknowledgementRequired", "unauthorizedRequestData", "invalidOfferIdentifier",
+    "invalidSignature", "missingOfferParams", "invalidOfferPrice", "overlayCancelled", "overlayInvalidConfiguration",
+    "overlayTimeout", "ineligibleForOffer", "unsupportedPlatform", "overlayPresentedInBackgroundScene",
+    "paymentMethodBindingConfigurationRequired",
+  ]
+
+  @Test("every SKError.Code Apple lists, with the raw value of the header's order, by number or name")
+  func everySKErrorCode() {
+    #expect(SKErrorCode.allCases.map(\.name) == Self.headerOrder)
+    for (raw, name) in Self.headerOrder.enumerated() {
+      let code = StoreError.storeKit(SKErrorCode(rawValue: raw)!)
+      #expect(StoreError(argument: "\(raw)") == code)
+      #expect(StoreError(argument: name) == code)
+      #expect(StoreError(argument: name.uppercased()) == code)
+      #expect(code.description == "SKErrorDomain \(raw) \(name)")
+      #expect(!code.message.isEmpty)
+    }
   }
 
-  @Test("codes are read by number or by name")
-  func codeArguments() {
-    #expect(SKErrorCode(argument: "paymentCancelled") == .paymentCancelled)
-    #expect(SKErrorCode(argument: "paymentcancelled") == .paymentCancelled)
-    #expect(SKErrorCode(argument: "42") == nil)
-    #expect(SKErrorCode.unknown.description == "SKError.unknown (0)")
-    #expect(SKErrorCode.forgotPassword.description == "SKError 5020")
+  @Test("5002 and 5020 are SSServerErrorDomain codes, shown with their domain, never as SKError codes")
+  func serverCodes() {
+    #expect(StoreError(argument: "5002") == .server(.unknownError))
+    #expect(StoreError(argument: "SSServerErrorDomain 5020") == .server(.forgotPassword))
+    #expect(StoreError(argument: "SKErrorDomain 5002") == nil)
+    #expect(StoreError(argument: "SSServerErrorDomain 2") == nil)
+    #expect(StoreError(argument: "22") == nil)
+    #expect(StoreError(argument: "42") == nil)
+    #expect(
+      StoreError.server(.unknownError).description == #"SSServerErrorDomain 5002 "An unknown error has occurred""#)
+    #expect(StoreError.server(.forgotPassword).description == #"SSServerErrorDomain 5020 "Forget Your Password?""#)
+    #expect(StoreError.storeKit(.paymentCancelled).description == "SKErrorDomain 2 paymentCancelled")
+    #expect(StoreError.allCases.count == 24)
+  }
+
+  @Test("a failure is stored with its domain; stores from before, without one, still read")
+  func failureEncodings() throws {
+    let decoder = JSONDecoder()
+    let old = try decoder.decode(StoreFailure.self, from: Data(#"{"reason":"forced","code":5002}"#.utf8))
+    #expect(old == .forced(.server(.unknownError)))
+    let oldCancel = try decoder.decode(StoreFailure.self, from: Data(#"{"reason":"cancelled","code":2}"#.utf8))
+    #expect(oldCancel == .cancelled)
+    let written = String(
+      decoding: try JSONEncoder().encode(StoreFailure.forced(.server(.forgotPassword))), as: UTF8.self)
+    #expect(written.contains(#""domain":"SSServerErrorDomain""#), "\(written)")
+    #expect(try decoder.decode(StoreFailure.self, from: Data(written.utf8)) == .forced(.server(.forgotPassword)))
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(
+        StoreFailure.self, from: Data(#"{"reason":"forced","domain":"SKErrorDomain","code":5002}"#.utf8))
+    }
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(
+        StoreFailure.self, from: Data(#"{"reason":"forced","domain":"NSURLErrorDomain","code":-1009}"#.utf8))
+    }
+  }
+
+  @Test("failNext and failAll from a store written before the domain was kept still read")
+  func oldForcedErrors() throws {
+    let json = #"""
+      {"purchasesAllowed":true,"networkUp":true,"askToBuy":false,"interruptedPurchases":false,
+       "failNext":5020,"failAll":4,"latency":"normal"}
+      """#
+    let conditions = try JSONDecoder().decode(Conditions.self, from: Data(json.utf8))
+    #expect(conditions.failNext == .server(.forgotPassword))
+    #expect(conditions.failAll == .storeKit(.paymentNotAllowed))
+    var again = conditions
+    again.failNext = .storeKit(.overlayTimeout)
+    let round = try JSONDecoder().decode(Conditions.self, from: try JSONEncoder().encode(again))
+    #expect(round.failNext == .storeKit(.overlayTimeout))
   }
 }
 
@@ -456,7 +530,8 @@ struct FinishTests {
 
     _ = try store.set(.askToBuy, to: "off", at: t0)
     let purchased = try buy(&store)
-    let cancelled = try store.add(productIdentifier: five, quantity: 1, confirmed: false, at: t0)
+    let sheet = try store.add(productIdentifier: five, quantity: 1, showsPaymentSheet: true, at: t0)
+    let cancelled = try store.answerPaymentSheet(sheet.id, confirmed: false, at: t0)
     _ = try store.set(.latency, to: "slow", at: t0)
     let purchasing = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let error = #expect(throws: TransactionError.self) { try store.finish(purchasing.id) }
@@ -521,7 +596,7 @@ struct StoreStateTests {
   func roundTrip() throws {
     var store = try makeStore(["askToBuy": "on", "storefront": "JPN"])
     _ = try buy(&store)
-    _ = try store.add(productIdentifier: ten, quantity: 3, confirmed: false, at: t0)
+    _ = try store.add(productIdentifier: ten, quantity: 3, showsPaymentSheet: true, at: t0)
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
     let decoder = JSONDecoder()
@@ -538,10 +613,12 @@ struct StoreStateTests {
       #expect(id.wholeMatch(of: /MS-E[0-9]{4}/) != nil, "\(id)")
     }
     let failures: [StoreFailure] = [
-      .cancelled, .networkLost, .notAllowed, .productNotAvailable, .interrupted, .askToBuyDeclined, .forced(.unknown),
+      .cancelled, .networkLost, .notAllowed, .productNotAvailable, .interrupted, .askToBuyDeclined,
+      .forced(.storeKit(.unknown)),
     ]
     #expect(Set(failures.map(\.errorID)).count == failures.count)
     #expect(
-      StoreFailure.networkLost.error.description == "Cannot connect to iTunes Store — SKError.unknown (0) — MS-E0002")
+      StoreFailure.networkLost.error.description
+        == "Cannot connect to iTunes Store — SKErrorDomain 0 unknown — MS-E0002")
   }
 }

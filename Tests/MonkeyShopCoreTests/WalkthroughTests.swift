@@ -85,8 +85,8 @@ struct WalkthroughRunTests {
       steps:
         - launch
         - expect: { screen: "Buy $1.99" }
-        - press: "0"
         - press: ["+", "+"]
+        - press: "0"
         - expect: { screen: "3" }
         - press: Enter
         - wait: 2s

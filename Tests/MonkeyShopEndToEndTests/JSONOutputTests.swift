@@ -24,7 +24,8 @@ struct JSONOutputTests {
     let events = try #require(object["events"] as? [[String: Any]], "\(result)")
     #expect(
       events.compactMap { $0["event"] as? String } == [
-        "observerAdded", "paymentAdded", "purchasing", "purchased", "delivered", "finished",
+        "observerAdded", "canMakePayments", "productsRequested", "productsReceived", "paymentAdded", "purchasing",
+        "purchased", "delivered", "finished",
       ], "\(result)")
     for event in events {
       try expectISO8601(event["time"])

@@ -42,8 +42,14 @@ public struct Catalog: Sendable, Equatable {
     products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
   }
 
-  /// The storefronts the catalog prices (`prices(in:)`), in `Storefront.all`'s order.
-  public var pricedStorefronts: [Storefront] { Storefront.all.filter(prices(in:)) }
+  /// The storefronts the account can move to: those the catalog prices at least one product in,
+  /// in `Storefront.all`'s order. A product without a price there comes back in
+  /// `invalidProductIdentifiers` after the change.
+  public var pricedStorefronts: [Storefront] {
+    Storefront.all.filter { storefront in
+      products.contains { $0.availableInStore && $0.price(in: storefront) != nil }
+    }
+  }
 
   /// Every product must have a price in the storefront the shop opens in or switches to.
   public func checkPrices(in storefront: Storefront, path: String) throws(CatalogError) {

@@ -138,7 +138,7 @@ public enum KeyMap {
       whyNot: { $0.balance > 0 ? nil : .nothingToSpend }),
     KeyBinding(
       [.character("l")], .switchStoreKit, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
-      help: Phrase("restart the app with StoreKit 1 / 2", "アプリを StoreKit 1 / 2 で再起動")),
+      help: Phrase("switch StoreKit 1 / 2", "StoreKit 1 / 2 に切替")),
     KeyBinding(
       [.character("R")], .requestProducts, .main, hint: Phrase("reload", "再取得"),
       help: Phrase("request products again", "商品を再取得"),
@@ -173,20 +173,6 @@ public enum KeyMap {
     KeyBinding(
       [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: Phrase("cancel", "キャンセル"),
       help: Phrase("cancel (paymentCancelled)", "キャンセル (paymentCancelled)")),
-    KeyBinding(
-      [.character("+"), .character("="), .right], .quantityUp, .paymentSheet, hint: Phrase("qty+", "数量+"),
-      help: Phrase("quantity +1", "数量 +1"),
-      whyNot: {
-        $0.sheetQuantity < AppStore.quantityLimit.upperBound
-          ? nil : .quantityAtMost
-      }),
-    KeyBinding(
-      [.character("-"), .character("−"), .left], .quantityDown, .paymentSheet, hint: Phrase("qty−", "数量−"),
-      help: Phrase("quantity −1", "数量 −1"),
-      whyNot: {
-        $0.sheetQuantity > AppStore.quantityLimit.lowerBound
-          ? nil : .quantityAtLeast
-      }),
 
     // Transaction manager
     KeyBinding(

@@ -17,6 +17,11 @@ public enum LogEvent: Equatable, Sendable {
   case resolved(transactionID: String, newTransactionID: String)
   case spent(credits: Int, balance: Int)
   case conditionChanged(Condition, value: String)
+  /// `paymentQueueDidChangeStorefront(_:)` (StoreKit 2: `Storefront.updates`).
+  case storefrontChanged(Storefront)
+  /// `paymentQueue(_:shouldContinue:in:)` for a payment in flight during a storefront change, and
+  /// the app's answer.
+  case shouldContinue(transactionID: String, storefront: Storefront, answer: Bool)
   case crashed(CrashPoint)
   case error(ShopFailure)
   case note(LogNote)
@@ -49,6 +54,8 @@ public enum LogEvent: Equatable, Sendable {
     case .resolved: "resolved"
     case .spent: "spent"
     case .conditionChanged: "conditionChanged"
+    case .storefrontChanged: "storefrontChanged"
+    case .shouldContinue: "shouldContinue"
     case .crashed: "crashed"
     case .error: "error"
     case .note: "note"
@@ -102,6 +109,14 @@ public enum LogEvent: Equatable, Sendable {
       return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
     case .conditionChanged(let condition, let value):
       return "store: \(condition) = \(value)"
+    case .storefrontChanged(let storefront):
+      return sk1
+        ? "paymentQueueDidChangeStorefront(_:) → \(storefront.code)"
+        : "Storefront.updates → \(storefront.code)"
+    case .shouldContinue(let id, let storefront, let answer):
+      return sk1
+        ? "paymentQueue(_:shouldContinue: payment \(id), in: \(storefront.code)) → \(answer)"
+        : "onStorefrontChange(shouldContinuePurchase:) \(storefront.code) → \(answer)"
     case .crashed(let point):
       return "CRASH at \(point.rawValue): the app died"
     case .error(let failure):

@@ -38,8 +38,8 @@ public enum Notice: Equatable, Sendable {
     case .storeKit2(.pending): .warning
     case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success
-    case .cancelled, .waitingForApproval, .cannot: .warning
-    case .interrupted, .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
+    case .cancelled, .waitingForApproval, .cannot, .interrupted: .warning
+    case .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
     }
   }
 }
@@ -89,7 +89,15 @@ public enum LogNote: Equatable, Sendable {
   case creditedByAnother(transactionID: String)
   /// `skipPaymentSheet` is on: the payment was added without the sheet, as if confirmed.
   case paymentSheetSkipped
-  case storefrontPrices(Storefront)
+  /// Buy or Cancel on the App Store's payment sheet.
+  case paymentSheetAnswered(confirmed: Bool)
+  /// A payment left `.purchasing` with its sheet unanswered when the app last stopped: the App
+  /// Store shows the sheet again.
+  case paymentSheetShownAgain(transactionID: String)
+  /// An interrupted purchase failed with paymentCancelled: the app reads it as a cancel.
+  case interruptedLooksCancelled(transactionID: String)
+  /// A declined Ask to Buy ended `.failed`: Apple documents no callback for a decline.
+  case declineHasNoCallback
   case walletChangedElsewhere(balance: Int)
   /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
   case updatesRepeatUnfinished(count: Int)

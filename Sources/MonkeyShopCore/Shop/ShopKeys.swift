@@ -13,11 +13,6 @@ extension ShopModel {
     }
   }
 
-  var sheetQuantity: Int {
-    if case .paymentSheet(let sheet) = overlay { return sheet.quantity }
-    return quantity
-  }
-
   public var selectedTransaction: StoreTransaction? {
     guard case .transactions(let selection) = overlay else { return nil }
     let list = transactionsNewestFirst
@@ -78,32 +73,21 @@ extension ShopModel {
       move(action == .selectNext ? 1 : -1)
       return []
     case .quantityUp, .quantityDown:
-      let step = action == .quantityUp ? 1 : -1
-      if case .paymentSheet(var sheet) = overlay {
-        sheet.quantity = Self.clampQuantity(sheet.quantity + step)
-        overlay = .paymentSheet(sheet)
-      } else {
-        quantity = Self.clampQuantity(quantity + step)
-      }
+      // The quantity is the app's, set on its SKMutablePayment before the payment is added; the
+      // payment sheet shows it and does not change it.
+      quantity = Self.clampQuantity(quantity + (action == .quantityUp ? 1 : -1))
       return []
     case .buySelected:
-      return openSheet(selectedProduct)
+      return addPayment(selectedProduct)
     case .buyFive:
-      return openSheet(product(granting: 5))
+      return addPayment(product(granting: 5))
     case .buyTen:
-      return openSheet(product(granting: 10))
+      return addPayment(product(granting: 10))
     case .confirmPayment, .cancelPayment:
       guard case .paymentSheet(let sheet) = overlay else { return [] }
       overlay = nil
-      // StoreKit 2: a cancelled sheet ends `purchase(options:)`; the App Store made no payment.
-      if storeKit == .storeKit2, action == .cancelPayment {
-        purchaseCancelledOnSheet(productIdentifier: sheet.productIdentifier)
-        return []
-      }
       return [
-        .addPayment(
-          productIdentifier: sheet.productIdentifier, quantity: sheet.quantity,
-          confirmed: action == .confirmPayment, at: date(at: now))
+        .answerPaymentSheet(transactionID: sheet.transactionID, confirmed: action == .confirmPayment, at: date(at: now))
       ]
     case .toggleRestrictions:
       return toggle(.purchasesAllowed)
@@ -191,21 +175,19 @@ extension ShopModel {
     min(AppStore.quantityLimit.upperBound, max(AppStore.quantityLimit.lowerBound, quantity))
   }
 
-  /// Opens the payment sheet, or with `skipPaymentSheet` on adds the payment at once, as if Buy
-  /// had been tapped on it.
-  private mutating func openSheet(_ product: Product?) -> [ShopEffect] {
+  /// `SKPaymentQueue.add(_:)` with the quantity set on the row: the App Store shows its payment
+  /// sheet once the payment is in the queue, or with `skipPaymentSheet` on goes on as if Buy had
+  /// been tapped on it.
+  private mutating func addPayment(_ product: Product?) -> [ShopEffect] {
     guard let product else { return [] }
     if let index = catalog.position(of: product.productIdentifier) { selection = index }
     if storeKit == .storeKit2 { callPurchase(productIdentifier: product.productIdentifier, quantity: quantity) }
-    if store.conditions.skipPaymentSheet {
-      return [
-        .addPayment(
-          productIdentifier: product.productIdentifier, quantity: quantity, confirmed: true, sheetSkipped: true,
-          at: date(at: now))
-      ]
-    }
-    overlay = .paymentSheet(PaymentSheet(productIdentifier: product.productIdentifier, quantity: quantity))
-    return []
+    let skipped = store.conditions.skipPaymentSheet
+    return [
+      .addPayment(
+        productIdentifier: product.productIdentifier, quantity: quantity, showsSheet: !skipped, sheetSkipped: skipped,
+        at: date(at: now))
+    ]
   }
 
   private mutating func move(_ step: Int) {

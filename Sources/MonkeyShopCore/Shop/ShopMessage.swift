@@ -15,6 +15,9 @@ public enum ShopMessage: Sendable {
   case productsAnswered(Result<AppStore.ProductsResponse, ProductRequestError>)
   /// The store added the payment as this transaction; `sheetSkipped` as the effect asked.
   case paymentAdded(StoreTransaction, sheetSkipped: Bool = false)
+  /// The payment sheet was answered: Buy (the transaction waits for the App Store's answer) or
+  /// Cancel (it failed with `paymentCancelled`).
+  case paymentSheetAnswered(StoreTransaction, confirmed: Bool)
   case paymentRefused(PaymentError)
   /// The observer's `paymentQueue(_:updatedTransactions:)`.
   case transactionsUpdated([StoreTransaction], redelivered: Bool)
@@ -51,9 +54,12 @@ public enum ShopMessage: Sendable {
 /// What `update` asks the runtime to do. The runtime answers each with messages.
 public enum ShopEffect: Equatable, Sendable {
   case answerProductRequest([String])
-  /// `sheetSkipped`: added without the payment sheet (`skipPaymentSheet`), said back in
-  /// `paymentAdded` so the log can note it.
-  case addPayment(productIdentifier: String, quantity: Int, confirmed: Bool, sheetSkipped: Bool = false, at: Date)
+  /// `showsSheet`: the App Store shows its payment sheet for the new transaction and waits for its
+  /// answer; otherwise the payment goes on as if Buy was tapped. `sheetSkipped`: that was
+  /// `skipPaymentSheet`'s doing, said back in `paymentAdded` so the log can note it.
+  case addPayment(productIdentifier: String, quantity: Int, showsSheet: Bool, sheetSkipped: Bool = false, at: Date)
+  /// Buy or Cancel on the payment sheet of this transaction.
+  case answerPaymentSheet(transactionID: String, confirmed: Bool, at: Date)
   /// The store answers every purchase due by this moment.
   case answerPayments(through: Date)
   case deliver(StoreTransaction)

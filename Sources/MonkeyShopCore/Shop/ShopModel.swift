@@ -12,9 +12,30 @@ public struct ShopModel: Sendable {
     case failed(ProductRequestError)
   }
 
+  /// The App Store's payment sheet for a payment already in the queue: it shows the payment's
+  /// product and quantity, and its answer decides what becomes of that transaction.
   public struct PaymentSheet: Equatable, Sendable {
+    public var transactionID: String
     public var productIdentifier: String
     public var quantity: Int
+
+    public init(transactionID: String, productIdentifier: String, quantity: Int) {
+      self.transactionID = transactionID
+      self.productIdentifier = productIdentifier
+      self.quantity = quantity
+    }
+
+    init(_ transaction: StoreTransaction) {
+      self.init(
+        transactionID: transaction.id, productIdentifier: transaction.productIdentifier,
+        quantity: transaction.quantity)
+    }
+  }
+
+  /// A purchase the app will pay for once the App Store has returned its product.
+  public struct PendingPurchase: Equatable, Sendable {
+    public let productIdentifier: String
+    public let quantity: Int
   }
 
   public enum Overlay: Equatable, Sendable {
@@ -62,8 +83,13 @@ public struct ShopModel: Sendable {
   /// Set when the store could not answer the purchases in flight: no more answers are awaited
   /// (which would retry a failing write forever) until the data folder is read again.
   public internal(set) var answersHeld = false
-  /// Whether to request products at launch: the storefront does, a headless `buy` does not.
+  /// Whether to request products at launch: the storefront does, a headless `buy` does not. The
+  /// storefront is also the one with a screen to show the App Store's payment sheet on.
   let requestsProducts: Bool
+  /// A headless `buy` waiting for its product request's answer before it adds the payment.
+  public internal(set) var pendingPurchase: PendingPurchase?
+  /// The identifiers the product request in flight asked for.
+  var requestedIdentifiers: [String] = []
   /// A crash point armed for this run only (`buy --crash`), on top of the store's condition.
   public internal(set) var armedCrash: CrashPoint?
   /// Where the app died, once it has.
@@ -138,7 +164,7 @@ public struct ShopModel: Sendable {
     catalog.products.first { $0.credits == credits }
   }
 
-  public var isPurchaseInFlight: Bool { !inFlight.isEmpty }
+  public var isPurchaseInFlight: Bool { !inFlight.isEmpty || pendingPurchase != nil }
 
   public var unfinishedCount: Int { store.unfinished.count }
 

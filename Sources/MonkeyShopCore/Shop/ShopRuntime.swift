@@ -113,12 +113,12 @@ public final class ShopRuntime {
       let store = AppStore(state: model.store, catalog: model.catalog)
       return [.productsAnswered(store.productsResponse(for: identifiers))]
 
-    case .addPayment(let identifier, let quantity, let confirmed, let sheetSkipped, let date):
+    case .addPayment(let identifier, let quantity, let showsSheet, let sheetSkipped, let date):
       do {
         return try changeStore { store in
           [
             .paymentAdded(
-              try store.add(productIdentifier: identifier, quantity: quantity, confirmed: confirmed, at: date),
+              try store.add(productIdentifier: identifier, quantity: quantity, showsPaymentSheet: showsSheet, at: date),
               sheetSkipped: sheetSkipped)
           ]
         }
@@ -126,6 +126,11 @@ public final class ShopRuntime {
         return [.paymentRefused(error)]
       } catch {
         return [.failed(ShopFailure(error))]
+      }
+
+    case .answerPaymentSheet(let id, let confirmed, let date):
+      return storeOperation { store in
+        [.paymentSheetAnswered(try store.answerPaymentSheet(id, confirmed: confirmed, at: date), confirmed: confirmed)]
       }
 
     case .answerPayments(let date):

@@ -50,6 +50,14 @@ extension ShopModel {
         status = .purchasing(product: product, quantity: quantity, sheetSkipped: true)
       }
       return effects
+    case .paymentSheetAnswered(let transaction, let confirmed):
+      note(.paymentSheetAnswered(confirmed: confirmed))
+      defer { showWaitingPaymentSheet() }
+      guard transaction.state == .purchasing else { return observe(transaction, redelivered: false) }
+      // Bought: the App Store processes the payment; its answer reaches the observer after the latency.
+      if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
+      status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
+      return []
     case .paymentRefused(let error):
       fail(ShopFailure(error))
       return []
@@ -94,6 +102,7 @@ extension ShopModel {
       self.store = store
       answersHeld = false
       clampSelections()
+      closeAnsweredPaymentSheet()
       return []
     case .walletRead(let wallet):
       followWallet(wallet)
@@ -112,8 +121,11 @@ extension ShopModel {
       restorePurchases()
       return []
     case .purchase(let identifier, let quantity):
-      if storeKit == .storeKit2 { callPurchase(productIdentifier: identifier, quantity: quantity) }
-      return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
+      // As an app must, the headless buy pays only for a product the App Store returned: "Your
+      // application must first send a products request to the App Store before deciding what
+      // products to display for purchase" (https://developer.apple.com/library/archive/qa/qa1691/_index.html).
+      pendingPurchase = PendingPurchase(productIdentifier: identifier, quantity: quantity)
+      return requestProducts([identifier])
     }
   }
 
@@ -124,6 +136,7 @@ extension ShopModel {
     balance = wallet.balance
     var effects = storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()
     if requestsProducts { effects += requestProducts() }
+    showWaitingPaymentSheet()
     // Payments the store should have answered while no app was running (the app that added them
     // was killed) are answered now, and delivered like any other.
     return effects + tick()
@@ -159,13 +172,23 @@ extension ShopModel {
     return effects
   }
 
-  mutating func requestProducts() -> [ShopEffect] {
+  mutating func requestProducts(_ identifiers: [String]? = nil) -> [ShopEffect] {
     record(.canMakePayments(canMakePayments))
     guard canMakePayments else {
       products = .restricted
+      if let pending = pendingPurchase {
+        // The app asks canMakePayments first and adds no payment while it is false.
+        pendingPurchase = nil
+        fail(
+          ShopFailure(
+            .purchasesRestricted,
+            "canMakePayments() is false: purchases are restricted, no payment for \(pending.productIdentifier) is added"
+          ))
+      }
       return []
     }
-    let identifiers = catalog.products.map(\.productIdentifier)
+    let identifiers = identifiers ?? catalog.products.map(\.productIdentifier)
+    requestedIdentifiers = identifiers
     record(.productsRequested(identifiers))
     products = .loading(answerAt: now + Int((store.conditions.latency.productRequest * 1000).rounded()))
     return answerProductRequestIfDue()
@@ -174,7 +197,7 @@ extension ShopModel {
   private mutating func answerProductRequestIfDue() -> [ShopEffect] {
     guard case .loading(let answerAt) = products, answerAt <= now else { return [] }
     products = .notRequested
-    return [.answerProductRequest(catalog.products.map(\.productIdentifier))]
+    return [.answerProductRequest(requestedIdentifiers)]
   }
 
   private mutating func tick() -> [ShopEffect] {
@@ -198,6 +221,27 @@ extension ShopModel {
       record(.error(ShopFailure(error)))
       status = .productsFailed(error)
     }
+    guard let pending = pendingPurchase else { return [] }
+    pendingPurchase = nil
+    switch result {
+    case .success(let response) where response.contains(pending.productIdentifier):
+      if storeKit == .storeKit2 {
+        callPurchase(productIdentifier: pending.productIdentifier, quantity: pending.quantity)
+      }
+      return [
+        .addPayment(
+          productIdentifier: pending.productIdentifier, quantity: pending.quantity, showsSheet: false, at: date(at: now)
+        )
+      ]
+    case .success(let response):
+      fail(
+        ShopFailure(
+          .productNotAvailable,
+          "\(pending.productIdentifier) came back in invalidProductIdentifiers: the App Store does not sell it in \(response.storefront.code)"
+        ))
+    case .failure(let error):
+      lastFailure = ShopFailure(error)
+    }
     return []
   }
 
@@ -212,6 +256,19 @@ extension ShopModel {
     record(.updated(transaction, redelivered: redelivered))
     switch transaction.state {
     case .purchasing:
+      // The payment is in the queue and the observer has seen `.purchasing`: only now does the App
+      // Store show its payment sheet. Apple documents `.purchasing` as arriving before the person
+      // confirms, not whether before or after the sheet appears: its own test steps list "the
+      // system displays the payment sheet" first, then "verify … `.purchasing`"
+      // (https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode,
+      // https://developer.apple.com/documentation/storekit/testing-an-interrupted-purchase); the
+      // queue, not the app, presents it ("The payment queue communicates with the App Store and
+      // presents a user interface so that the user can authorize payment",
+      // https://developer.apple.com/documentation/storekit/skpaymentqueue).
+      if transaction.awaitsPaymentSheet {
+        if requestsProducts, overlay == nil { overlay = .paymentSheet(PaymentSheet(transaction)) }
+        return []
+      }
       if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
       status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
       return []
@@ -221,13 +278,24 @@ extension ShopModel {
     case .failed:
       settling.insert(transaction.id)
       if let failure = transaction.failure {
-        if failure.isCancellation {
-          status = .cancelled(product: transaction.productIdentifier)
+        // The app sees only the error's domain and code, and decides from them alone, as the seed's
+        // `Code == 2` check does: SKErrorDomain 2 (paymentCancelled) is a cancel, whatever made it
+        // (the sheet's Cancel, a forced code 2, an interruption, a decline); anything else is an
+        // error to show. What the App Store's side knows besides is the sandbox's, said in a note.
+        if failure.code.isPaymentCancelled {
+          switch failure.reason {
+          case .interrupted:
+            note(.interruptedLooksCancelled(transactionID: transaction.id))
+            status = .interrupted(transactionID: transaction.id, failure)
+          case .askToBuyDeclined:
+            note(.declineHasNoCallback)
+            status = .cancelled(product: transaction.productIdentifier)
+          default:
+            status = .cancelled(product: transaction.productIdentifier)
+          }
         } else {
           record(.error(ShopFailure(failure.error)))
-          status =
-            failure.reason == .interrupted
-            ? .interrupted(transactionID: transaction.id, failure) : .purchaseFailed(failure)
+          status = .purchaseFailed(failure)
         }
       }
       return [.finish(transaction)]
@@ -357,6 +425,7 @@ extension ShopModel {
     store = new
     answersHeld = false
     clampSelections()
+    closeAnsweredPaymentSheet()
     var effects: [ShopEffect] = []
     for condition in Condition.allCases {
       let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
@@ -385,6 +454,31 @@ extension ShopModel {
     return effects
   }
 
+  // MARK: The payment sheet
+
+  /// A payment added before the app last stopped whose sheet was never answered is still
+  /// `.purchasing` in the queue ("If an application quits when transactions are still being
+  /// processed, those transactions are not lost. The next time the application launches, the
+  /// payment queue resumes processing the transactions",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/add(_:)-5ciz2): the App Store
+  /// shows its sheet again, so the person can still buy or cancel it. Apple does not say what
+  /// becomes of a sheet whose app quit. Only the storefront has a screen for it; headless commands
+  /// leave it waiting (`launch` counts it as purchasing).
+  private mutating func showWaitingPaymentSheet() {
+    guard requestsProducts, overlay == nil, let waiting = store.transactions.first(where: \.awaitsPaymentSheet)
+    else { return }
+    note(.paymentSheetShownAgain(transactionID: waiting.id))
+    overlay = .paymentSheet(PaymentSheet(waiting))
+  }
+
+  /// The sheet belongs to its transaction: once that is no longer waiting for the sheet's answer
+  /// (the network went down, a `store reset`, another monkeyshop answered it), the sheet closes.
+  private mutating func closeAnsweredPaymentSheet() {
+    guard case .paymentSheet(let sheet) = overlay, store.transaction(sheet.transactionID)?.awaitsPaymentSheet != true
+    else { return }
+    overlay = nil
+  }
+
   private mutating func followWallet(_ wallet: Wallet) {
     guard wallet.balance != balance else { return }
     note(.walletChangedElsewhere(balance: wallet.balance))
@@ -401,13 +495,33 @@ extension ShopModel {
         products = .restricted
       }
     case .storefront:
-      note(.storefrontPrices(storefront))
+      return storefrontChanged()
     case .storeKit:
       return restartApp()
     default:
       break
     }
     return []
+  }
+
+  /// `paymentQueueDidChangeStorefront(_:)`: each payment in flight asks the app's delegate
+  /// `paymentQueue(_:shouldContinue:in:)` (answered by the `continueOnStorefrontChange` condition;
+  /// the store fails a refused one with `storeProductNotAvailable`), then the app requests its
+  /// products again, as Apple advises ("Always get the storefront identifier immediately before you
+  /// display product information", https://developer.apple.com/documentation/storekit/skstorefront;
+  /// "If the storefront changes during a transaction, StoreKit notifies your app by calling the
+  /// `paymentQueueDidChangeStorefront(_:)` method",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/storefront). Prices change
+  /// only with that response: until it arrives the buy buttons read `loading...` and no price shows.
+  private mutating func storefrontChanged() -> [ShopEffect] {
+    record(.storefrontChanged(storefront))
+    let asked = Set(inFlight.keys).union(store.transactions.filter(\.awaitsPaymentSheet).map(\.id))
+    for id in asked.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
+      record(
+        .shouldContinue(transactionID: id, storefront: storefront, answer: store.conditions.continueOnStorefrontChange))
+    }
+    guard canMakePayments else { return [] }
+    return requestProducts()
   }
 
   mutating func clampSelections() {

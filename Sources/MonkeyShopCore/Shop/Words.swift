@@ -90,7 +90,15 @@ public struct Words: Sendable {
     }
   }
   func conditionValue(_ condition: Condition, _ value: String) -> String {
-    switch (condition, value) {
+    // A forced error by its domain and name as well as its number: `2 paymentCancelled`,
+    // `5002 SSServerErrorDomain`.
+    if condition == .failNext || condition == .failAll, let error = StoreError(argument: value) {
+      switch error {
+      case .storeKit(let code): return "\(code.rawValue) \(code.name)"
+      case .server(let code): return "\(code.rawValue) \(error.domain.rawValue)"
+      }
+    }
+    return switch (condition, value) {
     case (.purchasesAllowed, "true"): say("allowed", "許可")
     case (.purchasesAllowed, "false"): say("RESTRICTED", "制限中")
     case (.continueOnStorefrontChange, "true"): say("continue", "続行")
@@ -172,14 +180,14 @@ public struct Words: Sendable {
       return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
     case .interrupted(let id, let failure):
       let text = say(
-        "Purchase interrupted (#\(id)): resolve it in the transaction manager (Tab)",
-        "購入が中断されました (#\(id)): 取引マネージャ (Tab) で解決してください")
+        "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (Tab)",
+        "アプリにはキャンセル (\(failure.code.label)); App Store が支払い \(id) を中断: 取引マネージャ (Tab) で解決してください")
       return ShopFailure(failure.errorID, text).formatted
     case .purchaseFailed(let failure):
       // The App Store's words stay as Apple wrote them, marked as Apple's.
       let error = failure.error
       let apple = say("Apple: \"\(error.localizedDescription)\"", "Appleのメッセージ: \"\(error.localizedDescription)\"")
-      return ShopFailure(error.errorID, say("Purchase failed: ", "購入に失敗しました: ") + "\(apple) — \(error.code)")
+      return ShopFailure(error.errorID, say("Purchase failed: ", "購入に失敗しました: ") + "\(apple) — \(error.code.label)")
         .formatted
     case .waitingForApproval(let id):
       return say(
@@ -292,10 +300,22 @@ public struct Words: Sendable {
       say(
         "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
         "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
-    case .storefrontPrices(let storefront):
+    case .paymentSheetAnswered(let confirmed):
+      confirmed
+        ? say("payment sheet: Buy — the App Store processes the payment", "支払いシート: 購入 — App Store が支払いを処理")
+        : say("payment sheet: Cancel", "支払いシート: キャンセル")
+    case .paymentSheetShownAgain(let id):
       say(
-        "storefront \(storefront.code): prices in \(storefront.currencyCode)",
-        "ストアフロント \(storefront.code): 価格は \(storefront.currencyCode)")
+        "payment \(id) is still purchasing, its sheet unanswered: the App Store shows it again",
+        "支払い \(id) はシート未回答のまま購入中: App Store がシートを再表示")
+    case .interruptedLooksCancelled(let id):
+      say(
+        "the App Store interrupted payment \(id); the app gets only SKErrorDomain 2 and reads a cancel (Apple documents no code for an interruption)",
+        "App Store が支払い \(id) を中断。アプリには SKErrorDomain 2 しか届かずキャンセルと判断 (中断のコードは Apple 未記載)")
+    case .declineHasNoCallback:
+      say(
+        "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
+        "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
     case .updatesRepeatUnfinished(let count):

@@ -58,10 +58,13 @@ public struct AppStore: Sendable {
 
   // MARK: Payments
 
-  /// `SKPaymentQueue.add(_:)`. A payment confirmed on the payment sheet starts purchasing; a
-  /// cancelled one fails at once with `paymentCancelled`.
+  /// `SKPaymentQueue.add(_:)`. The transaction starts `.purchasing`; the App Store then shows its
+  /// payment sheet for it, and answers the payment only once the sheet is answered
+  /// (`answerPaymentSheet`). Without a sheet (`skipPaymentSheet`, a headless `buy`) the payment goes
+  /// on at once, as if Buy had been tapped. A payment the App Store cannot take (purchases
+  /// restricted, a product it does not sell) fails at once, with no sheet.
   public mutating func add(
-    productIdentifier: String, quantity: Int, confirmed: Bool = true, at now: Date
+    productIdentifier: String, quantity: Int, showsPaymentSheet: Bool = false, at now: Date
   ) throws(PaymentError) -> StoreTransaction {
     guard Self.quantityLimit.contains(quantity) else { throw .invalidQuantity(quantity) }
     guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
@@ -75,15 +78,36 @@ public struct AppStore: Sendable {
       || product?.price(in: storefront) == nil
     {
       transaction.fail(.productNotAvailable)
-    } else if !confirmed {
-      transaction.fail(.cancelled)
-    } else {
-      transaction.answerDate = now.addingTimeInterval(state.conditions.latency.purchase)
-      transaction.forcedError = state.conditions.failNext ?? state.conditions.failAll
-      state.conditions.failNext = nil
+    } else if !showsPaymentSheet {
+      confirm(&transaction, at: now)
     }
     state.transactions.append(transaction)
     return transaction
+  }
+
+  /// The person answers the payment sheet of a payment in the queue: Buy lets the App Store
+  /// process it (it answers after the latency); Cancel fails it with `paymentCancelled`.
+  public mutating func answerPaymentSheet(_ id: String, confirmed: Bool, at now: Date) throws(TransactionError)
+    -> StoreTransaction
+  {
+    let index = try indexOf(
+      id, for: "answer the payment sheet of", where: \.awaitsPaymentSheet, expected: "purchasing, its sheet unanswered")
+    if confirmed {
+      var transaction = state.transactions[index]
+      confirm(&transaction, at: now)
+      state.transactions[index] = transaction
+    } else {
+      state.transactions[index].fail(.cancelled)
+    }
+    return state.transactions[index]
+  }
+
+  /// Buy on the payment sheet: the App Store answers after the latency, with the error a forced
+  /// failure chose for this purchase.
+  private mutating func confirm(_ transaction: inout StoreTransaction, at now: Date) {
+    transaction.answerDate = now.addingTimeInterval(state.conditions.latency.purchase)
+    transaction.forcedError = state.conditions.failNext ?? state.conditions.failAll
+    state.conditions.failNext = nil
   }
 
   /// Lets the App Store answer every purchase whose time has come. Returns the transactions that
@@ -138,14 +162,14 @@ public struct AppStore: Sendable {
   {
     var conditions = state.conditions
     try condition.set(value, in: &conditions)
-    if let code = conditions.storefront, let storefront = Storefront.named(code) {
-      do {
-        try catalog.checkPrices(in: storefront, path: "catalog")
-      } catch {
-        throw ConditionError.badValue(
-          condition.rawValue, value,
-          expected: "a storefront every product has a price in (\(error.problem) for \(error.product ?? "a product"))")
-      }
+    // A storefront where some product has no price is a storefront like any other: that product
+    // comes back in `invalidProductIdentifiers`. One where the catalog sells nothing is refused.
+    if condition == .storefront, let code = conditions.storefront, let storefront = Storefront.named(code),
+      !catalog.pricedStorefronts.contains(storefront)
+    {
+      let priced = catalog.pricedStorefronts.map(\.code).joined(separator: "|")
+      throw ConditionError.badValue(
+        condition.rawValue, value, expected: "a storefront the catalog prices a product in: \(priced)")
     }
     let storefrontBefore = storefront
     state.conditions = conditions
@@ -255,10 +279,10 @@ public struct AppStore: Sendable {
 public enum ProductRequestError: ShopError, Equatable, Sendable {
   case networkDown
 
-  public var code: SKErrorCode { .unknown }
+  public var code: StoreError { .storeKit(.unknown) }
   public var errorID: ErrorID { .productRequestFailed }
-  /// `Cannot connect to iTunes Store — SKError.unknown (0)`
-  public var message: String { "\(code.message) — \(code)" }
+  /// `Cannot connect to iTunes Store — SKErrorDomain 0 unknown`
+  public var message: String { "\(code.message) — \(code.label)" }
 }
 
 public enum PaymentError: ShopError, Equatable, Sendable {

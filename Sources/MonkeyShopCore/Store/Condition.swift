@@ -43,7 +43,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .environment: StoreEnvironment.allCases.map(\.rawValue).joined(separator: "|")
     case .verification: "pass|fail"
     case .storeKit: "1|2"
-    case .failNext, .failAll: "CODE|off (\(SKErrorCode.accepted))"
+    case .failNext, .failAll: "CODE|off (\(StoreError.accepted))"
     case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
     case .storefront: Storefront.all.map(\.code).joined(separator: "|")
     case .crashPoint: (CrashPoint.allCases.map(\.rawValue) + ["off"]).joined(separator: "|")
@@ -59,10 +59,10 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .environment: StoreEnvironment.allCases.map(\.rawValue)
     case .verification: ["pass", "fail"]
     case .storeKit: ["1", "2"]
-    case .failNext, .failAll: ["off"] + SKErrorCode.allCases.map { "\($0.rawValue)" }
+    case .failNext, .failAll: ["off"] + StoreError.allCases.map { "\($0.code)" }
     case .latency: Latency.allCases.map(\.rawValue)
     case .storefront:
-      // Only storefronts every product has a price in: the store refuses the others.
+      // Only storefronts the catalog prices something in: the store refuses the others.
       catalog.pricedStorefronts.map(\.code)
     case .crashPoint: ["off"] + CrashPoint.allCases.map(\.rawValue)
     }
@@ -94,8 +94,8 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .network: conditions.networkUp ? "up" : "down"
     case .askToBuy: conditions.askToBuy ? "on" : "off"
     case .interruptedPurchases: conditions.interruptedPurchases ? "on" : "off"
-    case .failNext: conditions.failNext.map { "\($0.rawValue)" } ?? "off"
-    case .failAll: conditions.failAll.map { "\($0.rawValue)" } ?? "off"
+    case .failNext: conditions.failNext.map { "\($0.code)" } ?? "off"
+    case .failAll: conditions.failAll.map { "\($0.code)" } ?? "off"
     case .latency: conditions.latency.rawValue
     case .storefront: conditions.activeStorefront(default: defaultStorefront).code
     case .continueOnStorefrontChange: "\(conditions.continueOnStorefrontChange)"
@@ -120,10 +120,10 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       }
     }
     let isOff = ["off", "none"].contains(lowered)
-    func code() throws(ConditionError) -> SKErrorCode? {
+    func code() throws(ConditionError) -> StoreError? {
       if isOff { return nil }
-      guard let code = SKErrorCode(argument: text) else {
-        throw .badValue(rawValue, text, expected: "an SKError code (\(SKErrorCode.accepted)) or off")
+      guard let code = StoreError(argument: text) else {
+        throw .badValue(rawValue, text, expected: "an error code (\(StoreError.accepted)) or off")
       }
       return code
     }

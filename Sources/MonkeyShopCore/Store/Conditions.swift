@@ -79,9 +79,9 @@ public struct Conditions: Codable, Equatable, Sendable {
   public var askToBuy = false
   public var interruptedPurchases = false
   /// The next purchase fails with this code, then the setting clears itself.
-  public var failNext: SKErrorCode?
+  public var failNext: StoreError?
   /// Every purchase fails with this code until switched off.
-  public var failAll: SKErrorCode?
+  public var failAll: StoreError?
   public var latency = Latency.normal
   /// Nil: the catalog's default storefront.
   public var storefront: String?

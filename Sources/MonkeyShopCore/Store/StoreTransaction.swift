@@ -49,10 +49,10 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var finished: Bool
   public var failure: StoreFailure?
   public let purchaseDate: Date
-  /// While purchasing: when the App Store answers.
+  /// While purchasing: when the App Store answers; nil until the payment sheet is answered.
   public var answerDate: Date?
   /// Chosen when the payment was added: the error this purchase is made to fail with.
-  public var forcedError: SKErrorCode?
+  public var forcedError: StoreError?
   /// An interrupted purchase waiting for the user to resolve the issue.
   public var hasPurchaseIssue: Bool
   /// For the purchase that resolving an interruption delivers: the interrupted transaction.
@@ -70,7 +70,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
-    answerDate: Date? = nil, forcedError: SKErrorCode? = nil, hasPurchaseIssue: Bool = false,
+    answerDate: Date? = nil, forcedError: StoreError? = nil, hasPurchaseIssue: Bool = false,
     originalTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
     revocationDate: Date? = nil, revocationReason: RevocationReason? = nil, storefront: String? = nil
   ) {
@@ -94,6 +94,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
 
   /// Refunded: the App Store revoked it.
   public var isRevoked: Bool { revocationDate != nil }
+
+  /// Added to the queue, its payment sheet not yet answered: purchasing with no answer due.
+  public var awaitsPaymentSheet: Bool { state == .purchasing && answerDate == nil }
 
   /// Purchased or failed and not yet finished: the observer gets it again at every launch.
   public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed) }

@@ -156,7 +156,8 @@ public enum Expectation: Sendable, CustomStringConvertible {
     ] + TransactionState.allCases.map(\.description)
     + [
       "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "spent",
-      "conditionChanged", "crashed", "error", "note", "appRestarted", "restore", "restoreFinished", "restoreFailed",
+      "conditionChanged", "storefrontChanged", "shouldContinue", "crashed", "error", "note", "appRestarted", "restore",
+      "restoreFinished", "restoreFailed",
     ] + StoreKit2Event.names
 }
 

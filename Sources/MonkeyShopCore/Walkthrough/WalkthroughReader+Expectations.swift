@@ -81,10 +81,10 @@ extension WalkthroughReader {
         expected.finished = flag(value, "finished")
       case "errorCode":
         if let text = text(value, "errorCode", expected: "an SKError code") {
-          if let code = SKErrorCode(argument: text) {
-            expected.errorCode = code.rawValue
+          if let code = StoreError(argument: text) {
+            expected.errorCode = code.code
           } else {
-            fail(value, "unknown SKError code '\(text)' (expected one of \(SKErrorCode.accepted))")
+            fail(value, "unknown SKError code '\(text)' (expected one of \(StoreError.accepted))")
           }
         }
       case "quantity":
@@ -131,7 +131,8 @@ extension WalkthroughReader {
       fail(node, error.message)
       return nil
     }
-    if condition == .storefront, let catalog, let storefront = Storefront.named(value), !catalog.prices(in: storefront)
+    if condition == .storefront, let catalog, let storefront = Storefront.named(value),
+      !catalog.pricedStorefronts.contains(storefront)
     {
       let priced = catalog.pricedStorefronts.map(\.code).joined(separator: ", ")
       fail(

@@ -283,7 +283,7 @@ public final class WalkthroughSession {
     var wrong: [String] = []
     if let state = expected.state, state != transaction.state { wrong.append("state") }
     if let finished = expected.finished, finished != transaction.finished { wrong.append("finished") }
-    if let code = expected.errorCode, code != transaction.failure?.code.rawValue { wrong.append("errorCode") }
+    if let code = expected.errorCode, code != transaction.failure?.code.code { wrong.append("errorCode") }
     if let quantity = expected.quantity, quantity != transaction.quantity { wrong.append("quantity") }
     if let product = expected.product, product != transaction.productIdentifier { wrong.append("product") }
     var found = "#\(transaction.id) \(transaction.productIdentifier) ×\(transaction.quantity) \(transaction.state)"

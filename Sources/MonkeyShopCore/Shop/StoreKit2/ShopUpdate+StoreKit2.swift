@@ -57,8 +57,15 @@ extension ShopModel {
     if redelivered { self.redelivered.insert(transaction.id) }
     switch transaction.state {
     case .purchasing:
-      // `purchase(options:)` is still awaiting its result: StoreKit 2 has no purchasing state.
+      // `purchase(options:)` is still awaiting its result: StoreKit 2 has no purchasing state. The
+      // App Store's sheet is up until the person answers it ("Initiates a purchase for the product
+      // with the App Store and displays the confirmation sheet",
+      // https://developer.apple.com/documentation/storekit/product/purchase(options:)).
       if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
+      if transaction.awaitsPaymentSheet {
+        if requestsProducts, overlay == nil { overlay = .paymentSheet(PaymentSheet(transaction)) }
+        return []
+      }
       status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
       return []
     case .purchased, .restored:
@@ -117,13 +124,6 @@ extension ShopModel {
   /// sheet (or, with `skipPaymentSheet`, takes the purchase as confirmed).
   mutating func callPurchase(productIdentifier: String, quantity: Int) {
     record(.storeKit2(.purchaseCalled(productIdentifier: productIdentifier, quantity: quantity)))
-  }
-
-  /// The person cancelled the sheet: `purchase(options:)` returns `.userCancelled` and the App
-  /// Store never made a payment of it.
-  mutating func purchaseCancelledOnSheet(productIdentifier: String) {
-    record(.storeKit2(.purchaseResult(.userCancelled)))
-    status = .cancelled(product: productIdentifier)
   }
 
   /// `AppStore.sync()`, then `Transaction.currentEntitlements`: consumables never appear there

@@ -125,10 +125,10 @@ extension StoreFailure {
     case .askToBuyDeclined: return .pending
     case .forced:
       switch code {
-      case .paymentCancelled: return .userCancelled
-      case .paymentNotAllowed: return .threw("Product.PurchaseError.purchaseNotAllowed")
-      case .storeProductNotAvailable: return .threw("Product.PurchaseError.productUnavailable")
-      default: return .threw("StoreKitError.unknown (\(code))")
+      case .storeKit(.paymentCancelled): return .userCancelled
+      case .storeKit(.paymentNotAllowed): return .threw("Product.PurchaseError.purchaseNotAllowed")
+      case .storeKit(.storeProductNotAvailable): return .threw("Product.PurchaseError.productUnavailable")
+      default: return .threw("StoreKitError.unknown (\(code.label))")
       }
     }
   }

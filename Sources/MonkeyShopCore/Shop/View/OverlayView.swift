@@ -17,7 +17,8 @@ struct OverlayView {
     }
   }
 
-  /// The App Store's confirmation: product, quantity, unit price, total, Buy / Cancel.
+  /// The App Store's confirmation of a payment in the queue: product, quantity (the app's, shown
+  /// and not changed here), unit price, total, Buy / Cancel.
   private func drawSheet(_ sheet: ShopModel.PaymentSheet, on canvas: inout some Canvas) {
     guard let product = model.catalog.product(sheet.productIdentifier) else { return }
     let rect = canvas.centered(width: 60, height: 14 + max(1, statusLines(width: 60 - 4).count))
@@ -34,7 +35,7 @@ struct OverlayView {
     canvas.put(words.inAppPurchase, x: x, y: y, width: width, style: .muted)
     y += 2
     let rows: [(String, String, Style)] = [
-      (words.quantityLabel, "− \(sheet.quantity) +", Style(bold: true)),
+      (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
       (words.unitPrice, storefront.format(unit), .plain),
       (words.total, storefront.format(total), Style(tint: .price, bold: true)),
       ("", words.creditsGranted(product.credits * sheet.quantity), Style(tint: .success)),
@@ -80,7 +81,7 @@ struct OverlayView {
         note = words.issue + ": v"
       } else if let failure = transaction.failure {
         // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
-        note = "\(failure.errorID) \(failure.code)"
+        note = "\(failure.errorID) \(failure.code.label)"
       } else if let original = transaction.originalTransactionID {
         note = words.fromTransaction(original)
       } else {
