@@ -89,4 +89,24 @@ struct HistoryCommandTests {
     #expect(result.stderr.contains(path + ": line 2:"), "\(result)")
     #expect(result.stderr.contains("expected one transaction as a JSON object per line"), "\(result)")
   }
+
+  @Test("a wallet left below zero by refunds: wallet show says owed (text and JSON); spend is refused saying so")
+  func owedWallet() async throws {
+    let folder = try ShopFolder("owed")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    chmod(folder.data.path, 0o700)
+    try Data(
+      #"{"schemaVersion": 3, "balance": -7, "credited": [[1, 2]], "clawedBack": [[2, 2]], "lastTransactionNumber": 2}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: folder.walletPath))
+    let text = try await expectSuccess(monkeyshop("wallet", "show", in: folder)).stdout
+    #expect(text.contains("7 monkey credits owed"), "\(text)")
+    let json = try await expectSuccess(monkeyshop("wallet", "show", "--json", in: folder)).stdout
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["balance"] as? Int == -7 && object["owed"] as? Int == 7, "\(json)")
+    let spend = try await monkeyshop("spend", "1", in: folder)
+    #expect(spend.exitStatus == 1, "\(spend)")
+    #expect(spend.stderr.contains("the wallet owes 7") && spend.stderr.contains("MS-E0010"), "\(spend)")
+    #expect(try await walletBalance(folder) == -7)
+  }
 }

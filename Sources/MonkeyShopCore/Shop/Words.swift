@@ -45,7 +45,11 @@ public struct Words: Sendable {
   func storefront(_ code: String, locale: String) -> String {
     say("Storefront \(code) · \(locale)", "ストアフロント \(code) · \(locale)")
   }
-  func balance(_ credits: Int) -> String { say("\(credits) monkey credits", "\(credits) モンキークレジット") }
+  /// The balance; below zero (refunds took back credits already spent) it is shown as owed.
+  func balance(_ credits: Int) -> String {
+    guard credits < 0 else { return say("\(credits) monkey credits", "\(credits) モンキークレジット") }
+    return say("\(-credits) monkey credits owed", "\(-credits) モンキークレジットの未払い")
+  }
   func unfinished(_ count: Int) -> String { say("\(count) unfinished", "未完了 \(count)") }
 
   // Products
