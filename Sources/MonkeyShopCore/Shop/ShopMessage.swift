@@ -42,6 +42,8 @@ public enum ShopMessage: Sendable {
   case failed(ShopFailure)
   /// Buy without the payment sheet: the headless `buy` command.
   case purchase(productIdentifier: String, quantity: Int)
+  /// Every transaction ever made, the history's included, for the transaction manager.
+  case historyRead([StoreTransaction])
 }
 
 /// What `update` asks the runtime to do. The runtime answers each with messages.
@@ -68,6 +70,8 @@ public enum ShopEffect: Equatable, Sendable {
   case crash(CrashPoint)
   /// The terminal repaints everything (Ctrl-L) or the process suspends (Ctrl-Z).
   case screen(ScreenRequest)
+  /// Every transaction, the history's included: the transaction manager opened.
+  case readHistory
 }
 
 /// A failure the app met, as a value the model keeps: its error ID and what happened.

@@ -102,6 +102,8 @@ extension ShopModel {
     case .failed(let failure):
       fail(failure)
       return []
+    case .historyRead(let transactions):
+      return historyRead(transactions)
     case .purchase(let identifier, let quantity):
       return [.addPayment(productIdentifier: identifier, quantity: quantity, confirmed: true, at: date(at: now))]
     }
@@ -374,7 +376,7 @@ extension ShopModel {
   mutating func clampSelections() {
     switch overlay {
     case .transactions(let selection):
-      overlay = .transactions(selection: min(selection, max(0, store.transactions.count - 1)))
+      overlay = .transactions(selection: min(selection, max(0, transactionList.count - 1)))
     default: break
     }
   }

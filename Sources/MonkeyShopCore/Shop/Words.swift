@@ -314,6 +314,14 @@ public struct Words: Sendable {
 
   // Transaction manager
   var transactions: String { say("Transactions", "取引") }
+  /// The transaction manager's title: how many transactions were ever made, and which is selected.
+  func transactionsTitle(selected: Int, of count: Int) -> String {
+    say("Transactions (\(count)) · \(selected) of \(count)", "取引 (\(count)) · \(count) 件中 \(selected)")
+  }
+  func refunded(on date: Date) -> String {
+    let day = ISO8601.string(from: date).prefix(10)
+    return say("refunded \(day)", "返金済み \(day)")
+  }
   var noTransactions: String { say("The store has no transactions yet.", "まだ取引はありません。") }
   var finished: String { say("finished", "完了") }
   var unfinishedState: String { say("UNFINISHED", "未完了") }
