@@ -1,7 +1,9 @@
-// In-process benchmarks: durable delivery beside a raw durable write, its growth with past
-// transactions, a 10,000-product catalog (read by the shop's own XML reader and by Foundation's),
-// and the walkthrough library. Run through Benchmarks/run, which also measures the storefront in a
-// pseudo-terminal; `--catalog-readers` runs the catalog readers alone.
+// In-process benchmarks: durable delivery beside a raw durable write, a whole purchase with 10 to
+// 100,000 past transactions, a 10,000-product catalog (read by the shop's own XML reader and by
+// Foundation's), and the walkthrough library. Run through Benchmarks/run, which also measures the
+// storefront in a pseudo-terminal and counts what a purchase of the real binary writes;
+// `--catalog-readers` runs the catalog readers alone; `--write-data-folder PATH N` writes a data
+// folder as N past purchases leave it.
 import Foundation
 import MonkeyShopCore
 
@@ -20,9 +22,15 @@ if arguments.first == "--catalog-readers" {
   try compareCatalogReaders()
   exit(0)
 }
+let start = Date(timeIntervalSince1970: 1_800_000_000)
+if arguments.first == "--write-data-folder", let path = arguments.dropFirst().first,
+  let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
+{
+  try writeDataFolder(path, past: count)
+  exit(0)
+}
 let repository = URL(fileURLWithPath: arguments.first ?? ".")
 let catalog = try CatalogLoader.load(path: repository.appendingPathComponent("products.plist").path)
-let start = Date(timeIntervalSince1970: 1_800_000_000)
 
 // MARK: Measuring
 
@@ -86,28 +94,39 @@ func rawDurableWrite(folder: String, bytes: Data) {
   close(directory)
 }
 
-/// The state a data folder is left in after `count` purchases delivered and finished.
-func history(_ count: Int) throws -> MemoryStorage {
-  let storage = MemoryStorage()
-  let credits = CreditManager(storage: storage, catalog: catalog)
-  for index in 0..<count {
-    let transaction = try storage.update { state, _ in
-      var store = AppStore(state: state, catalog: catalog)
-      store.state.conditions.latency = .instant
-      let now = start.addingTimeInterval(Double(index))
-      _ = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: now)
-      let answered = store.advance(to: now)
-      state = store.state
-      return answered[0]
-    }
-    _ = try credits.deliver(transaction)
-    try storage.update { state, _ in
-      var store = AppStore(state: state, catalog: catalog)
-      try store.finish(transaction.id)
-      state = store.state
-    }
+/// Writes a data folder as `count` purchases of 5 credits, delivered and finished, leave it: the
+/// newest finished transactions in the store, the others in the history, every one credited.
+/// Built directly rather than by `count` purchases, so 100,000 take a second.
+func writeDataFolder(_ path: String, past count: Int) throws {
+  try FileManager.default.createDirectory(
+    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  let transactions = (0..<count).map { $0 + 1 }.map { number in
+    StoreTransaction(
+      id: "\(number)", productIdentifier: "com.monkeyshop.credits.5", quantity: 1, state: .purchased,
+      purchaseDate: start.addingTimeInterval(Double(number)), finished: true, environment: .sandbox)
   }
-  return storage
+  let kept = transactions.suffix(StoreState.finishedHistoryLimit)
+  // The history as monkeyshop appends it: one JSON object per line, keys sorted, dates in seconds.
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  encoder.dateEncodingStrategy = .secondsSince1970
+  var lines = Data()
+  for transaction in transactions.dropLast(kept.count) {
+    lines += try encoder.encode(transaction)
+    lines.append(UInt8(ascii: "\n"))
+  }
+  if !lines.isEmpty {
+    _ = FileManager.default.createFile(
+      atPath: path + "/history.jsonl", contents: lines, attributes: [.posixPermissions: 0o600])
+  }
+  try DataFolder(path: path).update { store, wallet in
+    store.conditions.latency = .instant
+    store.transactions = Array(kept)
+    store.lastTransactionNumber = count
+    wallet.balance = 5 * count
+    for number in 0..<count { wallet.credited.insert(number + 1) }
+    wallet.lastTransactionNumber = count
+  }
 }
 
 /// Per transaction: the store answers (not timed), then the app credits and finishes (timed),
@@ -138,27 +157,47 @@ func fileSize(_ path: String) -> Int {
   ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
 }
 
+/// Whole purchases, as the app makes them: the payment added and answered (the store written),
+/// the credits delivered (the wallet), the transaction finished (the store, and the history when
+/// the oldest finished transaction moves there).
+func purchases(in folder: DataFolder, iterations: Int) throws -> Sample {
+  let credits = CreditManager(storage: folder, catalog: catalog)
+  return try sample(iterations) { index in
+    let (transaction, _) = try folder.changeStore(catalog: catalog) { store in
+      let now = start.addingTimeInterval(1e7 + Double(index))
+      _ = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: now)
+      return store.advance(to: now)[0]
+    }
+    _ = try credits.deliver(transaction)
+    _ = try folder.changeStore(catalog: catalog) { try $0.finish(transaction.id) }
+  }
+}
+
 let iterations = 200
 let rawFolder = temporaryFolder("raw")
 print("Durable delivery: credit the wallet, then finish in the store; two files, each written")
-print("temp + fsync + rename + fsync folder. Raw: one such write of a wallet-sized file.")
-for past in [10, 1_000, 100_000] {
-  let memory = try history(past)
-  let folder = DataFolder(path: temporaryFolder("delivery-\(past)"))
-  try folder.update { store, wallet in
-    store = memory.store
-    wallet = memory.wallet
-  }
+print("temp + fsync + rename + fsync folder, and the history appended to (fsync) when the oldest")
+print("finished transaction moves there. Raw: one such write of a wallet-sized file.")
+for past in [10, 1_000, 10_000, 100_000] {
+  let path = temporaryFolder("delivery-\(past)")
+  try writeDataFolder(path, past: past)
+  let folder = DataFolder(path: path)
   let (delivery, raw) = try deliveries(in: folder, rawFolder: rawFolder, iterations: iterations)
-  let sizes = "wallet \(fileSize(folder.walletPath)) B, store \(fileSize(folder.storePath)) B"
+  let sizes =
+    "wallet \(fileSize(folder.walletPath)) B, store \(fileSize(folder.storePath)) B, "
+    + "history \(fileSize(folder.historyPath) / 1024) KB"
   report(
     "durable delivery, \(past) past transactions",
     "median \(format(delivery.median))  p99 \(format(delivery.p99))  raw \(format(raw.median))  "
-      + String(format: "%.2f× raw, %.2f× per file", delivery.median / raw.median, delivery.median / raw.median / 2)
-      + "  (\(sizes))")
+      + String(format: "%.2f× raw", delivery.median / raw.median) + "  (\(sizes))")
+  let purchase = try purchases(in: folder, iterations: iterations)
+  report(
+    "  whole purchase (add, answer, deliver, finish)", "median \(format(purchase.median))  p99 \(format(purchase.p99))")
   if past == 100_000 {
     let lockAndRead = try sample(iterations) { _ in try folder.update { _, _ in } }
-    report("  of which: lock + read both files, no write", "median \(format(lockAndRead.median))")
+    report("  of which: lock + read wallet and store, no write", "median \(format(lockAndRead.median))")
+    let listing = try sample(5) { _ in _ = try folder.readEveryTransaction() }
+    report("  listing every transaction (store transactions)", "median \(format(listing.median))")
   }
 }
 

@@ -7,38 +7,44 @@ struct StoreCommand: ParsableCommand {
     commandName: "store",
     abstract: "Apple's side: list transactions, approve or decline Ask to Buy, resolve interruptions, set conditions.",
     subcommands: [
-      Transactions.self, Approve.self, Decline.self, Resolve.self, SetCondition.self, Show.self, Reset.self,
-      StoreCertificate.self,
+      Transactions.self, Approve.self, Decline.self, Resolve.self, Refund.self, SetCondition.self, Show.self,
+      Reset.self, StoreCertificate.self,
     ])
 
   struct Transactions: ParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "transactions", abstract: "List every transaction the store holds.")
+      commandName: "transactions",
+      abstract: "List every transaction ever made: those in the store and those moved to its history.")
 
     @Flag(
       help:
-        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, and jws (the signed transaction) where purchased}."
+        "Print JSON: an array of {id, productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, revocationDate (ISO 8601) and revocationReason where refunded, and jws (the signed transaction) where purchased}, oldest first."
     )
     var json = false
 
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      let store = try options.dataFolder.readStore()
+      let transactions = try options.dataFolder.readEveryTransaction()
       if json {
-        let jws = try SignedTransactions.jws(for: store.transactions, store: store, options: options)
-        printJSON(store.transactions.map { Self.json($0).merging(jws[$0.id].map { ["jws": $0] } ?? [:]) { $1 } })
+        let store = try options.dataFolder.readStore()
+        let jws = try SignedTransactions.jws(for: transactions, store: store, options: options)
+        printJSON(transactions.map { Self.json($0).merging(jws[$0.id].map { ["jws": $0] } ?? [:]) { $1 } })
         return
       }
-      guard !store.transactions.isEmpty else {
+      guard !transactions.isEmpty else {
         say("no transactions")
         return
       }
       say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
-      for transaction in store.transactions {
+      for transaction in transactions {
         var note = transaction.failure.map { "\($0.code.label) \($0.errorID)" } ?? ""
         if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
         if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
+        if let date = transaction.revocationDate, let reason = transaction.revocationReason {
+          note = [note, "refunded \(ISO8601.string(from: date)) (\(reason))"].filter { !$0.isEmpty }
+            .joined(separator: ", ")
+        }
         say(
           row(
             transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
@@ -67,6 +73,10 @@ struct StoreCommand: ParsableCommand {
       }
       if transaction.hasPurchaseIssue { object["hasPurchaseIssue"] = true }
       if let original = transaction.originalTransactionID { object["originalTransactionID"] = original }
+      if let date = transaction.revocationDate, let reason = transaction.revocationReason {
+        object["revocationDate"] = ISO8601.string(from: date)
+        object["revocationReason"] = reason.description
+      }
       return object
     }
   }
@@ -178,7 +188,7 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "reset",
       abstract:
-        "Set every condition back to its default and forget every transaction but those paid for and not yet delivered. The wallet stays."
+        "Set every condition back to its default and empty the payment queue but for transactions paid for and not yet delivered. The history keeps every transaction; the wallet stays."
     )
     @OptionGroup var options: ShopOptions
     func run() throws {
@@ -192,7 +202,7 @@ struct StoreCommand: ParsableCommand {
         let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
         say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
       }
-      say("store reset: default conditions, no other transactions")
+      say("store reset: default conditions, the queue emptied; the history keeps every transaction")
     }
   }
 }

@@ -12,7 +12,9 @@ struct WalletCommand: ParsableCommand {
       commandName: "show",
       abstract: "Print the balance. Works while a storefront is open: it takes no lock.")
 
-    @Flag(help: "Print JSON: {\"balance\": N, \"path\": …}.")
+    @Flag(
+      help: "Print JSON: {\"balance\": N, \"owed\": N, \"path\": …}; after refunds the balance may be below zero, owed."
+    )
     var json = false
 
     @OptionGroup var options: ShopOptions
@@ -21,9 +23,18 @@ struct WalletCommand: ParsableCommand {
       let folder = options.dataFolder
       let wallet = try folder.readWallet()
       if json {
-        printJSON(["balance": wallet.balance, "path": folder.walletPath, "schemaVersion": wallet.schemaVersion])
+        printJSON([
+          "balance": wallet.balance, "owed": wallet.owed, "path": folder.walletPath,
+          "schemaVersion": wallet.schemaVersion,
+        ])
       } else {
-        say(counted(wallet.balance, "monkey credit"))
+        if wallet.owed > 0 {
+          say(
+            "\(counted(wallet.owed, "monkey credit")) owed: refunds took back credits already spent; "
+              + "nothing can be spent until purchases pay them back")
+        } else {
+          say(counted(wallet.balance, "monkey credit"))
+        }
         say("wallet: \(folder.walletPath)")
       }
     }

@@ -74,7 +74,17 @@ private let badWallets: [BadWalletFile] = [
   BadWalletFile("balance a fraction", #"{"schemaVersion": 1, "balance": 2.5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("balance missing", #"{"schemaVersion": 1, "deliveredTransactionIDs": []}"#),
   BadWalletFile("a negative balance", #"{"schemaVersion": 1, "balance": -5, "deliveredTransactionIDs": []}"#),
-  BadWalletFile("future schemaVersion", #"{"schemaVersion": 2, "balance": 5, "deliveredTransactionIDs": []}"#),
+  BadWalletFile(
+    "a negative balance in schema 2 (before refunds)",
+    #"{"schemaVersion": 2, "balance": -5, "credited": [], "lastTransactionNumber": 0}"#),
+  BadWalletFile(
+    "clawedBack in schema 2",
+    #"{"schemaVersion": 2, "balance": 5, "credited": [], "clawedBack": [], "lastTransactionNumber": 0}"#
+  ),
+  BadWalletFile(
+    "clawedBack above lastTransactionNumber",
+    #"{"schemaVersion": 3, "balance": 5, "credited": [], "clawedBack": [[4, 4]], "lastTransactionNumber": 3}"#),
+  BadWalletFile("future schemaVersion", #"{"schemaVersion": 4, "balance": 5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("old schemaVersion", #"{"schemaVersion": 0, "balance": 5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("schemaVersion a string", #"{"schemaVersion": "1", "balance": 5, "deliveredTransactionIDs": []}"#),
   BadWalletFile("no schemaVersion", #"{"balance": 5, "deliveredTransactionIDs": []}"#),

@@ -29,6 +29,12 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
   /// A second monkeyshop launches on the same folder, takes delivery of what waits and quits.
   case secondApp
   case removeStoreFile, saveStoreCopy, restoreStoreCopy
+  /// The App Store refunds the `pick`-th purchased transaction not yet refunded (of all, history
+  /// included); none left, nothing happens.
+  case refund(pick: Int)
+  /// The app takes back the credits of every refunded transaction, as it hears of refunds: again
+  /// for those taken back before, which must take nothing.
+  case clawBack
 
   var description: String {
     switch self {
@@ -48,6 +54,8 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     case .removeStoreFile: "rm store.json"
     case .saveStoreCopy: "copy store.json"
     case .restoreStoreCopy: "restore store.json"
+    case .refund(let pick): "refund purchase \(pick)"
+    case .clawBack: "claw back refunds"
     }
   }
 
@@ -63,6 +71,7 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     ]
     + [.crash(.beforeDelivery), .crash(.afterDeliveryBeforeFinish), .relaunch, .secondApp]
     + [.removeStoreFile, .saveStoreCopy, .restoreStoreCopy]
+    + [.refund(pick: 0), .refund(pick: 1), .refund(pick: 5), .clawBack, .clawBack]
 }
 
 /// The real app on a real data folder, stepped in virtual time.
@@ -143,6 +152,8 @@ struct LedgerModel {
   /// keeps only the newest finished transactions, so an approval can become purchased, be
   /// delivered, finished and dropped within one step.
   var payable: [Int: Int] = [:]
+  /// Every transaction the wallet has taken back after a refund.
+  var clawedBack: Set<Int> = []
 }
 
 struct LedgerChecker {
@@ -155,12 +166,14 @@ struct LedgerChecker {
     throws
   {
     let (store, wallet) = try world.folder.read()
+    // Every transaction ever made, the history's included: none is ever lost from the listing.
+    let every = try world.folder.readEveryTransaction()
     let catalog = world.catalog
     func credits(_ transaction: StoreTransaction) -> Int {
       (catalog.product(transaction.productIdentifier)?.credits ?? 0) * transaction.quantity
     }
     // IDs never repeat: a known ID always names the same transaction.
-    for transaction in store.transactions {
+    for transaction in every {
       let fingerprint =
         "\(transaction.productIdentifier) ×\(transaction.quantity) at \(transaction.purchaseDate.timeIntervalSince1970)"
       if let first = model.seen[transaction.id] {
@@ -185,8 +198,22 @@ struct LedgerChecker {
         Issue.record("transaction #\(number) was credited but never paid for", sourceLocation: sourceLocation)
         continue
       }
+      #expect(
+        !model.clawedBack.contains(number), "#\(number) was credited after its refund was taken back",
+        sourceLocation: sourceLocation)
       expected += worth
     }
+    // A refund is taken back once, and only from what was credited; the wallet never forgets it.
+    let nowClawedBack = Set((1...max(1, wallet.lastTransactionNumber)).filter(wallet.clawedBack.contains))
+    #expect(
+      model.clawedBack.isSubset(of: nowClawedBack), "the wallet forgot a clawback", sourceLocation: sourceLocation)
+    let refunded = Set(every.filter(\.isRevoked).compactMap(\.number))
+    for number in nowClawedBack.subtracting(model.clawedBack).sorted() {
+      #expect(
+        refunded.contains(number), "#\(number) was clawed back but never refunded", sourceLocation: sourceLocation)
+      if nowCredited.contains(number) { expected -= model.paid[number] ?? model.payable[number] ?? 0 }
+    }
+    model.clawedBack = nowClawedBack
     if let spent = spendOutcome { expected -= spent }
     #expect(
       wallet.balance == expected, "balance \(wallet.balance), expected \(expected) after \(step)",
@@ -195,6 +222,8 @@ struct LedgerChecker {
     model.credited = nowCredited
     // A finished purchase was credited first.
     for transaction in store.transactions where transaction.state == .purchased && transaction.finished {
+      // A refund taken back before delivery is finished uncredited.
+      if transaction.number.map(nowClawedBack.contains) == true { continue }
       #expect(
         transaction.number.map(nowCredited.contains) == true,
         "#\(transaction.id) is finished but was never credited", sourceLocation: sourceLocation)
@@ -202,7 +231,8 @@ struct LedgerChecker {
     // A paid purchase is never lost: it is credited, or still waits in the store to be delivered.
     let waiting = Set(
       store.transactions.filter { $0.state == .purchased && !$0.finished }.compactMap(\.number))
-    for number in model.paid.keys where !nowCredited.contains(number) && !waiting.contains(number) {
+    for number in model.paid.keys
+    where !nowCredited.contains(number) && !waiting.contains(number) && !nowClawedBack.contains(number) {
       if [.removeStoreFile, .restoreStoreCopy].contains(step) {
         model.lostWithStoreFile.insert(number)
       }
@@ -294,6 +324,28 @@ extension LedgerWorld {
       guard let storeCopy else { return false }
       _ = FileManager.default.createFile(atPath: storeFile, contents: storeCopy, attributes: [.posixPermissions: 0o600])
       folderChanged()
+    case .refund(let pick):
+      do {
+        let refundable = try folder.readEveryTransaction().filter { $0.state == .purchased && !$0.isRevoked }
+        guard !refundable.isEmpty else { return false }
+        let id = refundable[pick % refundable.count].id
+        _ = try folder.changeStoreSeeingHistory(catalog: catalog) { store in
+          try store.refund(id, reason: .other, at: now)
+        }
+      } catch {
+        Issue.record("refund failed: \(error)")
+      }
+      folderChanged()
+    case .clawBack:
+      do {
+        let credits = CreditManager(storage: folder, catalog: catalog)
+        for transaction in try folder.readEveryTransaction() where transaction.isRevoked {
+          _ = try credits.clawBack(transaction)
+        }
+      } catch {
+        Issue.record("clawback failed: \(error)")
+      }
+      folderChanged()
     }
     return false
   }
@@ -349,6 +401,25 @@ struct LedgerModelTests {
     try run([
       .set("latency", "instant"), .crash(.afterDeliveryBeforeFinish), .buy(credits: 10, quantity: 1),
       .saveStoreCopy, .relaunch, .restoreStoreCopy, .relaunch, .buy(credits: 5, quantity: 1),
+    ])
+  }
+
+  @Test("refunds: taken back once, below zero, from the history, and before delivery")
+  func refunds() throws {
+    // A refund taken back twice takes the credits once; spending then leaves the balance owed.
+    try run([
+      .set("latency", "instant"), .buy(credits: 10, quantity: 2), .spend(7), .refund(pick: 0), .clawBack, .clawBack,
+      .spend(1), .buy(credits: 5, quantity: 1),
+    ])
+    // A refund of a transaction only the history lists, then more purchases before the clawback.
+    try run(
+      [.set("latency", "instant")] + Array(repeating: .buy(credits: 5, quantity: 1), count: 22) + [
+        .refund(pick: 0), .buy(credits: 5, quantity: 1), .buy(credits: 10, quantity: 1), .clawBack, .clawBack,
+      ])
+    // Refunded while paid and undelivered (the app died), taken back, then the relaunch delivers it.
+    try run([
+      .set("latency", "instant"), .crash(.beforeDelivery), .buy(credits: 10, quantity: 1), .refund(pick: 0),
+      .clawBack, .relaunch, .clawBack,
     ])
   }
 }

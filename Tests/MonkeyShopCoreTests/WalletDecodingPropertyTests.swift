@@ -25,6 +25,7 @@ private func inTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
 private struct ExpectedWallet: Equatable {
   let balance: Int
   let credited: [[Int]]
+  let clawedBack: [[Int]]
   let lastTransactionNumber: Int
 
   init?(_ data: Data) {
@@ -35,7 +36,9 @@ private struct ExpectedWallet: Equatable {
       let object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])
         ?? (try? JSONSerialization.jsonObject(with: Data(blanked.utf8)) as? [String: Any]),
       let version = Self.integer(object["schemaVersion"]),
-      let balance = Self.integer(object["balance"]), (0...Wallet.balanceLimit).contains(balance)
+      let balance = Self.integer(object["balance"]),
+      // From schema 3 on, refunds may leave the balance below zero (owed).
+      ((version >= 3 ? -Wallet.balanceLimit : 0)...Wallet.balanceLimit).contains(balance)
     else { return nil }
     self.balance = balance
     switch version {
@@ -50,27 +53,37 @@ private struct ExpectedWallet: Equatable {
         numbers.append(number)
       }
       credited = Self.runs(numbers)
+      clawedBack = []
       lastTransactionNumber = numbers.max() ?? 0
-    case 2:
-      guard Set(object.keys) == ["schemaVersion", "balance", "credited", "lastTransactionNumber"],
-        let runs = object["credited"] as? [Any],
+    case 2, 3:
+      let keys: Set<String> = ["schemaVersion", "balance", "credited", "lastTransactionNumber"]
+      guard Set(object.keys) == (version == 3 ? keys.union(["clawedBack"]) : keys),
+        let credited = Self.runs(object["credited"]),
+        let clawedBack = version == 3 ? Self.runs(object["clawedBack"]) : [],
         let last = Self.integer(object["lastTransactionNumber"]),
-        (0...StoreState.transactionNumberLimit).contains(last)
+        (0...StoreState.transactionNumberLimit).contains(last),
+        (credited.last?[1] ?? 0) <= last, (clawedBack.last?[1] ?? 0) <= last
       else { return nil }
-      var pairs: [[Int]] = []
-      for run in runs {
-        guard let pair = run as? [Any], pair.count == 2, let first = Self.integer(pair[0]),
-          let final = Self.integer(pair[1]), first >= 1, first <= final,
-          pairs.last.map({ $0[1] + 1 < first }) ?? true
-        else { return nil }
-        pairs.append([first, final])
-      }
-      guard (pairs.last?[1] ?? 0) <= last else { return nil }
-      credited = pairs
+      self.credited = credited
+      self.clawedBack = clawedBack
       lastTransactionNumber = last
     default:
       return nil
     }
+  }
+
+  /// Runs `[[first, last], …]` as a wallet keeps them: positive, in order, apart and not touching.
+  static func runs(_ value: Any?) -> [[Int]]? {
+    guard let runs = value as? [Any] else { return nil }
+    var pairs: [[Int]] = []
+    for run in runs {
+      guard let pair = run as? [Any], pair.count == 2, let first = Self.integer(pair[0]),
+        let final = Self.integer(pair[1]), first >= 1, first <= final,
+        pairs.last.map({ $0[1] + 1 < first }) ?? true
+      else { return nil }
+      pairs.append([first, final])
+    }
+    return pairs
   }
 
   /// Numbers as sorted runs of consecutive numbers.
@@ -116,6 +129,9 @@ private func checkWalletFile(_ bytes: Data, sourceLocation: SourceLocation = #_s
         #expect(
           wallet.credited.runs.map { [$0.lowerBound, $0.upperBound] } == expected.credited,
           sourceLocation: sourceLocation)
+        #expect(
+          wallet.clawedBack.runs.map { [$0.lowerBound, $0.upperBound] } == expected.clawedBack,
+          sourceLocation: sourceLocation)
         #expect(wallet.lastTransactionNumber == expected.lastTransactionNumber, sourceLocation: sourceLocation)
       }
       // A change that changes nothing writes nothing.
@@ -147,14 +163,15 @@ private func writtenWallet(balance: Int, numbers: [Int]) throws -> Data {
     try folder.update { _, wallet in
       wallet.balance = balance
       for number in numbers { wallet.credited.insert(number) }
+      for number in numbers where number % 3 == 0 { wallet.clawedBack.insert(number) }
       wallet.lastTransactionNumber = numbers.max() ?? 0
     }
     return try #require(FileManager.default.contents(atPath: folder.walletPath))
   }
 }
 
-private let balance = Gen.int(in: 0...Wallet.balanceLimit)
-private let smallBalance = Gen.int(in: 0...10_000)
+private let balance = Gen.int(in: -Wallet.balanceLimit...Wallet.balanceLimit)
+private let smallBalance = Gen.int(in: -10_000...10_000)
 private let transactionNumbers = Gen.int(in: 1...40).array(of: 0...6)
 /// Bytes that matter to JSON and UTF-8, to put into a valid file.
 private let awkwardByte = Gen<UInt8?>.element(
@@ -214,6 +231,8 @@ struct WalletDecodingPropertyTests {
         #"{"schemaVersion":2,"balance":\#(balance),"credited":[],"lastTransactionNumber":0}"#,
         #"{"balance": \#(balance), "credited": [[1, 3], [5, 5]], "lastTransactionNumber": 7, "schemaVersion": 2}"#,
         #"{"schemaVersion": 2, "balance": \#(balance).0, "credited": [[2, 2]], "lastTransactionNumber": 2e0}"#,
+        #"{"schemaVersion":3,"balance":\#(balance),"credited":[[1,4]],"clawedBack":[[2,2]],"lastTransactionNumber":4}"#,
+        #"{"schemaVersion": 2, "balance": \#(balance), "credited": [], "clawedBack": [], "lastTransactionNumber": 0}"#,
         #"{"schemaVersion": 1, "balance": \#(balance)e0, "deliveredTransactionIDs": ["4", "5"]}"#,
         #"{"balance": \#(balance), "deliveredTransactionIDs": ["a"], "schemaVersion": 1, "note": "x"}"#,
       ]

@@ -52,6 +52,16 @@ struct CrashPointSweepTests {
     ],
     balance: 15, transactions: ["purchased", "purchased", "failed"])
 
+  /// 20 purchases of 5 credits, finished: the store file is full, and the next finish moves #1 to
+  /// the history, which it makes.
+  static let fullStore = Template(
+    name: "full-store", setup: Array(repeating: ["buy", five], count: 20),
+    balance: 100, transactions: Array(repeating: "purchased", count: 20))
+  /// 21 purchases: #1 is in the history already; the next finish appends #2 to it.
+  static let withHistory = Template(
+    name: "with-history", setup: Array(repeating: ["buy", five], count: 21),
+    balance: 105, transactions: Array(repeating: "purchased", count: 21))
+
   /// A writing command, the state it runs in, and what the balance may be after the next launch,
   /// leaving out the credits of purchases that were not purchased in the template (those are
   /// counted from the store's list: a killed `buy` may or may not have been charged). Two values
@@ -74,6 +84,13 @@ struct CrashPointSweepTests {
     Case(command: ["store", "approve", "3"], template: deferred, allowedBalances: [15]),
     Case(command: ["store", "decline", "3"], template: deferred, allowedBalances: [15]),
     Case(command: ["store", "resolve", "3"], template: interrupted, allowedBalances: [15]),
+    // A purchase whose finish moves the oldest finished transaction to the history: made, then
+    // appended to.
+    Case(command: ["buy", five], template: fullStore, allowedBalances: [100]),
+    Case(command: ["buy", five], template: withHistory, allowedBalances: [105]),
+    // A refund of a transaction only the history lists, which brings it back into the store (the
+    // launch after it may take the 5 credits back).
+    Case(command: ["store", "refund", "1"], template: withHistory, allowedBalances: [105, 100]),
   ]
 
   /// Where one run is killed: the K-th call of one system call into the data folder (in a thread).

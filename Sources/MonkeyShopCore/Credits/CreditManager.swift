@@ -33,8 +33,9 @@ public struct CreditManager {
       // The wallet's record decides, whatever the store says: the store file may have been reset,
       // deleted or replaced by an older copy that lists this transaction as unfinished again.
       let paid = store.transaction(transaction.id)
-      // A transaction is finished only after it was credited (here, or by another monkeyshop).
-      if wallet.credited.contains(number) || paid?.finished == true {
+      // A transaction is finished only after it was credited (here, or by another monkeyshop). One
+      // whose refund was taken back before it was delivered is not credited either.
+      if wallet.credited.contains(number) || paid?.finished == true || wallet.clawedBack.contains(number) {
         return .alreadyDelivered(balance: wallet.balance)
       }
       // Only what the App Store says was paid for is credited.
@@ -53,7 +54,46 @@ public struct CreditManager {
     }
   }
 
-  /// Feeds the monkey: subtracts credits, or refuses when the balance is too low.
+  public enum Clawback: Equatable, Sendable {
+    /// Taken back now (0 credits for a transaction never credited): the balance may be below zero.
+    case takenBack(credits: Int, balance: Int)
+    /// Taken back before (the app heard of the refund again, or another monkeyshop got there first).
+    case alreadyTakenBack(balance: Int)
+
+    public var balance: Int {
+      switch self {
+      case .takenBack(_, let balance), .alreadyTakenBack(let balance): balance
+      }
+    }
+  }
+
+  /// Takes back the credits of a refunded transaction, once per transaction identifier, whatever
+  /// the balance: it may go below zero, and is then owed. Only a transaction the store (or its
+  /// history) holds as refunded is taken back; one never credited takes nothing back but is
+  /// recorded, so a later delivery does not credit it.
+  public func clawBack(_ transaction: StoreTransaction) throws -> Clawback {
+    guard let number = transaction.number else { throw CreditError.notRefunded(transaction.id) }
+    return try storage.update(seeingHistory: { store, wallet, history in
+      if wallet.clawedBack.contains(number) { return .alreadyTakenBack(balance: wallet.balance) }
+      // Apple's record decides, not the caller's copy: the store's, else the history's.
+      let refunded = try store.transaction(transaction.id) ?? history().last { $0.id == transaction.id }
+      guard let refunded, refunded.isRevoked else { throw CreditError.notRefunded(transaction.id) }
+      var credits = 0
+      if wallet.credited.contains(number) {
+        guard let product = catalog.product(refunded.productIdentifier) else {
+          throw CreditError.unknownProduct(refunded.productIdentifier)
+        }
+        let (worth, overflow) = product.credits.multipliedReportingOverflow(by: refunded.quantity)
+        guard !overflow, wallet.balance - worth >= -Wallet.balanceLimit else { throw CreditError.balanceOverflow }
+        credits = worth
+      }
+      wallet.balance -= credits
+      wallet.clawedBack.insert(number)
+      return .takenBack(credits: credits, balance: wallet.balance)
+    })
+  }
+
+  /// Feeds the monkey: subtracts credits, or refuses when the balance is too low (or owed).
   @discardableResult
   public func spend(_ credits: Int) throws -> Int {
     guard credits >= 1 else { throw CreditError.invalidAmount(credits) }
@@ -79,6 +119,7 @@ public enum CreditError: ShopError, Equatable {
   case unknownProduct(String)
   case balanceOverflow
   case notPurchased(String)
+  case notRefunded(String)
 
   public var errorID: ErrorID {
     switch self {
@@ -86,12 +127,14 @@ public enum CreditError: ShopError, Equatable {
     case .invalidAmount: .invalidAmount
     case .balanceOverflow: .balanceOverflow
     case .unknownProduct: .productNotAvailable
-    case .notPurchased: .unknownTransaction
+    case .notPurchased, .notRefunded: .unknownTransaction
     }
   }
 
   public var message: String {
     switch self {
+    case .insufficientBalance(let balance, let requested) where balance < 0:
+      "not enough monkey credits: \(requested) requested, and the wallet owes \(-balance) (refunds took back credits already spent); buy credits to pay them back"
     case .insufficientBalance(let balance, let requested):
       "not enough monkey credits: \(requested) requested, \(balance) in the wallet"
     case .invalidAmount(let amount):
@@ -100,6 +143,8 @@ public enum CreditError: ShopError, Equatable {
       "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
     case .notPurchased(let id):
       "transaction #\(id) is not purchased in the store, so nothing is credited"
+    case .notRefunded(let id):
+      "transaction #\(id) is not refunded in the store, so nothing is taken back"
     case .balanceOverflow:
       "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished"
     }

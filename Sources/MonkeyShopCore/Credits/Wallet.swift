@@ -3,15 +3,21 @@ import Foundation
 /// The app's side: `wallet.json`, written only by the credit manager (and, for the transaction
 /// counter, by the storage that keeps both sides).
 public struct Wallet: Codable, Equatable, Sendable {
-  public static let schemaVersion = 2
+  /// 3: `clawedBack`, and a balance below zero (owed) after a refund. 1 and 2 are read and upgraded.
+  public static let schemaVersion = 3
   /// Far above any real balance, and below what `credits × quantity` additions could overflow.
   public static let balanceLimit = 1 << 53
 
   public var schemaVersion = Wallet.schemaVersion
+  /// Below zero when refunds took back credits already spent: the user owes them, and nothing can
+  /// be spent until purchases bring the balance back up.
   public var balance = 0
   /// Every transaction credited, so a transaction delivered again (a redelivery at launch, a store
   /// file restored from an older copy) is only finished.
   public var credited = CreditedTransactions()
+  /// Every refunded transaction whose credits were taken back (or, never credited, recorded as
+  /// refunded), so a refund is taken back once, however often the app hears of it.
+  public var clawedBack = CreditedTransactions()
   /// The highest transaction number the app has seen. The store numbers new transactions above
   /// it, so an ID never repeats even if `store.json` is deleted or replaced by an older copy.
   public var lastTransactionNumber = 0
@@ -20,22 +26,33 @@ public struct Wallet: Codable, Equatable, Sendable {
     self.balance = balance
   }
 
+  /// What the user owes: the balance below zero, or 0.
+  public var owed: Int { max(0, -balance) }
+
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case schemaVersion, balance, credited, lastTransactionNumber
+    case schemaVersion, balance, credited, clawedBack, lastTransactionNumber
   }
 
+  /// Reads the current schema and schema 2 (no `clawedBack`, no balance below zero), which
+  /// `DataFileReader` then upgrades.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-    balance = try container.decodeWholeNumber(forKey: .balance, in: 0...Self.balanceLimit)
+    let current = schemaVersion >= 3
+    let known = CodingKeys.allCases.filter { current || $0 != .clawedBack }
+    try refuseUnknownKeys(in: decoder, known: known.map(\.rawValue))
+    balance = try container.decodeWholeNumber(
+      forKey: .balance, in: (current ? -Self.balanceLimit : 0)...Self.balanceLimit)
     credited = try container.decode(CreditedTransactions.self, forKey: .credited)
+    if current { clawedBack = try container.decode(CreditedTransactions.self, forKey: .clawedBack) }
     lastTransactionNumber = try container.decodeWholeNumber(
       forKey: .lastTransactionNumber, in: 0...StoreState.transactionNumberLimit)
-    if let highest = credited.highest, highest > lastTransactionNumber {
-      throw DecodingError.dataCorruptedError(
-        forKey: .credited, in: container,
-        debugDescription: "lists transaction \(highest), above lastTransactionNumber \(lastTransactionNumber)")
+    for (key, runs) in [(CodingKeys.credited, credited), (.clawedBack, clawedBack)] {
+      if let highest = runs.highest, highest > lastTransactionNumber {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container,
+          debugDescription: "lists transaction \(highest), above lastTransactionNumber \(lastTransactionNumber)")
+      }
     }
   }
 }

@@ -10,7 +10,8 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
-  case scrollLogBack, scrollLogForward, scrollLogToStart, scrollLogToEnd
+  /// The event log on the storefront, the list in the transaction manager.
+  case pageUp, pageDown, toTop, toBottom
 }
 
 /// The part of the screen that has the keys.
@@ -145,22 +146,6 @@ public enum KeyMap {
       whyNot: {
         $0.canMakePayments ? nil : .noRequestWhileRestricted
       }),
-    KeyBinding(
-      [.pageUp], .scrollLogBack, .main, hint: Phrase("log back", "ログ前"),
-      help: Phrase("scroll the event log back", "イベントログを前へ"), inHintBar: false,
-      whyNot: { $0.logScroll < $0.logScrollLimit ? nil : .logAtStart }),
-    KeyBinding(
-      [.pageDown], .scrollLogForward, .main, hint: Phrase("log on", "ログ次"),
-      help: Phrase("scroll the event log on", "イベントログを次へ"), inHintBar: false,
-      whyNot: { $0.logScroll > 0 ? nil : .logAtEnd }),
-    KeyBinding(
-      [.home], .scrollLogToStart, .main, hint: Phrase("log start", "ログ先頭"),
-      help: Phrase("the event log's first event", "イベントログの先頭"), inHintBar: false,
-      whyNot: { $0.logScroll < $0.logScrollLimit ? nil : .logAtStart }),
-    KeyBinding(
-      [.end], .scrollLogToEnd, .main, hint: Phrase("log end", "ログ末尾"),
-      help: Phrase("the newest event", "最新のイベント"), inHintBar: false,
-      whyNot: { $0.logScroll > 0 ? nil : .logAtEnd }),
     KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
       [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),
@@ -234,7 +219,24 @@ public enum KeyMap {
       [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
       help: Phrase("keep shopping", "買い物を続ける")),
 
-    // Everywhere
+    // Everywhere: paging acts on the list in view, the event log on the storefront (older events
+    // up) and the transaction manager's list (older transactions down).
+    KeyBinding(
+      [.pageUp], .pageUp, .global, hint: Phrase("page up", "前ページ"),
+      help: Phrase("log or list: page up", "ログ・一覧: 前ページ"), inHintBar: false,
+      whyNot: { $0.whyNotPage(logAt: .logAtStart, logMoves: $0.logScroll < $0.logScrollLimit) }),
+    KeyBinding(
+      [.pageDown], .pageDown, .global, hint: Phrase("page down", "次ページ"),
+      help: Phrase("log or list: page down", "ログ・一覧: 次ページ"), inHintBar: false,
+      whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
+    KeyBinding(
+      [.home], .toTop, .global, hint: Phrase("top", "先頭"),
+      help: Phrase("log or list: to the top", "ログ・一覧: 先頭へ"), inHintBar: false,
+      whyNot: { $0.whyNotPage(logAt: .logAtStart, logMoves: $0.logScroll < $0.logScrollLimit) }),
+    KeyBinding(
+      [.end], .toBottom, .global, hint: Phrase("bottom", "末尾"),
+      help: Phrase("log or list: to the bottom", "ログ・一覧: 末尾へ"), inHintBar: false,
+      whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
     KeyBinding(
       [.ctrlC], .quitNow, .global, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
       inHintBar: false),

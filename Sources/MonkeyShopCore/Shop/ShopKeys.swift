@@ -15,8 +15,8 @@ extension ShopModel {
 
   public var selectedTransaction: StoreTransaction? {
     guard case .transactions(let selection) = overlay else { return nil }
-    let list = transactionsNewestFirst
-    return list.indices.contains(selection) ? list[selection] : nil
+    let list = transactionList
+    return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
 
   /// The bindings that can act now, for the hint bar.
@@ -104,7 +104,7 @@ extension ShopModel {
       return [.spend(1)]
     case .openTransactions:
       overlay = .transactions(selection: 0)
-      return []
+      return [.readHistory]
     case .switchStoreKit:
       return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
     case .requestProducts:
@@ -139,17 +139,8 @@ extension ShopModel {
       case .decline: return [.decline(transaction.id)]
       default: return [.resolve(transaction.id, at: date(at: now))]
       }
-    case .scrollLogBack:
-      logScroll = min(logScrollLimit, logScroll + max(1, logRows - 1))
-      return []
-    case .scrollLogForward:
-      logScroll = max(0, logScroll - max(1, logRows - 1))
-      return []
-    case .scrollLogToStart:
-      logScroll = logScrollLimit
-      return []
-    case .scrollLogToEnd:
-      logScroll = 0
+    case .pageUp, .pageDown, .toTop, .toBottom:
+      page(action)
       return []
     case .nextValue, .previousValue:
       guard case .conditions(let selection) = overlay else { return [] }
@@ -190,10 +181,48 @@ extension ShopModel {
     ]
   }
 
+  /// Why a paging key does nothing now: the log at that end on the storefront; nothing to page in
+  /// the payment sheet, the conditions panel or the quit question. The transaction manager's list
+  /// always pages (at an end it stays there).
+  func whyNotPage(logAt end: Reason, logMoves: Bool) -> Reason? {
+    switch overlay {
+    case nil: logMoves ? nil : end
+    // Help closes on any key, these too.
+    case .transactions, .help: nil
+    default: .notInThisOverlay
+    }
+  }
+
+  /// Pages the list in view: the transaction manager's (newest at the top), else the event log's
+  /// (whose top is its first event).
+  private mutating func page(_ action: ShopAction) {
+    if overlay == .help {
+      overlay = nil
+      return
+    }
+    if case .transactions = overlay {
+      let page = transactionPageRows
+      switch action {
+      case .pageUp: move(-page)
+      case .pageDown: move(page)
+      case .toTop: move(Int.min / 2)
+      default: move(Int.max / 2)
+      }
+      return
+    }
+    let page = max(1, logRows - 1)
+    switch action {
+    case .pageUp: logScroll = min(logScrollLimit, logScroll + page)
+    case .pageDown: logScroll = max(0, logScroll - page)
+    case .toTop: logScroll = logScrollLimit
+    default: logScroll = 0
+    }
+  }
+
   private mutating func move(_ step: Int) {
     switch overlay {
     case .transactions(let selection):
-      overlay = .transactions(selection: min(max(0, store.transactions.count - 1), max(0, selection + step)))
+      overlay = .transactions(selection: min(max(0, transactionList.count - 1), max(0, selection + step)))
     case .conditions(let selection):
       overlay = .conditions(selection: min(Condition.allCases.count - 1, max(0, selection + step)))
     default:

@@ -49,6 +49,8 @@ public enum ShopMessage: Sendable {
   case purchase(productIdentifier: String, quantity: Int)
   /// Restore Purchases without a screen: `monkeyshop restore`.
   case restore
+  /// Every transaction ever made, the history's included, for the transaction manager.
+  case historyRead([StoreTransaction])
 }
 
 /// What `update` asks the runtime to do. The runtime answers each with messages.
@@ -81,6 +83,8 @@ public enum ShopEffect: Equatable, Sendable {
   case crash(CrashPoint)
   /// The terminal repaints everything (Ctrl-L) or the process suspends (Ctrl-Z).
   case screen(ScreenRequest)
+  /// Every transaction, the history's included: the transaction manager opened.
+  case readHistory
 }
 
 /// A failure the app met, as a value the model keeps: its error ID and what happened.

@@ -54,6 +54,8 @@ public struct ShopModel: Sendable {
   public internal(set) var now = 0
 
   public internal(set) var store = StoreState()
+  /// Every transaction as read when the transaction manager last opened (the history included).
+  public internal(set) var transactionHistory: [StoreTransaction] = []
   public internal(set) var balance = 0
   public internal(set) var products = ProductsState.notRequested
   public internal(set) var selection = 0
@@ -167,9 +169,6 @@ public struct ShopModel: Sendable {
   public var isPurchaseInFlight: Bool { !inFlight.isEmpty || pendingPurchase != nil }
 
   public var unfinishedCount: Int { store.unfinished.count }
-
-  /// Transactions newest first, as the transaction manager lists them.
-  public var transactionsNewestFirst: [StoreTransaction] { store.transactions.reversed() }
 
   // MARK: The event log
 

@@ -206,6 +206,13 @@ public final class ShopRuntime {
     case .screen(let request):
       screenRequests.append(request)
       return []
+
+    case .readHistory:
+      do {
+        return [.historyRead(try storage.readEveryTransaction())]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
     }
   }
 

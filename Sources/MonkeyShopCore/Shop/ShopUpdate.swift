@@ -120,6 +120,8 @@ extension ShopModel {
     case .restore:
       restorePurchases()
       return []
+    case .historyRead(let transactions):
+      return historyRead(transactions)
     case .purchase(let identifier, let quantity):
       // As an app must, the headless buy pays only for a product the App Store returned: "Your
       // application must first send a products request to the App Store before deciding what
@@ -527,7 +529,7 @@ extension ShopModel {
   mutating func clampSelections() {
     switch overlay {
     case .transactions(let selection):
-      overlay = .transactions(selection: min(selection, max(0, store.transactions.count - 1)))
+      overlay = .transactions(selection: min(selection, max(0, transactionList.count - 1)))
     default: break
     }
   }

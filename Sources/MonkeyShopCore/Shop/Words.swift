@@ -45,7 +45,11 @@ public struct Words: Sendable {
   func storefront(_ code: String, locale: String) -> String {
     say("Storefront \(code) · \(locale)", "ストアフロント \(code) · \(locale)")
   }
-  func balance(_ credits: Int) -> String { say("\(credits) monkey credits", "\(credits) モンキークレジット") }
+  /// The balance; below zero (refunds took back credits already spent) it is shown as owed.
+  func balance(_ credits: Int) -> String {
+    guard credits < 0 else { return say("\(credits) monkey credits", "\(credits) モンキークレジット") }
+    return say("\(-credits) monkey credits owed", "\(-credits) モンキークレジットの未払い")
+  }
   func unfinished(_ count: Int) -> String { say("\(count) unfinished", "未完了 \(count)") }
 
   // Products
@@ -361,6 +365,14 @@ public struct Words: Sendable {
 
   // Transaction manager
   var transactions: String { say("Transactions", "取引") }
+  /// The transaction manager's title: how many transactions were ever made, and which is selected.
+  func transactionsTitle(selected: Int, of count: Int) -> String {
+    say("Transactions (\(count)) · \(selected) of \(count)", "取引 (\(count)) · \(count) 件中 \(selected)")
+  }
+  func refunded(on date: Date) -> String {
+    let day = ISO8601.string(from: date).prefix(10)
+    return say("refunded \(day)", "返金済み \(day)")
+  }
   var noTransactions: String { say("The store has no transactions yet.", "まだ取引はありません。") }
   var finished: String { say("finished", "完了") }
   var unfinishedState: String { say("UNFINISHED", "未完了") }

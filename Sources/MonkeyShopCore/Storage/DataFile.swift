@@ -93,7 +93,7 @@ struct DataFile {
     guard fsync(folder) == 0 else { throw failure("syncing the folder failed", errorID: .cannotWriteDataFile) }
   }
 
-  private func checkRegular(_ info: stat) throws(DataFileError) {
+  func checkRegular(_ info: stat) throws(DataFileError) {
     let type = info.st_mode & S_IFMT
     guard type == S_IFREG else {
       let kind =
@@ -115,7 +115,7 @@ struct DataFile {
     }
   }
 
-  private func problem(opening code: Int32) -> DataFileError {
+  func problem(opening code: Int32) -> DataFileError {
     if code == ELOOP {
       return DataFileError(
         path: path, problem: "is a symbolic link: monkeyshop never follows links in its data folder; remove it")
@@ -124,7 +124,7 @@ struct DataFile {
     return failure("cannot be opened")
   }
 
-  private func failure(_ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {
+  func failure(_ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {
     DataFileError(path: path, problem: "\(what): \(String(cString: strerror(errno)))", errorID: errorID)
   }
 }

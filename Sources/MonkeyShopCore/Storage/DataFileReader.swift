@@ -8,8 +8,13 @@ struct DataFileReader {
   let data: Data
 
   func wallet() throws(DataFileError) -> Wallet {
-    switch try schemaVersion(reads: Wallet.schemaVersion, upgrades: [1]) {
+    switch try schemaVersion(reads: Wallet.schemaVersion, upgrades: [1, 2]) {
     case 1: return try decode(WalletVersion1.self).upgraded()
+    case 2:
+      // The same fields less `clawedBack`: nothing was refunded yet.
+      var wallet = try decode(Wallet.self)
+      wallet.schemaVersion = Wallet.schemaVersion
+      return wallet
     default: return try decode(Wallet.self)
     }
   }

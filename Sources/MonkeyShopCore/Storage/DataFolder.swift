@@ -6,12 +6,13 @@ import Foundation
   import Darwin
 #endif
 
-/// The data folder on disk: `wallet.json` and `store.json`. Every read-modify-write holds an
+/// The data folder on disk: `wallet.json`, `store.json` and `history.jsonl`. Every read-modify-write holds an
 /// exclusive lock on the folder, so monkeyshop processes on one wallet never lose an update.
 public final class DataFolder: ShopStorage {
   public let path: String
   public var walletPath: String { path + "/wallet.json" }
   public var storePath: String { path + "/store.json" }
+  public var historyPath: String { path + "/" + HistoryFile.name }
   /// How a change waits for another monkeyshop's lock.
   public var waiting = LockWaiting()
 
@@ -35,7 +36,15 @@ public final class DataFolder: ShopStorage {
     return try read(in: folder)
   }
 
-  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+  public func readHistory() throws(DataFileError) -> [StoreTransaction] {
+    guard let folder = try openFolder(creating: false) else { return [] }
+    defer { close(folder) }
+    return try HistoryFile(folder: folder, path: path).read()
+  }
+
+  public func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result {
     guard let folder = try openFolder(creating: true) else {
       throw DataFileError(path: path, problem: "the data folder vanished while being created")
     }
@@ -46,11 +55,15 @@ public final class DataFolder: ShopStorage {
     TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
-    let result = try body(&newStore, &newWallet)
+    let history = HistoryFile(folder: folder, path: path)
+    let result = try body(&newStore, &newWallet, { try history.read() })
     TransactionNumbers.remember(newStore, in: &newWallet)
     // The wallet first: it records the credit and the numbers given, so a crash before the store
     // is written leaves a transaction to deliver again (and recognise), never one credited twice.
     if newWallet != wallet { try file("wallet.json", in: folder).replace(with: encode(newWallet, for: walletPath)) }
+    // Then the history, durable before the store stops listing what moved there.
+    try history.append(newStore.leaving)
+    newStore.leaving = []
     if newStore != store { try file("store.json", in: folder).replace(with: encode(newStore, for: storePath)) }
     return result
   }

@@ -1,18 +1,39 @@
 import Foundation
 
-/// Where the store state and the wallet live: the data folder on disk, or memory for walkthroughs.
+/// Where the store state, its history and the wallet live: the data folder on disk, or memory for
+/// walkthroughs.
 public protocol ShopStorage: AnyObject {
   /// A consistent read without the lock: each file is replaced whole, never written in place.
   func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet)
-  /// One read-modify-write of both files under the exclusive lock; only what changed is written,
-  /// the wallet before the store. The store numbers transactions from above the highest number
-  /// the wallet has seen (`TransactionNumbers`).
-  func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result
+  /// The transactions that left the store for the history, oldest first, each once. Read only by
+  /// listings and refunds: a purchase never reads it.
+  func readHistory() throws(DataFileError) -> [StoreTransaction]
+  /// One read-modify-write of both files under the exclusive lock; only what changed is written:
+  /// the wallet, then the transactions leaving the store appended to the history (`leaving`), then
+  /// the store. The store numbers transactions from above the highest number the wallet has seen
+  /// (`TransactionNumbers`). `history` reads the history under the same lock, for a change that
+  /// needs it (a refund of an old transaction).
+  func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result
 }
 
 extension ShopStorage {
   public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
   public func readStore() throws(DataFileError) -> StoreState { try read().store }
+
+  /// Every transaction ever made, oldest first: the history's and the store's, the store's copy
+  /// winning. The store is read first: a transaction moving to the history meanwhile is appended
+  /// there before the store stops listing it, so it is found in one or the other.
+  public func readEveryTransaction() throws(DataFileError) -> [StoreTransaction] {
+    let store = try readStore()
+    return store.withHistory(try readHistory())
+  }
+
+  /// `update(seeingHistory:)` for a change that does not need the history.
+  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    try update(seeingHistory: { store, wallet, _ in try body(&store, &wallet) })
+  }
 
   /// One locked change of Apple's side, made through the simulated App Store. Returns the
   /// result and the store as written.
@@ -32,6 +53,20 @@ extension ShopStorage {
       state = store.state
       return (result, state)
     }
+  }
+
+  /// A change of Apple's side that needs the history too (a refund of an old transaction): the
+  /// history is read under the lock and given to the store.
+  public func changeStoreSeeingHistory<Result>(
+    catalog: Catalog, _ body: (inout AppStore) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try update(seeingHistory: { state, _, history in
+      var store = AppStore(state: state, catalog: catalog)
+      store.history = try history()
+      let result = try body(&store)
+      state = store.state
+      return (result, state)
+    })
   }
 }
 
@@ -55,8 +90,12 @@ public struct DataFileError: ShopError, Equatable {
 public final class MemoryStorage: ShopStorage {
   public private(set) var store: StoreState
   public private(set) var wallet: Wallet
+  /// The history's lines, in the order they were appended (a transaction may be listed again).
+  public private(set) var historyLines: [StoreTransaction] = []
   /// How many times each file was written, so tests can see what a change touched.
-  public private(set) var writes = (store: 0, wallet: 0)
+  public private(set) var writes = (store: 0, wallet: 0, history: 0)
+  /// How many times the history was read, so tests can see that a purchase never reads it.
+  public private(set) var historyReads = 0
 
   public init(store: StoreState = StoreState(), wallet: Wallet = Wallet()) {
     self.store = store
@@ -65,15 +104,28 @@ public final class MemoryStorage: ShopStorage {
 
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
 
-  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+  public func readHistory() throws(DataFileError) -> [StoreTransaction] {
+    historyReads += 1
+    return StoreState.latest(of: historyLines)
+  }
+
+  public func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result {
     TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
-    let result = try body(&newStore, &newWallet)
+    let result = try body(&newStore, &newWallet, { try readHistory() })
     TransactionNumbers.remember(newStore, in: &newWallet)
+    let leaving = newStore.leaving
+    newStore.leaving = []
     if newWallet != wallet {
       wallet = newWallet
       writes.wallet += 1
+    }
+    if !leaving.isEmpty {
+      historyLines += leaving
+      writes.history += 1
     }
     if newStore != store {
       store = newStore

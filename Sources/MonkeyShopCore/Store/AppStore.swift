@@ -7,6 +7,9 @@ public struct AppStore: Sendable {
 
   public var state: StoreState
   public let catalog: Catalog
+  /// The transactions of the history (`history.jsonl`), for an operation that reaches back to them
+  /// (a refund of an old transaction); empty otherwise: a purchase never reads the history.
+  public var history: [StoreTransaction] = []
 
   public init(state: StoreState, catalog: Catalog) {
     self.state = state
@@ -241,19 +244,44 @@ public struct AppStore: Sendable {
       expected: "purchased or failed")
     state.transactions[index].finished = true
     let finished = state.transactions[index]
-    pruneFinished()
+    state.archiveFinished()
     return finished
   }
 
-  private mutating func pruneFinished() {
-    let finished = state.transactions.filter(\.finished).count
-    guard finished > StoreState.finishedHistoryLimit else { return }
-    var toDrop = finished - StoreState.finishedHistoryLimit
-    state.transactions.removeAll { transaction in
-      guard toDrop > 0, transaction.finished, !transaction.hasPurchaseIssue else { return false }
-      toDrop -= 1
-      return true
+  // MARK: Refunds
+
+  /// The App Store refunds a purchased transaction, finished or not, as Xcode's Transaction Manager
+  /// does: it gets `revocationDate` ("The date that the App Store refunded the transaction or
+  /// revoked it from Family Sharing", https://developer.apple.com/documentation/storekit/transaction/revocationdate)
+  /// and `revocationReason` (https://developer.apple.com/documentation/storekit/transaction/revocationreason-swift.property).
+  /// A transaction is refunded once. One only the history still lists comes back into the store
+  /// with its refund, so the app can see it. `last` is the newest purchased one not refunded.
+  public mutating func refund(
+    _ id: String, reason: RevocationReason, at now: Date
+  ) throws(TransactionError) -> StoreTransaction {
+    let refundable = { (transaction: StoreTransaction) in transaction.state == .purchased && !transaction.isRevoked }
+    let transaction: StoreTransaction
+    if id == "last" {
+      guard let newest = state.transactions.last(where: refundable) else {
+        throw .noneToAct(operation: "refund", expected: "purchased")
+      }
+      transaction = newest
+    } else if let found = state.transaction(id) ?? history.last(where: { $0.id == id }) {
+      transaction = found
+    } else {
+      throw .unknown(id)
     }
+    if let date = transaction.revocationDate {
+      throw .alreadyRefunded(id: transaction.id, on: date)
+    }
+    guard transaction.state == .purchased else {
+      throw .wrongState(id: transaction.id, operation: "refund", state: transaction.state, expected: "purchased")
+    }
+    if state.transaction(transaction.id) == nil { state.bringBack(transaction) }
+    guard let index = state.transactions.firstIndex(where: { $0.id == transaction.id }) else { throw .unknown(id) }
+    state.transactions[index].revocationDate = now
+    state.transactions[index].revocationReason = reason
+    return state.transactions[index]
   }
 
   /// Finds a transaction by id, or `last` for the newest one the operation applies to.
@@ -311,6 +339,8 @@ public enum TransactionError: ShopError, Equatable, Sendable {
   case unknown(String)
   case wrongState(id: String, operation: String, state: TransactionState, expected: String)
   case noneToAct(operation: String, expected: String)
+  /// A transaction is refunded once.
+  case alreadyRefunded(id: String, on: Date)
   /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
   case outOfTransactionNumbers
 
@@ -326,6 +356,8 @@ public enum TransactionError: ShopError, Equatable, Sendable {
       "cannot \(operation) transaction \(id): it is \(state), expected \(expected)"
     case .noneToAct(let operation, let expected):
       "no \(expected) transaction to \(operation)"
+    case .alreadyRefunded(let id, let date):
+      "transaction \(id) was refunded already, at \(ISO8601.string(from: date)): the App Store refunds a transaction once"
     case .outOfTransactionNumbers:
       "the store has used every transaction number up to \(StoreState.transactionNumberLimit); move the data folder away"
     }

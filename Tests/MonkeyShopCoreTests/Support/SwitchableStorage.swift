@@ -9,8 +9,12 @@ final class SwitchableStorage: ShopStorage {
 
   func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { try memory.read() }
 
-  func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
-    guard failWrites else { return try memory.update(body) }
+  func readHistory() throws(DataFileError) -> [StoreTransaction] { try memory.readHistory() }
+
+  func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result {
+    guard failWrites else { return try memory.update(seeingHistory: body) }
     throw DataFileError(
       path: "/data/store.json", problem: "writing failed: No space left on device", errorID: .cannotWriteDataFile)
   }

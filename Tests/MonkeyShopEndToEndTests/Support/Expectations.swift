@@ -11,6 +11,8 @@ struct TransactionRecord: Decodable, Sendable, CustomStringConvertible {
   let errorCode: Int?
   let errorID: String?
   let originalTransactionID: String?
+  let revocationDate: String?
+  let revocationReason: String?
 
   var description: String {
     "#\(id) \(productIdentifier)×\(quantity) \(state)\(finished ? " finished" : " UNFINISHED")"

@@ -55,16 +55,16 @@ struct OverlayView {
     drawKeys(on: &canvas, rect: rect)
   }
 
-  /// Every transaction the store holds, newest first, with what can be done to it.
+  /// Every transaction ever made, newest first, a page at a time, with what can be done to it.
   private func drawTransactions(selection: Int, on canvas: inout some Canvas) {
     let size = canvas.size
     let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
-    canvas.box(rect, title: words.transactions + " (\(model.store.transactions.count))")
+    let list = model.transactionList
+    canvas.box(rect, title: words.transactionsTitle(selected: min(selection + 1, list.count), of: list.count))
     let statusRows = drawStatus(on: &canvas, rect: rect)
     let x = rect.x + 2
     let width = rect.width - 4
-    let list = model.transactionsNewestFirst
-    guard !list.isEmpty else {
+    guard list.count > 0 else {
       canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
       return drawKeys(on: &canvas, rect: rect)
     }
@@ -72,12 +72,15 @@ struct OverlayView {
     let header = Self.columns(
       headings[0], headings[1], headings[2], headings[3], headings[4], headings[5], width: width)
     canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
-    let rows = rect.height - 3 - max(1, statusRows)
-    let first = min(max(0, selection - rows + 1), max(0, list.count - rows))
-    for (offset, transaction) in list.dropFirst(first).prefix(rows).enumerated() {
+    let rows = max(1, rect.height - 3 - max(1, statusRows))
+    // Pages: the one the selection is on, so PgDn shows the next page whole.
+    let first = selection - selection % rows
+    for (offset, transaction) in list.newestFirst(first..<first + rows).enumerated() {
       let index = first + offset
       let note: String
-      if transaction.hasPurchaseIssue {
+      if let date = transaction.revocationDate {
+        note = words.refunded(on: date)
+      } else if transaction.hasPurchaseIssue {
         note = words.issue + ": v"
       } else if let failure = transaction.failure {
         // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+private let catalog = ShopHarness.catalog
+private let five = "com.monkeyshop.credits.5"
+private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// A fresh data folder for the test, removed afterwards.
+private func withDataFolder<T>(_ body: (DataFolder) throws -> T) throws -> T {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-history-\(UUID().uuidString)")
+    .path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  chmod(path, 0o700)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(DataFolder(path: path))
+}
+
+/// Bought, delivered and finished, as the app does it; returns the transaction.
+@discardableResult
+private func buyAndFinish(_ storage: any ShopStorage, at index: Int = 0) throws -> StoreTransaction {
+  let (transaction, _) = try storage.changeStore(catalog: catalog) { store in
+    store.state.conditions.latency = .instant
+    let now = t0.addingTimeInterval(Double(index))
+    _ = try store.add(productIdentifier: five, quantity: 1, at: now)
+    return store.advance(to: now)[0]
+  }
+  _ = try CreditManager(storage: storage, catalog: catalog).deliver(transaction)
+  _ = try storage.changeStore(catalog: catalog) { try $0.finish(transaction.id) }
+  return transaction
+}
+
+private func lines(_ path: String) -> [String] {
+  let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+}
+
+@Suite("History: every transaction stays listed")
+struct HistoryTests {
+  @Test("60 purchases: the store file keeps the newest 20 finished, the history the rest, and all 60 are listed")
+  func everyTransactionListed() throws {
+    try withDataFolder { folder in
+      for index in 0..<60 { try buyAndFinish(folder, at: index) }
+      let store = try folder.readStore()
+      #expect(store.transactions.count == StoreState.finishedHistoryLimit)
+      #expect(store.transactions.first?.id == "41")
+      let every = try folder.readEveryTransaction()
+      #expect(every.map(\.id) == (1...60).map(String.init))
+      #expect(every.allSatisfy { $0.state == .purchased && $0.finished })
+      // One line per transaction that left the store, each a whole JSON object.
+      let written = lines(folder.historyPath)
+      #expect(written.count == 41 && written.last == "")
+      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+      #expect(try folder.readWallet().balance == 300)
+    }
+  }
+
+  @Test("an approval finished while it is the oldest finished transaction moves to the history finished")
+  func oldestFinishedMovesFinished() throws {
+    let storage = MemoryStorage()
+    let (deferred, _) = try storage.changeStore(catalog: catalog) { store in
+      store.state.conditions.latency = .instant
+      store.state.conditions.askToBuy = true
+      _ = try store.add(productIdentifier: five, quantity: 1, at: t0)
+      return store.advance(to: t0)[0]
+    }
+    _ = try storage.changeStore(catalog: catalog) { $0.state.conditions.askToBuy = false }
+    for index in 1...20 { try buyAndFinish(storage, at: index) }
+    let (approved, _) = try storage.changeStore(catalog: catalog) { try $0.approve(deferred.id) }
+    _ = try CreditManager(storage: storage, catalog: catalog).deliver(approved)
+    _ = try storage.changeStore(catalog: catalog) { try $0.finish(approved.id) }
+    #expect(storage.store.transaction(deferred.id) == nil)
+    #expect(storage.historyLines.map(\.id) == [deferred.id])
+    #expect(storage.historyLines.first?.finished == true)
+    #expect(try storage.readEveryTransaction().count == 21)
+  }
+
+  @Test("a purchase never reads the history, and writes it only when a transaction leaves the store")
+  func purchasesDoNotReadHistory() throws {
+    let storage = MemoryStorage()
+    for index in 0..<25 { try buyAndFinish(storage, at: index) }
+    #expect(storage.historyReads == 0)
+    #expect(storage.writes.history == 5)
+    #expect(storage.historyLines.map(\.id) == ["1", "2", "3", "4", "5"])
+  }
+
+  @Test("store reset moves what it takes out of the queue to the history: nothing is forgotten")
+  func resetKeepsHistory() throws {
+    try withDataFolder { folder in
+      for index in 0..<3 { try buyAndFinish(folder, at: index) }
+      _ = try folder.changeStore(catalog: catalog) { $0.reset(at: t0.addingTimeInterval(100)) }
+      #expect(try folder.readStore().transactions.isEmpty)
+      #expect(try folder.readEveryTransaction().map(\.id) == ["1", "2", "3"])
+    }
+  }
+
+  @Test(
+    "a transaction in both files (a crash between the history's append and the store's write) is listed once, the store's copy winning"
+  )
+  func bothFiles() throws {
+    try withDataFolder { folder in
+      for index in 0..<2 { try buyAndFinish(folder, at: index) }
+      // The history got #2 as it was before it was finished; the store still lists it.
+      var older = try #require(try folder.readStore().transaction("2"))
+      older.finished = false
+      let line = try HistoryLines.encode([older], path: folder.historyPath)
+      try line.write(to: URL(fileURLWithPath: folder.historyPath))
+      let every = try folder.readEveryTransaction()
+      #expect(every.map(\.id) == ["1", "2"])
+      #expect(every.last?.finished == true)
+    }
+  }
+
+  @Test("a torn last line (a writer killed mid-append) is left out by readers and cut off by the next writer")
+  func tornLastLine() throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      #expect(lines(folder.historyPath).count == 2)
+      let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
+      handle.seekToEndOfFile()
+      handle.write(Data(#"{"environment":"Sandbox","finished":tr"#.utf8))
+      try handle.close()
+      // Never refused, never used.
+      #expect(try folder.readEveryTransaction().count == 21)
+      try buyAndFinish(folder, at: 21)
+      let written = lines(folder.historyPath)
+      #expect(written.count == 3 && written.last == "")
+      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
+    }
+  }
+
+  @Test(
+    "a bad line is refused with the path, its line number and what was expected",
+    arguments: [
+      ("not json\n", "line 2: is not a JSON object"),
+      ("\n", "line 2: is empty"),
+      (
+        #"{"id":"x","productIdentifier":"p","quantity":1,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#
+          + "\n", "line 2: id is 'x', not a transaction number"
+      ),
+      (
+        #"{"id":"9","productIdentifier":"p","quantity":11,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#
+          + "\n", "line 2: quantity: is 11, expected a whole number from 1 to 10"
+      ),
+      (#"{"id":"9","id":"8"}"# + "\n", "line 2: the key \"id\" appears twice"),
+    ])
+  func badLine(_ text: String, _ expected: String) throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
+      handle.seekToEndOfFile()
+      handle.write(Data(text.utf8))
+      try handle.close()
+      let before = FileManager.default.contents(atPath: folder.historyPath)
+      let error = #expect(throws: DataFileError.self) { try folder.readEveryTransaction() }
+      #expect(error?.path == folder.historyPath)
+      #expect(error?.problem.contains(expected) == true, "\(error?.problem ?? "")")
+      #expect(error?.problem.contains("expected one transaction as a JSON object per line") == true)
+      #expect(error?.errorID.exitStatus == .dataError)
+      #expect(FileManager.default.contents(atPath: folder.historyPath) == before)
+    }
+  }
+
+  @Test("a history that is a link is never followed: the purchase that would append is refused, the target untouched")
+  func linkNotFollowed() throws {
+    try withDataFolder { folder in
+      for index in 0..<20 { try buyAndFinish(folder, at: index) }
+      let target = folder.path + "-target"
+      try Data("mine\n".utf8).write(to: URL(fileURLWithPath: target))
+      defer { try? FileManager.default.removeItem(atPath: target) }
+      try FileManager.default.createSymbolicLink(atPath: folder.historyPath, withDestinationPath: target)
+      let error = #expect(throws: DataFileError.self) { try buyAndFinish(folder, at: 20) }
+      #expect(error?.problem.contains("symbolic link") == true, "\(String(describing: error))")
+      #expect(FileManager.default.contents(atPath: target) == Data("mine\n".utf8))
+      #expect(throws: DataFileError.self) { try folder.readEveryTransaction() }
+      // The store still lists every finished transaction: nothing was lost.
+      #expect(try folder.readStore().transactions.filter(\.finished).count == 20)
+    }
+  }
+}

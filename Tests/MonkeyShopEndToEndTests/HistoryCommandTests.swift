@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Every transaction stays listed (SPEC §9), and any purchased one can be refunded, once, however
+/// old: through the commands a user runs.
+@Suite("History and refunds through the command line")
+struct HistoryCommandTests {
+  /// `count` purchases of 5 credits, each delivered and finished.
+  func buy(_ count: Int, in folder: ShopFolder) async throws {
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    for _ in 0..<count { try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder)) }
+  }
+
+  @Test("after 24 purchases `store transactions` lists all 24, in text and JSON, while store.json keeps 20")
+  func everyTransactionListed() async throws {
+    let folder = try ShopFolder("history")
+    try await buy(24, in: folder)
+    let listed = try await storeTransactions(folder)
+    #expect(listed.map(\.id) == (1...24).map(String.init))
+    #expect(listed.allSatisfy { $0.state == "purchased" && $0.finished })
+    let text = try await expectSuccess(monkeyshop("store", "transactions", in: folder)).stdout
+    let rows = text.split(separator: "\n").dropFirst()
+    #expect(rows.map { String($0.prefix { $0 != " " }) } == (1...24).map(String.init), "\(text)")
+    let store = try folder.jsonObject(folder.storePath)
+    #expect((store["transactions"] as? [Any])?.count == 20)
+    #expect(try await walletBalance(folder) == 120)
+  }
+
+  @Test(
+    "a refund of a transaction only the history lists: shown refunded with its date and reason; a second is refused")
+  func refundOldTransaction() async throws {
+    let folder = try ShopFolder("refund")
+    try await buy(22, in: folder)
+    let refund = try await expectSuccess(
+      monkeyshop("store", "refund", "1", "--reason", "developerIssue", in: folder))
+    #expect(refund.stdout.contains("refunded: transaction #1"), "\(refund)")
+    #expect(refund.stdout.contains("revocationReason developerIssue"), "\(refund)")
+    let listed = try await storeTransactions(folder)
+    #expect(listed.count == 22)
+    let first = try #require(listed.first)
+    #expect(first.id == "1" && first.revocationReason == "developerIssue")
+    let date = try #require(first.revocationDate)
+    #expect(date.hasSuffix("Z") && date.contains("T"), "ISO 8601: \(date)")
+    #expect(listed.dropFirst().allSatisfy { $0.revocationDate == nil })
+    // Back in the store file, so the app sees it.
+    let store = try folder.jsonObject(folder.storePath)
+    let ids = (store["transactions"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    #expect(ids.contains("1"))
+    let text = try await expectSuccess(monkeyshop("store", "transactions", in: folder)).stdout
+    #expect(text.contains("refunded \(date) (developerIssue)"), "\(text)")
+
+    let again = try await monkeyshop("store", "refund", "1", in: folder)
+    #expect(again.exitStatus == 1, "\(again)")
+    #expect(again.stderr.contains("transaction 1 was refunded already"), "\(again)")
+    #expect(again.stderr.contains("MS-E0013"), "\(again)")
+  }
+
+  @Test("refund: the default reason is other; a failed transaction, an unknown one or an unknown reason are refused")
+  func refundRefusals() async throws {
+    let folder = try ShopFolder("refund-refusals")
+    try await buy(1, in: folder)
+    try await expectSuccess(monkeyshop("store", "set", "failNext", "2", in: folder))
+    _ = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    let other = try await expectSuccess(monkeyshop("store", "refund", "last", in: folder))
+    #expect(other.stdout.contains("refunded: transaction #1"), "\(other)")
+    #expect(other.stdout.contains("revocationReason other"), "\(other)")
+    #expect(try await storeTransactions(folder).first?.revocationReason == "other")
+
+    let failed = try await monkeyshop("store", "refund", "2", in: folder)
+    #expect(failed.exitStatus == 1 && failed.stderr.contains("cannot refund transaction 2: it is failed"), "\(failed)")
+    let unknown = try await monkeyshop("store", "refund", "99", in: folder)
+    #expect(unknown.exitStatus == 1 && unknown.stderr.contains("no transaction '99'"), "\(unknown)")
+    let reason = try await monkeyshop("store", "refund", "1", "--reason", "bored", in: folder)
+    #expect(reason.exitStatus == 64, "\(reason)")
+    #expect(reason.stderr.contains("'other' and 'developerIssue'"), "\(reason)")
+  }
+
+  @Test("a history line that is not a transaction: `store transactions` exits 65 naming the file and the line")
+  func badHistoryLine() async throws {
+    let folder = try ShopFolder("history-bad")
+    try await buy(21, in: folder)
+    let path = folder.data.appendingPathComponent("history.jsonl").path
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    handle.seekToEndOfFile()
+    handle.write(Data("{\"id\": 2}\n".utf8))
+    try handle.close()
+    let result = try await monkeyshop("store", "transactions", in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stderr.contains(path + ": line 2:"), "\(result)")
+    #expect(result.stderr.contains("expected one transaction as a JSON object per line"), "\(result)")
+  }
+
+  @Test("a wallet left below zero by refunds: wallet show says owed (text and JSON); spend is refused saying so")
+  func owedWallet() async throws {
+    let folder = try ShopFolder("owed")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    chmod(folder.data.path, 0o700)
+    try Data(
+      #"{"schemaVersion": 3, "balance": -7, "credited": [[1, 2]], "clawedBack": [[2, 2]], "lastTransactionNumber": 2}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: folder.walletPath))
+    let text = try await expectSuccess(monkeyshop("wallet", "show", in: folder)).stdout
+    #expect(text.contains("7 monkey credits owed"), "\(text)")
+    let json = try await expectSuccess(monkeyshop("wallet", "show", "--json", in: folder)).stdout
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["balance"] as? Int == -7 && object["owed"] as? Int == 7, "\(json)")
+    let spend = try await monkeyshop("spend", "1", in: folder)
+    #expect(spend.exitStatus == 1, "\(spend)")
+    #expect(spend.stderr.contains("the wallet owes 7") && spend.stderr.contains("MS-E0010"), "\(spend)")
+    #expect(try await walletBalance(folder) == -7)
+  }
+}
