@@ -56,7 +56,7 @@ struct RefundTests {
   @Test("only a purchased transaction is refunded: failed, deferred and purchasing ones are refused")
   func onlyPurchased() throws {
     let storage = MemoryStorage()
-    _ = try storage.changeStore(catalog: catalog) { $0.state.conditions.failNext = .paymentCancelled }
+    _ = try storage.changeStore(catalog: catalog) { $0.state.conditions.failNext = .storeKit(.paymentCancelled) }
     let failed = try buy(storage, at: 1, deliver: false)
     #expect(failed.state == .failed)
     #expect(
