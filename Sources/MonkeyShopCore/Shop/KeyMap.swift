@@ -6,7 +6,7 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case openConditions, spend, openTransactions, switchStoreKit, requestProducts, restorePurchases, openHelp
   case quit, quitNow, redraw, suspend
   case confirmPayment, cancelPayment
-  case approve, decline, resolve
+  case approve, decline, resolve, refund
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
@@ -185,6 +185,13 @@ public enum KeyMap {
       help: Phrase("resolve an interruption", "中断を解決"),
       whyNot: {
         $0.selectedTransaction?.hasPurchaseIssue == true ? nil : .onlyInterruptedCanBeResolved
+      }),
+    KeyBinding(
+      [.character("f")], .refund, .transactions, hint: Phrase("refund", "返金"),
+      help: Phrase("refund (as Apple's Transaction Manager)", "返金 (Apple の取引マネージャと同じ)"),
+      whyNot: {
+        $0.selectedTransaction.map { $0.state == .purchased && !$0.isRevoked } == true
+          ? nil : .onlyPurchasedCanBeRefunded
       }),
     KeyBinding(
       [.escape, .tab, .character("q")], .close, .transactions, hint: Phrase("close", "閉じる"),

@@ -10,6 +10,7 @@ extension LogEvent {
       id
     case .resolved(_, let newID): newID
     case .storeKit2(let event): event.transactionID
+    case .refunded(let id, _), .tookBack(let id, _, _): id
     case .shouldContinue(let id, _, _): id
     default: nil
     }

@@ -33,6 +33,10 @@ public enum LogEvent: Equatable, Sendable {
   /// `paymentQueueRestoreCompletedTransactionsFinished(_:)` or, failing,
   /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)`.
   case restoreCompletedTransactions
+  /// Apple's side: the App Store refunded a transaction (`store refund`, the transaction manager).
+  case refunded(transactionID: String, reason: RevocationReason)
+  /// The app took a refunded transaction's credits back.
+  case tookBack(transactionID: String, credits: Int, balance: Int)
   case restoreCompletedTransactionsFinished
   case restoreCompletedTransactionsFailed(ProductRequestError)
 
@@ -62,6 +66,8 @@ public enum LogEvent: Equatable, Sendable {
     case .storeKit2(let event): event.name
     case .appRestarted: "appRestarted"
     case .restoreCompletedTransactions: "restore"
+    case .refunded: "refunded"
+    case .tookBack: "tookBack"
     case .restoreCompletedTransactionsFinished: "restoreFinished"
     case .restoreCompletedTransactionsFailed: "restoreFailed"
     }
@@ -130,6 +136,10 @@ public enum LogEvent: Equatable, Sendable {
       return "── the app restarts, written with \(api) ──"
     case .restoreCompletedTransactions:
       return "SKPaymentQueue.default().restoreCompletedTransactions()"
+    case .refunded(let id, let reason):
+      return "refund: the App Store revoked #\(id) (revocationReason \(reason))"
+    case .tookBack(let id, let credits, let balance):
+      return "take back #\(id): -\(counted(credits, "credit")) → balance \(balance)"
     case .restoreCompletedTransactionsFinished:
       return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
     case .restoreCompletedTransactionsFailed(let error):

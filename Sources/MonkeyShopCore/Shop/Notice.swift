@@ -25,6 +25,10 @@ public enum Notice: Equatable, Sendable {
   case cannot(keys: String, Reason)
   /// What only the app written with StoreKit 2 is told.
   case storeKit2(StoreKit2Notice)
+  /// A refund the app took back.
+  case refundTakenBack(transactionID: String, credits: Int, balance: Int)
+  /// A refund a StoreKit 1 app is never told of.
+  case refundNotTold(transactionID: String)
   /// Restore Purchases ended, with how many transactions came back.
   case restoreFinished(restored: Int)
 
@@ -35,7 +39,7 @@ public enum Notice: Equatable, Sendable {
   public var tone: Tone {
     switch self {
     case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
-    case .storeKit2(.pending): .warning
+    case .storeKit2(.pending), .refundTakenBack, .refundNotTold: .warning
     case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success
     case .cancelled, .waitingForApproval, .cannot, .interrupted: .warning
@@ -60,6 +64,7 @@ public enum Reason: Equatable, Sendable {
   case onlyDeferredCanBeApproved
   case onlyDeferredCanBeDeclined
   case onlyInterruptedCanBeResolved
+  case onlyPurchasedCanBeRefunded
   /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
   case notInThisOverlay
   case logAtStart
@@ -105,6 +110,10 @@ public enum LogNote: Equatable, Sendable {
   case pendingArrivesThroughUpdates
   /// StoreKit 2: a declined Ask to Buy reaches the app in no way Apple documents.
   case declineDeliversNothing
+  /// StoreKit 1: a consumable's refund reaches the app in no way.
+  case refundNotToldToStoreKit1(transactionID: String)
+  /// StoreKit 2: a refund heard again, taken back before.
+  case alreadyTakenBack(transactionID: String)
   /// Restore Purchases never brings back a consumable.
   case consumablesNeverRestored
 }

@@ -132,11 +132,12 @@ extension ShopModel {
     case .keepRunning, .close:
       overlay = nil
       return []
-    case .approve, .decline, .resolve:
+    case .approve, .decline, .resolve, .refund:
       guard let transaction = selectedTransaction else { return [] }
       switch action {
       case .approve: return [.approve(transaction.id)]
       case .decline: return [.decline(transaction.id)]
+      case .refund: return [.refund(transaction.id, .other, at: date(at: now))]
       default: return [.resolve(transaction.id, at: date(at: now))]
       }
     case .pageUp, .pageDown, .toTop, .toBottom:

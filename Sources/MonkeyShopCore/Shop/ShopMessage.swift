@@ -49,6 +49,9 @@ public enum ShopMessage: Sendable {
   case purchase(productIdentifier: String, quantity: Int)
   /// Restore Purchases without a screen: `monkeyshop restore`.
   case restore
+  /// The App Store refunded this transaction at the app's own request (the transaction manager).
+  case refundMade(StoreTransaction)
+  case clawedBack(StoreTransaction, CreditManager.Clawback)
   /// Every transaction ever made, the history's included, for the transaction manager.
   case historyRead([StoreTransaction])
 }
@@ -69,6 +72,10 @@ public enum ShopEffect: Equatable, Sendable {
   /// The App Store closes a failed payment that a StoreKit 2 app never sees as a transaction, so
   /// it is not delivered to anyone again; the app calls nothing.
   case close(StoreTransaction)
+  /// The App Store refunds a transaction, as Xcode's Transaction Manager does.
+  case refund(String, RevocationReason, at: Date)
+  /// The app takes a refunded transaction's credits back.
+  case clawBack(StoreTransaction)
   case setCondition(Condition, value: String, at: Date)
   case approve(String)
   case decline(String)

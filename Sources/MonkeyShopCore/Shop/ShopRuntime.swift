@@ -152,6 +152,14 @@ public final class ShopRuntime {
 
     case .finish(let transaction):
       return storeOperation { store in [.finished(try store.finish(transaction.id))] }
+    case .refund(let id, let reason, let date):
+      return storeOperation { store in [.refundMade(try store.refund(id, reason: reason, at: date))] }
+    case .clawBack(let transaction):
+      do {
+        return [.clawedBack(transaction, try credits.clawBack(transaction))]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
     case .close(let transaction):
       return storeOperation { store in [.closed(try store.finish(transaction.id))] }
 

@@ -120,6 +120,10 @@ extension ShopModel {
     case .restore:
       restorePurchases()
       return []
+    case .refundMade(let transaction):
+      return refunded(transaction)
+    case .clawedBack(let transaction, let clawback):
+      return clawedBack(transaction, clawback)
     case .historyRead(let transactions):
       return historyRead(transactions)
     case .purchase(let identifier, let quantity):
@@ -136,7 +140,7 @@ extension ShopModel {
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
     balance = wallet.balance
-    var effects = storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()
+    var effects = storeKit == .storeKit2 ? launchStoreKit2() + refundsAtLaunch(wallet: wallet) : launchStoreKit1()
     if requestsProducts { effects += requestProducts() }
     showWaitingPaymentSheet()
     // Payments the store should have answered while no app was running (the app that added them
@@ -428,7 +432,7 @@ extension ShopModel {
     answersHeld = false
     clampSelections()
     closeAnsweredPaymentSheet()
-    var effects: [ShopEffect] = []
+    var effects = refundsNoticed(before: old, now: new)
     for condition in Condition.allCases {
       let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
       let after = condition.value(in: new.conditions, defaultStorefront: catalog.defaultStorefront)

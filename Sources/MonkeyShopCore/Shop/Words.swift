@@ -231,6 +231,14 @@ public struct Words: Sendable {
       return say(
         "Transaction #\(id) failed verification (.unverified): not credited, left unfinished",
         "取引 #\(id) は検証に失敗しました (.unverified): 付与せず、未完了のまま")
+    case .refundTakenBack(let id, let credits, let balance):
+      return say(
+        "Transaction #\(id) was refunded: \(counted(credits, "credit")) taken back, balance \(balance)",
+        "取引 #\(id) は返金されました: \(credits) クレジットを回収、残高 \(balance)")
+    case .refundNotTold(let id):
+      return say(
+        "Transaction #\(id) was refunded; StoreKit 1 does not tell the app, so the credits stay",
+        "取引 #\(id) は返金されました。StoreKit 1 はアプリに知らせないため、クレジットは残ります")
     case .restoreFinished(let restored):
       return say(
         "Restore finished: \(counted(restored, "purchase")) restored (consumables are never restored)",
@@ -267,6 +275,8 @@ public struct Words: Sendable {
       say("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
     case .onlyDeferredCanBeDeclined:
       say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+    case .onlyPurchasedCanBeRefunded:
+      say("only a purchased transaction not refunded yet can be refunded", "返金できるのは未返金の購入済み取引だけです")
     case .onlyInterruptedCanBeResolved:
       say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
     case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
@@ -334,6 +344,12 @@ public struct Words: Sendable {
       say(
         "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",
         "拒否: StoreKit 2 はアプリに結果も取引も更新も渡しません (Apple の記載なし)")
+    case .refundNotToldToStoreKit1:
+      say(
+        "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
+        "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
+    case .alreadyTakenBack(let id):
+      say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
     case .consumablesNeverRestored:
       say(
         "consumables are never restored: the credits bought stay only in the wallet",

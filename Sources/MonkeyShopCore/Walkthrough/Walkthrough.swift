@@ -116,7 +116,7 @@ public struct WalkthroughStep: Sendable {
 
 /// What a `store:` step asks of Apple's side.
 public enum StoreOperation: String, Sendable, CaseIterable {
-  case approve, decline, resolve
+  case approve, decline, resolve, refund
 }
 
 /// One check of an `expect:` step.
@@ -155,7 +155,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
       "paymentAdded",
     ] + TransactionState.allCases.map(\.description)
     + [
-      "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "spent",
+      "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "refunded", "tookBack", "spent",
       "conditionChanged", "storefrontChanged", "shouldContinue", "crashed", "error", "note", "appRestarted", "restore",
       "restoreFinished", "restoreFailed",
     ] + StoreKit2Event.names

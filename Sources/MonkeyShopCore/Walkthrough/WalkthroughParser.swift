@@ -250,7 +250,7 @@ struct WalkthroughReader {
     case "press": "a key or a list of keys"
     case "wait": "a duration such as 500ms, 2s or 2m"
     case "set": "{ condition: value }"
-    case "store": "{ approve|decline|resolve: ID or last }"
+    case "store": "{ approve|decline|resolve|refund: ID or last }"
     case "crash": "beforeDelivery or afterDeliveryBeforeFinish"
     case "expect": "{ screen, notScreen, balance, event, events, transaction }"
     case "say": "a line of narration"
@@ -335,7 +335,7 @@ struct WalkthroughReader {
     guard fields.count == 1, let (name, node) = fields.first.map({ ($0.key, $0.value) }),
       let operation = StoreOperation(rawValue: name)
     else {
-      fail(value, "store takes one operation (expected { approve|decline|resolve: ID or last })")
+      fail(value, "store takes one operation (expected { approve|decline|resolve|refund: ID or last })")
       return nil
     }
     guard let id = text(node, name, expected: "a transaction id or last") else { return nil }

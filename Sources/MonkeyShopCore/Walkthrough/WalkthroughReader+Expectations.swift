@@ -20,7 +20,10 @@ extension WalkthroughReader {
         for text in texts where text.isEmpty { fail(value, "\(name) text is empty (expected some text)") }
         expectations += texts.map { name == "screen" ? .screen($0) : .notScreen($0) }
       case "balance":
-        if let balance = integer(value, name, range: 0...Int.max, expected: "a number of credits") {
+        if let balance = integer(
+          value, name, range: -Wallet.balanceLimit...Wallet.balanceLimit,
+          expected: "a number of credits (below 0 when owed)")
+        {
           expectations.append(.balance(balance))
         }
       case "event":

@@ -189,6 +189,7 @@ public final class WalkthroughSession {
       case .approve: _ = try store.approve(id)
       case .decline: _ = try store.decline(id)
       case .resolve: _ = try store.resolve(id, at: now)
+      case .refund: _ = try store.refund(id, reason: .other, at: now)
       }
     }
   }

@@ -10,6 +10,8 @@ public enum StoreKit2Event: Equatable, Sendable {
   case update(transactionID: String, Verification)
   /// A transaction from `Transaction.unfinished`, gone through at launch.
   case unfinished(transactionID: String, Verification)
+  /// A refunded transaction from `Transaction.updates`, its `revocationDate` set.
+  case revoked(transactionID: String, reason: String)
   /// The app's rule for an unverified transaction: no credits, not finished.
   case notCredited(transactionID: String)
   /// `AppStore.sync()`, the StoreKit 2 Restore Purchases.
@@ -51,7 +53,7 @@ public enum StoreKit2Event: Equatable, Sendable {
   /// Every name `name` gives, for walkthroughs to check theirs against.
   static let names = [
     "purchase", "success", "unverified", "pending", "userCancelled", "purchaseError", "update", "unfinished",
-    "notCredited", "sync", "syncError", "currentEntitlements",
+    "notCredited", "sync", "syncError", "currentEntitlements", "revoked",
   ]
 
   /// The name `expect: { event: … }` matches.
@@ -66,6 +68,7 @@ public enum StoreKit2Event: Equatable, Sendable {
     case .update: "update"
     case .unfinished: "unfinished"
     case .notCredited: "notCredited"
+    case .revoked: "revoked"
     case .sync: "sync"
     case .syncThrew: "syncError"
     case .currentEntitlements: "currentEntitlements"
@@ -74,7 +77,8 @@ public enum StoreKit2Event: Equatable, Sendable {
 
   var transactionID: String? {
     switch self {
-    case .purchaseResult(.success(let id, _)), .update(let id, _), .unfinished(let id, _), .notCredited(let id):
+    case .purchaseResult(.success(let id, _)), .update(let id, _), .unfinished(let id, _), .notCredited(let id),
+      .revoked(let id, _):
       id
     default: nil
     }
@@ -97,6 +101,8 @@ public enum StoreKit2Event: Equatable, Sendable {
       return "Transaction.unfinished → \(verification.text) #\(id)"
     case .notCredited(let id):
       return "#\(id) unverified: not credited, not finished"
+    case .revoked(let id, let reason):
+      return "Transaction.updates → .verified #\(id), revocationDate set (\(reason))"
     case .sync:
       return "try await AppStore.sync()"
     case .syncThrew(let error):
