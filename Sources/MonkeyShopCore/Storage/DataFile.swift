@@ -66,18 +66,7 @@ struct DataFile {
     unlinkat(folder, temporary, 0)
     let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure("cannot create \(temporary)", errorID: .cannotWriteDataFile) }
-    let written = data.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let count = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += count
-      }
-      return true
-    }
+    let written = writeAll(fd, data)
     guard written, fsync(fd) == 0 else {
       let error = failure("writing \(temporary) failed", errorID: .cannotWriteDataFile)
       close(fd)
@@ -140,6 +129,22 @@ func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) ->
 }
 
 @inline(__always)
+/// Writes every byte, retrying after a signal; false when a write fails.
+func writeAll(_ fd: Int32, _ bytes: some DataProtocol & ContiguousBytes) -> Bool {
+  bytes.withUnsafeBytes { buffer -> Bool in
+    var offset = 0
+    while offset < buffer.count {
+      let count = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      if count < 0 {
+        if errno == EINTR { continue }
+        return false
+      }
+      offset += count
+    }
+    return true
+  }
+}
+
 func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Glibc)
     Glibc.write(fd, buffer, count)

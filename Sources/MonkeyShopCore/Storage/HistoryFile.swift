@@ -84,18 +84,7 @@ struct HistoryFile {
     guard fstat(fd, &info) == 0 else { throw file.failure("cannot be examined") }
     try file.checkRegular(info)
     try cutTornLine(fd, size: Int(info.st_size))
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let count = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += count
-      }
-      return true
-    }
+    let written = writeAll(fd, bytes)
     guard written, fsync(fd) == 0 else {
       throw file.failure("appending failed", errorID: .cannotWriteDataFile)
     }
