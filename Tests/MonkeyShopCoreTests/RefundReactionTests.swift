@@ -70,4 +70,36 @@ import Testing
     shop.press("f")
     #expect(shop.model.status == .cannot(keys: "f", .onlyPurchasedCanBeRefunded))
   }
+
+  @Test func anOldTransactionOnlyTheHistoryListsIsRefundedFromTheManager() throws {
+    let shop = Self.bought(.storeKit2)
+    for _ in 0..<22 {
+      shop.press("5")
+      shop.press(.enter)
+      shop.wait(1)
+    }
+    #expect(shop.storage.store.transaction("1") == nil, "#1 has moved to the history")
+    shop.press(.tab)
+    shop.press(.end)
+    shop.press("f")
+    #expect(shop.storage.store.transaction("1")?.isRevoked == true, "\(String(describing: shop.model.status))")
+    #expect(Self.lines(shop).contains("take back #1: -5 credits → balance 110"))
+    // The refunded transaction stays in the store until the app has heard of it, however many
+    // purchases follow.
+    for _ in 0..<22 {
+      shop.press("5")
+      shop.press(.enter)
+      shop.wait(1)
+    }
+    #expect(shop.storage.store.transaction("1")?.isRevoked == true)
+  }
+
+  @Test func switchingTheAppDoesNotAnnounceARefundTakenBackAgain() throws {
+    let shop = Self.bought(.storeKit2)
+    try shop.changeStore { _ = try $0.refund("1", reason: .other, at: ShopHarness.start) }
+    shop.press("l")
+    shop.press("l")
+    let revoked = Self.lines(shop).filter { $0.contains("revocationDate set") }
+    #expect(revoked.count == 1, "\(revoked)")
+  }
 }

@@ -72,6 +72,8 @@ public enum ShopEffect: Equatable, Sendable {
   /// The App Store closes a failed payment that a StoreKit 2 app never sees as a transaction, so
   /// it is not delivered to anyone again; the app calls nothing.
   case close(StoreTransaction)
+  /// The app starts again with the data folder as it is (switching its StoreKit).
+  case relaunch
   /// The App Store refunds a transaction, as Xcode's Transaction Manager does.
   case refund(String, RevocationReason, at: Date)
   /// The app takes a refunded transaction's credits back.

@@ -153,7 +153,22 @@ public final class ShopRuntime {
     case .finish(let transaction):
       return storeOperation { store in [.finished(try store.finish(transaction.id))] }
     case .refund(let id, let reason, let date):
-      return storeOperation { store in [.refundMade(try store.refund(id, reason: reason, at: date))] }
+      // The transaction may be one only the history lists.
+      do {
+        let (refunded, state) = try storage.changeStoreSeeingHistory(catalog: model.catalog) { store in
+          try store.refund(id, reason: reason, at: date)
+        }
+        return [.storeChanged(state), .refundMade(refunded)]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+    case .relaunch:
+      do {
+        let (store, wallet) = try storage.read()
+        return [.launched(store, wallet, at: model.now)]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
     case .clawBack(let transaction):
       do {
         return [.clawedBack(transaction, try credits.clawBack(transaction))]

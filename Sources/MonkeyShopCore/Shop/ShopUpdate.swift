@@ -173,9 +173,8 @@ extension ShopModel {
     settling = []
     redelivered = []
     if case .paymentSheet = overlay { overlay = nil }
-    let effects = launch(store: store, wallet: Wallet(balance: balance))
     status = .appSwitched(storeKit)
-    return effects
+    return [.relaunch]
   }
 
   mutating func requestProducts(_ identifiers: [String]? = nil) -> [ShopEffect] {

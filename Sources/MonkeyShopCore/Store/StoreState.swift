@@ -58,7 +58,9 @@ public struct StoreState: Codable, Equatable, Sendable {
     var toMove = finished - Self.finishedHistoryLimit
     var kept: [StoreTransaction] = []
     for transaction in transactions {
-      if toMove > 0, transaction.finished, !transaction.hasPurchaseIssue {
+      // A refunded transaction stays: an app that has not heard of the refund yet (a StoreKit 2
+      // app not running when it was made) must still find it at its next launch.
+      if toMove > 0, transaction.finished, !transaction.hasPurchaseIssue, !transaction.isRevoked {
         toMove -= 1
         leaving.append(transaction)
       } else {
