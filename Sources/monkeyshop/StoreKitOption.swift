@@ -14,6 +14,11 @@ struct StoreKitOption: ParsableArguments {
 
   /// Writes the choice into the store before the app launches, when one was given.
   func apply(to folder: DataFolder, catalog: Catalog) throws(Failure) {
+    try Self.apply(api, to: folder, catalog: catalog)
+  }
+
+  /// The same for a choice made elsewhere (`monkeyshop` with no arguments parses no options).
+  static func apply(_ api: StoreKitAPI?, to folder: DataFolder, catalog: Catalog) throws(Failure) {
     guard let api else { return }
     do {
       _ = try folder.changeStore(catalog: catalog) { store in

@@ -22,18 +22,18 @@ struct StorefrontCommand: ParsableCommand {
   @OptionGroup var options: ShopOptions
 
   func run() throws {
-    try Self.open(options, language: lang, logFile: logFile, storeKit: storeKit)
+    try Self.open(options, language: lang, logFile: logFile, storeKit: storeKit.api)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
   static func open(
     _ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil,
-    storeKit: StoreKitOption = StoreKitOption()
+    storeKit: StoreKitAPI? = nil
   ) throws {
     let catalog = try options.loadCatalog()
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
-    try storeKit.apply(to: folder, catalog: catalog)
+    try StoreKitOption.apply(storeKit, to: folder, catalog: catalog)
     let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder.path) }
     guard Terminal.isInteractive else {
       throw Failure.failed(

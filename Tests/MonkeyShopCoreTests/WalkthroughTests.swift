@@ -379,8 +379,8 @@ struct WalkthroughParserTests {
       yaml: "name: x\nsteps:\n  - launch\n  - expect:\n      transaction: { state: bought }\n", line: 5,
       message: "unknown transaction state 'bought'"),
     Refusal(
-      label: "bad store operation", yaml: "name: x\nsteps:\n  - launch\n  - store: { refund: last }\n", line: 4,
-      message: "unknown field 'refund' in store"),
+      label: "bad store operation", yaml: "name: x\nsteps:\n  - launch\n  - store: { cancel: last }\n", line: 4,
+      message: "unknown field 'cancel' in store"),
     Refusal(
       label: "two kinds in one step", yaml: "name: x\nsteps:\n  - launch\n  - press: \"5\"\n    wait: 1s\n", line: 4,
       message: "one step has 2 kinds (press, wait)"),
