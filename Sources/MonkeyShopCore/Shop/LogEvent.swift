@@ -93,12 +93,15 @@ public enum LogEvent: Equatable, Sendable {
       return sk1
         ? "request(_:didFailWithError:) \(error.code)"
         : "Product.products(for:) threw StoreKitError.networkError(URLError(.notConnectedToInternet))"
+    // Only the StoreKit 1 app adds payments and hears `updatedTransactions`; the StoreKit 2 app's
+    // calls and results are `storeKit2` events.
     case .paymentAdded(let identifier, let quantity):
-      return sk1
-        ? "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
-        : "product.purchase(options: [.quantity(\(quantity))]) \(identifier)"
+      return "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
     case .updated(let transaction, let redelivered):
-      return updatedText(transaction, redelivered: redelivered, sk1: sk1)
+      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) #\(transaction.id)"
+      if redelivered { text += " (redelivered)" }
+      if let failure = transaction.failure { text += " \(failure.code)" }
+      return text
     case .delivered(let id, let credits, let balance):
       return "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)"
     case .alreadyDelivered(let id):
@@ -144,32 +147,6 @@ public enum LogEvent: Equatable, Sendable {
       return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
     case .restoreCompletedTransactionsFailed(let error):
       return "paymentQueue(_:restoreCompletedTransactionsFailedWithError:) \(error.code)"
-    }
-  }
-
-  private func updatedText(_ transaction: StoreTransaction, redelivered: Bool, sk1: Bool) -> String {
-    let id = "#\(transaction.id)"
-    let again = redelivered ? " (redelivered)" : ""
-    if sk1 {
-      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(id)\(again)"
-      if let failure = transaction.failure { text += " \(failure.code)" }
-      return text
-    }
-    switch transaction.state {
-    case .purchasing: return "purchase in progress \(id)"
-    case .purchased:
-      let source =
-        redelivered
-        ? "Transaction.unfinished"
-        : (transaction.originalTransactionID != nil ? "Transaction.updates" : "PurchaseResult.success(.verified)")
-      return "\(source) \(id)"
-    case .deferred: return "PurchaseResult.pending \(id)"
-    case .failed:
-      guard let failure = transaction.failure else { return "purchase failed \(id)" }
-      return failure.isCancellation
-        ? "PurchaseResult.userCancelled \(id)"
-        : "purchase threw StoreKitError \(failure.code) \(id)"
-    case .restored: return "restored \(id)"
     }
   }
 }
