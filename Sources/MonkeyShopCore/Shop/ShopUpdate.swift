@@ -155,9 +155,7 @@ extension ShopModel {
     var effects: [ShopEffect] = []
     let unfinished = store.unfinished
     if !unfinished.isEmpty {
-      if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
-        note(.crashedLastRun(crash))
-      }
+      noteCrashBehind(unfinished)
       note(.unfinishedAtLaunch(count: unfinished.count))
       effects += unfinished.flatMap { observe($0, redelivered: true) }
     }
@@ -311,6 +309,13 @@ extension ShopModel {
     case .restored:
       settling.insert(transaction.id)
       return [.finish(transaction)]
+    }
+  }
+
+  /// At launch, in either API: the crash point that left one of these transactions unfinished.
+  mutating func noteCrashBehind(_ unfinished: [StoreTransaction]) {
+    if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
+      note(.crashedLastRun(crash))
     }
   }
 

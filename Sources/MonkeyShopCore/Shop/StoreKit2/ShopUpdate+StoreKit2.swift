@@ -36,9 +36,7 @@ extension ShopModel {
     }
     let unfinished = store.unfinished.filter { $0.state == .purchased }
     if !unfinished.isEmpty {
-      if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
-        note(.crashedLastRun(crash))
-      }
+      noteCrashBehind(unfinished)
       for transaction in unfinished {
         redelivered.insert(transaction.id)
         effects += receive(transaction, as: { .unfinished(transactionID: transaction.id, $0) })
