@@ -65,6 +65,6 @@ struct Restore: ParsableCommand {
     let runtime = Headless.launch(catalog: catalog, folder: folder, log: HeadlessLog(printing: true))
     runtime.send(.restore)
     if let failure = runtime.model.lastFailure { throw Failure(failure) }
-    say("restore finished: nothing restored (consumables are never restored)")
+    if let text = runtime.model.statusText { say(text) }
   }
 }

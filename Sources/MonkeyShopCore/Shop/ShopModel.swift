@@ -112,6 +112,9 @@ public struct ShopModel: Sendable {
 
   // MARK: Derived
 
+  /// The status line as the storefront shows it, for a headless command to print.
+  public var statusText: String? { status.map { words.notice($0, title: title(of:)) } }
+
   public var storefront: Storefront {
     store.conditions.activeStorefront(default: catalog.defaultStorefront)
   }
