@@ -118,6 +118,10 @@ public enum LogEvent: Equatable, Sendable {
       return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
     case .conditionChanged(let condition, let value):
       return "store: \(condition) = \(value)"
+    // StoreKit 2: "Use `updates` to listen for changes in this value"
+    // (https://developer.apple.com/documentation/storekit/storefront/updates); a purchase in flight
+    // asks its `onStorefrontChange(shouldContinuePurchase:)` option, "true if this option isn't added"
+    // (https://developer.apple.com/documentation/storekit/product/purchaseoption/onstorefrontchange(shouldcontinuepurchase:)).
     case .storefrontChanged(let storefront):
       return sk1
         ? "paymentQueueDidChangeStorefront(_:) → \(storefront.code)"

@@ -124,7 +124,9 @@ extension ShopModel {
     record(.storeKit2(.purchaseCalled(productIdentifier: productIdentifier, quantity: quantity)))
   }
 
-  /// `AppStore.sync()`, then `Transaction.currentEntitlements`: consumables never appear there
+  /// `AppStore.sync()` ("Call this function only in response to an explicit user action",
+  /// https://developer.apple.com/documentation/storekit/appstore/sync()), then
+  /// `Transaction.currentEntitlements`: consumables never appear there
   /// ("Consumable In-App Purchases also don't appear in the current entitlements",
   /// https://developer.apple.com/documentation/storekit/transaction/currententitlements).
   mutating func syncStoreKit2() {
