@@ -188,4 +188,16 @@ import Testing
     #expect(shop.model.status == .restoreFinished(restored: 0))
     #expect(shop.model.balance == 5, "restoring takes nothing and gives nothing")
   }
+
+  @Test func walkthroughsKnowEveryStoreKit2EventName() {
+    let events: [StoreKit2Event] = [
+      .purchaseCalled(productIdentifier: "p", quantity: 1), .purchaseResult(.success(transactionID: "1", .verified)),
+      .purchaseResult(.success(transactionID: "1", .unverified(reason: "r"))), .purchaseResult(.pending),
+      .purchaseResult(.userCancelled), .purchaseResult(.threw("e")), .update(transactionID: "1", .verified),
+      .unfinished(transactionID: "1", .verified), .notCredited(transactionID: "1"), .sync, .syncThrew("e"),
+      .currentEntitlements(count: 0), .revoked(transactionID: "1", reason: "other"),
+    ]
+    #expect(Set(events.map(\.name)) == Set(StoreKit2Event.names))
+    #expect(StoreKit2Event.names.allSatisfy(Expectation.eventNames.contains))
+  }
 }
