@@ -21,13 +21,12 @@ final class EventLogFile {
   /// (exit 64): a path that cannot be written, anything but a regular file (a FIFO without a
   /// reader would hang the storefront, a device swallows the evidence), a symbolic link, and a
   /// file in the data folder (appending to `wallet.json` would ruin it).
-  init(path: String, dataFolder: String) throws(Failure) {
+  init(path: String, dataFolder: DataFolder) throws(Failure) {
     self.path = path
     func refuse(_ reason: String) -> Failure {
       Failure("--log-file \(path): \(reason); expected a regular file to append to", exitStatus: .usage)
     }
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
-    if folder == URL(fileURLWithPath: dataFolder).resolvingSymlinksInPath().path {
+    if dataFolder.holds(path) {
       throw refuse("it is in the data folder, whose files only monkeyshop writes")
     }
     // O_NONBLOCK: a FIFO without a reader is refused at once instead of hanging here.

@@ -36,7 +36,14 @@ struct StoreCertificate: ParsableCommand {
         "store certificate: the root is binary DER and standard output is a terminal; use --out FILE, or --pem to print it",
         exitStatus: .usage)
     }
-    if let out { try Self.checkPlace(out) }
+    if let out {
+      try Self.checkPlace(out)
+      if options.dataFolder.holds(out) {
+        throw Failure(
+          "--out \(out): it is in the data folder, whose files only monkeyshop writes; nothing was written",
+          exitStatus: .usage)
+      }
+    }
     let identity = try SigningIdentity.of(options.dataFolder)
     let bytes = pem ? Data(try identity.rootPEM.utf8) + Data("\n".utf8) : Data(try identity.rootDER)
     guard let out else {

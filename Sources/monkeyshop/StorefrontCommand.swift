@@ -34,7 +34,7 @@ struct StorefrontCommand: ParsableCommand {
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
     try StoreKitOption.apply(storeKit, to: folder, catalog: catalog)
-    let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder.path) }
+    let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder) }
     guard Terminal.isInteractive else {
       throw Failure.failed(
         """

@@ -163,6 +163,41 @@ struct HistoryTests {
     }
   }
 
+  @Test(
+    "a line this store cannot have written is refused: a number above its counter, a number reused, a date past 9999",
+    arguments: [
+      (
+        #"{"id":"99","productIdentifier":"p","quantity":1,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#,
+        "line 2: transaction 99 is above the store's last transaction number (21)"
+      ),
+      (
+        #"{"id":"1","productIdentifier":"com.monkeyshop.credits.10","quantity":10,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#,
+        "line 2: transaction 1 is listed again as another purchase (line 1 has its product, quantity and date)"
+      ),
+      (
+        #"{"id":"9","productIdentifier":"p","quantity":1,"state":"purchased","finished":true,"purchaseDate":1e300,"hasPurchaseIssue":false}"#,
+        "line 2: purchaseDate: is 1e+300, expected seconds since 1970 up to the year 9999"
+      ),
+    ])
+  func impossibleLine(_ text: String, _ expected: String) throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
+      handle.seekToEndOfFile()
+      handle.write(Data((text + "\n").utf8))
+      try handle.close()
+      let error = #expect(throws: DataFileError.self) { try folder.readEveryTransaction() }
+      #expect(error?.path == folder.historyPath)
+      #expect(error?.problem.contains(expected) == true, "\(error?.problem ?? "")")
+      // A refund reaching back to it is refused the same way, and writes nothing.
+      let store = FileManager.default.contents(atPath: folder.storePath)
+      #expect(throws: DataFileError.self) {
+        try folder.changeStoreSeeingHistory(catalog: catalog) { try $0.refund("9", reason: .other, at: Date()) }
+      }
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+    }
+  }
+
   @Test("a history that is a link is never followed: the purchase that would append is refused, the target untouched")
   func linkNotFollowed() throws {
     try withDataFolder { folder in

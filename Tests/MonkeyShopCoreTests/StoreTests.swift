@@ -472,6 +472,9 @@ struct ConditionTests {
       ("skipPaymentSheet", "maybe", "on|off"),
       ("environment", "Production", "Sandbox|Xcode|LocalTesting"),
       ("verification", "maybe", "pass|fail"),
+      ("storeKit", "02", "1|2"),
+      ("storeKit", "v2", "1|2"),
+      ("storeKit", "rm -rf 2", "1|2"),
     ])
   func badValue(name: String, value: String, expected: String) throws {
     var store = try makeStore()

@@ -253,6 +253,21 @@ struct StoreCertificateTests {
     #expect(!FileManager.default.fileExists(atPath: folder.data.path), "the chain is not made for a refused command")
   }
 
+  @Test("--out a file of the data folder (store.json, wallet.json): exit 64, the file untouched")
+  func refusedInTheDataFolder() async throws {
+    let folder = try ShopFolder("certificate-data-folder")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder))
+    for name in ["store.json", "wallet.json"] {
+      let path = folder.data.appendingPathComponent(name).path
+      let before = FileManager.default.contents(atPath: path)
+      let result = try await monkeyshop("store", "certificate", "--out", path, in: folder)
+      #expect(result.exitStatus == 64, "\(result)")
+      #expect(result.stderr.contains("it is in the data folder"), "\(result)")
+      #expect(FileManager.default.contents(atPath: path) == before, "\(name) untouched")
+    }
+  }
+
   @Test("--pem prints the root as PEM; DER to a file or a pipe; all the same certificate, and the same every time")
   func formats() async throws {
     let folder = try ShopFolder("certificate-formats")

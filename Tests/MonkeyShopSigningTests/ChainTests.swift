@@ -171,6 +171,21 @@ struct DataFolderChainTests {
     }
   }
 
+  @Test("one signing file missing: named, and the others are never replaced by a new chain", arguments: names)
+  func oneMissing(_ missing: String) throws {
+    try withDataFolder { folder in
+      _ = try SigningIdentity.of(folder)
+      let kept = Self.names.filter { $0 != missing }
+      let before = kept.map { FileManager.default.contents(atPath: folder.path + "/" + $0) }
+      try FileManager.default.removeItem(atPath: folder.path + "/" + missing)
+      let error = #expect(throws: DataFileError.self) { try SigningIdentity.of(folder) }
+      #expect(error?.path == folder.path + "/" + missing)
+      #expect(error?.problem.contains("is missing while") == true, "\(error?.problem ?? "")")
+      #expect(kept.map { FileManager.default.contents(atPath: folder.path + "/" + $0) } == before)
+      #expect(!FileManager.default.fileExists(atPath: folder.path + "/" + missing))
+    }
+  }
+
   @Test(
     "a signing file that is not what it should be is refused naming it, and left as it is",
     arguments: [

@@ -36,10 +36,19 @@ public final class DataFolder: ShopStorage {
     return try read(in: folder)
   }
 
+  /// Whether a file at `path` would be one of this folder's, whose files only monkeyshop writes: a
+  /// path a command is told to write (`--log-file`, `store certificate --out`) is refused there.
+  public func holds(_ path: String) -> Bool {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
+    return folder == URL(fileURLWithPath: self.path).resolvingSymlinksInPath().path
+  }
+
   public func readHistory() throws(DataFileError) -> [StoreTransaction] {
     guard let folder = try openFolder(creating: false) else { return [] }
     defer { close(folder) }
-    return try HistoryFile(folder: folder, path: path).read()
+    var (store, wallet) = try read(in: folder)
+    TransactionNumbers.catchUp(&store, with: wallet)
+    return try HistoryFile(folder: folder, path: path).read(counter: store.lastTransactionNumber)
   }
 
   public func update<Result>(
@@ -56,7 +65,7 @@ public final class DataFolder: ShopStorage {
     var newStore = store
     var newWallet = wallet
     let history = HistoryFile(folder: folder, path: path)
-    let result = try body(&newStore, &newWallet, { try history.read() })
+    let result = try body(&newStore, &newWallet, { try history.read(counter: store.lastTransactionNumber) })
     TransactionNumbers.remember(newStore, in: &newWallet)
     // The wallet first: it records the credit and the numbers given, so a crash before the store
     // is written leaves a transaction to deliver again (and recognise), never one credited twice.
@@ -71,9 +80,10 @@ public final class DataFolder: ShopStorage {
   // MARK: Other files of the folder
 
   /// Files kept beside the wallet and the store (the signing keys and certificates), read under the
-  /// folder's lock. When any is missing, `make` makes them all and they are written as the wallet
-  /// is: mode 0600, never through a link, each replaced whole. Returns every file's bytes by name.
-  public func files(_ names: [String], makingMissing make: () throws -> [String: Data]) throws -> [String: Data] {
+  /// folder's lock. When none is there, `make` makes them all and they are written as the wallet
+  /// is: mode 0600, never through a link, each replaced whole; when only some are, the first one
+  /// missing is named and nothing is written. Returns every file's bytes by name.
+  public func files(_ names: [String], makingAll make: () throws -> [String: Data]) throws -> [String: Data] {
     guard let folder = try openFolder(creating: true) else {
       throw DataFileError(path: path, problem: "the data folder vanished while being created")
     }
@@ -82,10 +92,17 @@ public final class DataFolder: ShopStorage {
     defer { lock.release() }
     var found: [String: Data] = [:]
     for name in names {
-      guard let data = try file(name, in: folder).read() else { break }
-      found[name] = data
+      if let data = try file(name, in: folder).read() { found[name] = data }
     }
     if found.count == names.count { return found }
+    // Some are here and some not: making new ones would replace what a server was told to trust.
+    if let missing = names.first(where: { found[$0] == nil }), !found.isEmpty {
+      throw DataFileError(
+        path: path + "/" + missing,
+        problem:
+          "is missing while \(found.keys.sorted().joined(separator: ", ")) are here; put it back, or remove all of \(names.joined(separator: ", ")) to make new ones"
+      )
+    }
     let made = try make()
     for name in names {
       guard let data = made[name] else {

@@ -31,8 +31,9 @@ struct HistoryFile {
   static let sizeLimit = 1 << 30
 
   /// Every transaction listed, oldest first, each once (its last line wins); none when the file
-  /// does not exist.
-  func read() throws(DataFileError) -> [StoreTransaction] {
+  /// does not exist. `counter`: the highest number the store has given; a line above it is not
+  /// one this store wrote.
+  func read(counter: Int) throws(DataFileError) -> [StoreTransaction] {
     let fd = openat(file.folder, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -60,7 +61,7 @@ struct HistoryFile {
         throw DataFileError(path: path, problem: "is larger than a monkeyshop history can be")
       }
     }
-    return try HistoryLines(path: path, data: data).transactions()
+    return try HistoryLines(path: path, data: data).transactions(counter: counter)
   }
 
   /// Appends transactions, one line each, and makes them durable. First cuts off a torn last line
@@ -143,7 +144,7 @@ struct HistoryLines {
 
   /// The complete lines' transactions, each once (the later line wins), oldest first. A last line
   /// without its newline is a torn append: left out.
-  func transactions() throws(DataFileError) -> [StoreTransaction] {
+  func transactions(counter: Int) throws(DataFileError) -> [StoreTransaction] {
     let bytes = [UInt8](data)
     var lines: [Range<Int>] = []
     var start = 0
@@ -158,7 +159,40 @@ struct HistoryLines {
       listed = []
       for (index, line) in lines.enumerated() { listed.append(try read(bytes[line], number: index + 1)) }
     }
+    try check(listed, counter: counter)
     return StoreState.latest(of: listed)
+  }
+
+  /// What no line of this store's history can say: a number above the store's counter, or a number
+  /// written again as another purchase (a later copy of the same purchase, finished or refunded,
+  /// is how the history records a change).
+  private func check(_ listed: [StoreTransaction], counter: Int) throws(DataFileError) {
+    var first: [Int: (line: Int, transaction: StoreTransaction)] = [:]
+    for (index, transaction) in listed.enumerated() {
+      let line = index + 1
+      let number = transaction.number ?? 0
+      guard number <= counter else {
+        throw DataFileError(
+          path: path,
+          problem:
+            "line \(line): transaction \(transaction.id) is above the store's last transaction number (\(counter))")
+      }
+      if let earlier = first[number] {
+        let same =
+          earlier.transaction.productIdentifier == transaction.productIdentifier
+          && earlier.transaction.quantity == transaction.quantity
+          && earlier.transaction.purchaseDate == transaction.purchaseDate
+        guard same else {
+          throw DataFileError(
+            path: path,
+            problem:
+              "line \(line): transaction \(transaction.id) is listed again as another purchase (line \(earlier.line) has its product, quantity and date)"
+          )
+        }
+      } else {
+        first[number] = (line, transaction)
+      }
+    }
   }
 
   /// All lines decoded at once as one JSON array: nil when anything is out of place, and then each

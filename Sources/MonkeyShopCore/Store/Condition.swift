@@ -152,9 +152,13 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .verification: conditions.verificationPasses = try flag("pass", "fail")
     case .includeConsumableHistory: conditions.includeConsumableHistory = try flag("on", "off")
     case .storeKit:
-      // `2`, `StoreKit 2`, `sk2`.
-      let digits = lowered.filter(\.isNumber)
-      guard let api = Int(digits).flatMap(StoreKitAPI.init(rawValue:)) else {
+      // `2`, `StoreKit 2`, `sk2`, and nothing else.
+      let name = lowered.replacingOccurrences(of: " ", with: "")
+      guard
+        let api = StoreKitAPI.allCases.first(where: { api in
+          ["\(api.rawValue)", "storekit\(api.rawValue)", "sk\(api.rawValue)"].contains(name)
+        })
+      else {
         throw .badValue(rawValue, text, expected: values)
       }
       conditions.storeKit = api

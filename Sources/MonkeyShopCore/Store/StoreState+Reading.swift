@@ -66,14 +66,14 @@ extension StoreTransaction {
     state = try container.decode(TransactionState.self, forKey: .state)
     finished = try container.decode(Bool.self, forKey: .finished)
     failure = try container.decodeIfPresent(StoreFailure.self, forKey: .failure)
-    purchaseDate = try container.decode(Date.self, forKey: .purchaseDate)
-    answerDate = try container.decodeIfPresent(Date.self, forKey: .answerDate)
+    purchaseDate = try container.decodeDate(forKey: .purchaseDate)
+    answerDate = try container.decodeDateIfPresent(forKey: .answerDate)
     forcedError = try container.decodeIfPresent(StoreError.self, forKey: .forcedError)
     hasPurchaseIssue = try container.decode(Bool.self, forKey: .hasPurchaseIssue)
     originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID)
     environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment)
     failsVerification = try container.decodeIfPresent(Bool.self, forKey: .failsVerification) ?? false
-    revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
+    revocationDate = try container.decodeDateIfPresent(forKey: .revocationDate)
     revocationReason = try container.decodeIfPresent(RevocationReason.self, forKey: .revocationReason)
     storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
     if let code = storefront, Storefront.named(code) == nil {
@@ -158,5 +158,25 @@ extension Conditions {
       throw DecodingError.dataCorruptedError(
         forKey: .storefront, in: container, debugDescription: "is '\(code)', expected one of \(Storefront.knownCodes)")
     }
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// Dates a store writes: from 1970 to the year 9999, in seconds. A date beyond would overflow
+  /// the milliseconds of a signed transaction.
+  static var dateRange: ClosedRange<Double> { 0...253_402_300_799 }
+
+  func decodeDate(forKey key: Key) throws -> Date {
+    let date = try decode(Date.self, forKey: key)
+    guard Self.dateRange.contains(date.timeIntervalSince1970) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self,
+        debugDescription: "is \(date.timeIntervalSince1970), expected seconds since 1970 up to the year 9999")
+    }
+    return date
+  }
+
+  func decodeDateIfPresent(forKey key: Key) throws -> Date? {
+    try contains(key) && !decodeNil(forKey: key) ? decodeDate(forKey: key) : nil
   }
 }
