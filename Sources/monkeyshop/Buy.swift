@@ -58,6 +58,8 @@ struct Buy: ParsableCommand {
     try storeKit.apply(to: folder, catalog: catalog)
     let log = HeadlessLog(printing: !json)
     let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash, log: log)
+    // Launch gave up waiting for another monkeyshop's lock: the purchase would wait as long again.
+    if let failure = runtime.model.lastFailure, failure.errorID == .dataFolderBusy { throw Failure(failure) }
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
     Headless.runWhilePurchasing(runtime)
     let (line, failure) = report(runtime.model)
@@ -94,7 +96,10 @@ struct Buy: ParsableCommand {
         nil,
         Failure.of(
           model,
-          "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it")
+          Self.creditedHere(id, model)
+            ? "transaction #\(id) was credited but not finished; it stays unfinished and `monkeyshop launch` finishes it without crediting again"
+            : "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it"
+        )
       )
     case .deferred where model.storeKit == .storeKit2:
       return (

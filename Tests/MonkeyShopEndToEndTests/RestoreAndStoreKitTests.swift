@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `monkeyshop restore` and `--storekit`: the real binary, headless.
 @Suite("monkeyshop restore and --storekit", .timeLimit(.minutes(2)))
 struct RestoreAndStoreKitTests {
@@ -46,5 +50,45 @@ struct RestoreAndStoreKitTests {
     #expect(!second.stdout.contains("SKPaymentQueue"), "\(second)")
     let bad = try await monkeyshop("buy", ShippedCatalog.five, "--storekit", "3", in: folder)
     #expect(bad.exitStatus == 64, "\(bad)")
+  }
+}
+
+/// A lock held too long ends a `buy` once: it does not wait again for its purchase.
+@Suite("buy and a held lock", .timeLimit(.minutes(2)))
+struct BuyLockTests {
+  @Test("launch gives up waiting for the lock: buy ends there, exit 75, having said it waits once")
+  func buyWaitsOnce() async throws {
+    let flock = try #require(Locations.executable(named: "flock"), "flock(1) is needed (util-linux)")
+    let folder = try ShopFolder("buy-lock-once")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    // An unfinished purchase, so that the launch itself must take the lock to deliver it.
+    _ = try await monkeyshop("buy", ShippedCatalog.five, "--crash", "beforeDelivery", in: folder)
+    let holder = try Child(
+      executable: flock, [folder.data.path, "sleep", "30"], in: folder, environment: folder.environment())
+    defer { kill(holder.pid, SIGTERM) }
+    try await Task.sleep(for: .milliseconds(300))
+    let result = try await monkeyshop(
+      "buy", ShippedCatalog.ten, in: folder, environment: ["MONKEYSHOP_LOCK_TIMEOUT": "2"])
+    #expect(result.exitStatus == 75, "\(result)")
+    #expect(result.stderr.components(separatedBy: "monkeyshop: waiting for the lock on").count == 2, "\(result)")
+    #expect(!result.stdout.contains("SKPaymentQueue.add"), "no payment added after giving up: \(result)")
+  }
+}
+
+/// What buy says when its purchase was credited but could not be finished.
+@Suite("buy credited but not finished", .timeLimit(.minutes(2)))
+struct BuyCreditedNotFinishedTests {
+  @Test("the history cannot be appended to: buy says the purchase was credited, not that it was not delivered")
+  func creditedNotFinished() async throws {
+    let folder = try ShopFolder("buy-credited-not-finished")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    for _ in 0..<21 { try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder)) }
+    let history = folder.data.appendingPathComponent("history.jsonl").path
+    try FileManager.default.removeItem(atPath: history)
+    try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: false)
+    let result = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stderr.contains("transaction #22 was credited but not finished"), "\(result)")
+    #expect(try await walletBalance(folder) == 110)
   }
 }
