@@ -190,8 +190,7 @@ public enum KeyMap {
       [.character("f")], .refund, .transactions, hint: Phrase("refund", "返金"),
       help: Phrase("refund (as Apple's Transaction Manager)", "返金 (Apple の取引マネージャと同じ)"),
       whyNot: {
-        $0.selectedTransaction.map { $0.state == .purchased && !$0.isRevoked } == true
-          ? nil : .onlyPurchasedCanBeRefunded
+        $0.selectedTransaction?.isRefundable == true ? nil : .onlyPurchasedCanBeRefunded
       }),
     KeyBinding(
       [.escape, .tab, .character("q")], .close, .transactions, hint: Phrase("close", "閉じる"),

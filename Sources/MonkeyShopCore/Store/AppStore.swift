@@ -259,10 +259,9 @@ public struct AppStore: Sendable {
   public mutating func refund(
     _ id: String, reason: RevocationReason, at now: Date
   ) throws(TransactionError) -> StoreTransaction {
-    let refundable = { (transaction: StoreTransaction) in transaction.state == .purchased && !transaction.isRevoked }
     let transaction: StoreTransaction
     if id == "last" {
-      guard let newest = state.transactions.last(where: refundable) else {
+      guard let newest = state.transactions.last(where: \.isRefundable) else {
         throw .noneToAct(operation: "refund", expected: "purchased")
       }
       transaction = newest

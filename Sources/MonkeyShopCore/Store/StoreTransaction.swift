@@ -95,6 +95,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// Refunded: the App Store revoked it.
   public var isRevoked: Bool { revocationDate != nil }
 
+  /// What the App Store can refund: a purchase not refunded yet.
+  public var isRefundable: Bool { state == .purchased && !isRevoked }
+
   /// Added to the queue, its payment sheet not yet answered: purchasing with no answer due.
   public var awaitsPaymentSheet: Bool { state == .purchasing && answerDate == nil }
 
