@@ -33,7 +33,8 @@ struct CatalogCommand: ParsableCommand {
         // newline in a title would still start a line that looks like the program's.
         let identifier = TerminalText.escaped(product.productIdentifier)
         let title = TerminalText.escaped(product.localization("en").title)
-        say("  \(identifier)  \(counted(product.credits, "credit"))  \(price)  \(title)\(availability)")
+        let grants = product.credits.map { counted($0, "credit") } ?? "non-consumable"
+        say("  \(identifier)  \(grants)  \(price)  \(title)\(availability)")
         let storefronts = product.prices.keys.sorted().map { code in
           "\(code) \(Storefront.named(code).map { product.displayPrice(in: $0) ?? "" } ?? "")"
         }

@@ -1,7 +1,16 @@
 import Foundation
 
-/// One product of the catalog: a pack of monkey credits.
+/// One product of the catalog: a pack of monkey credits (a consumable) or something the app owns
+/// once bought (a non-consumable).
 public struct Product: Hashable, Sendable {
+  /// What buying the product gives, as the catalog's `type` says.
+  public enum Kind: Hashable, Sendable {
+    /// Bought again and again; each unit grants this many monkey credits.
+    case consumable(credits: Int)
+    /// Bought once and owned from then on; never credits.
+    case nonConsumable
+  }
+
   public struct Localization: Hashable, Sendable {
     public let title: String
     public let description: String
@@ -14,8 +23,12 @@ public struct Product: Hashable, Sendable {
 
   /// Reverse-DNS identifier, as App Store Connect knows it.
   public let productIdentifier: String
-  /// Monkey credits granted for each unit bought, 1…`maximumCredits`.
-  public let credits: Int
+  public let kind: Kind
+
+  /// Monkey credits granted for each unit bought, 1…`maximumCredits`; nil for a non-consumable.
+  public var credits: Int? {
+    if case .consumable(let credits) = kind { credits } else { nil }
+  }
 
   /// The most credits a product may grant per unit: 10⁹. A payment of the largest quantity (10)
   /// is then worth at most 10¹⁰ credits, so `credits × quantity` can never overflow, and a wallet
@@ -28,14 +41,24 @@ public struct Product: Hashable, Sendable {
   public let availableInStore: Bool
 
   public init(
-    productIdentifier: String, credits: Int, localizations: [String: Localization],
+    productIdentifier: String, kind: Kind, localizations: [String: Localization],
     prices: [String: Decimal], availableInStore: Bool = true
   ) {
     self.productIdentifier = productIdentifier
-    self.credits = credits
+    self.kind = kind
     self.localizations = localizations
     self.prices = prices
     self.availableInStore = availableInStore
+  }
+
+  /// A consumable granting `credits` per unit.
+  public init(
+    productIdentifier: String, credits: Int, localizations: [String: Localization],
+    prices: [String: Decimal], availableInStore: Bool = true
+  ) {
+    self.init(
+      productIdentifier: productIdentifier, kind: .consumable(credits: credits), localizations: localizations,
+      prices: prices, availableInStore: availableInStore)
   }
 
   /// The localization for a language, falling back to English.

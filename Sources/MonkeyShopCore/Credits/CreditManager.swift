@@ -25,7 +25,8 @@ public struct CreditManager {
 
   /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
   public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
-    guard let product = catalog.product(transaction.productIdentifier) else {
+    // Only consumables grant credits.
+    guard let perUnit = catalog.product(transaction.productIdentifier)?.credits else {
       throw CreditError.unknownProduct(transaction.productIdentifier)
     }
     guard let number = transaction.number else { throw CreditError.notPurchased(transaction.id) }
@@ -43,7 +44,7 @@ public struct CreditManager {
         throw CreditError.notPurchased(transaction.id)
       }
       // The quantity the store holds, not the one the caller passed.
-      let (credits, overflow) = product.credits.multipliedReportingOverflow(by: paid.quantity)
+      let (credits, overflow) = perUnit.multipliedReportingOverflow(by: paid.quantity)
       let (balance, sumOverflow) = wallet.balance.addingReportingOverflow(credits)
       guard !overflow, !sumOverflow, credits >= 1, balance <= Wallet.balanceLimit else {
         throw CreditError.balanceOverflow
@@ -80,10 +81,10 @@ public struct CreditManager {
       guard let refunded, refunded.isRevoked else { throw CreditError.notRefunded(transaction.id) }
       var credits = 0
       if wallet.credited.contains(number) {
-        guard let product = catalog.product(refunded.productIdentifier) else {
+        guard let perUnit = catalog.product(refunded.productIdentifier)?.credits else {
           throw CreditError.unknownProduct(refunded.productIdentifier)
         }
-        let (worth, overflow) = product.credits.multipliedReportingOverflow(by: refunded.quantity)
+        let (worth, overflow) = perUnit.multipliedReportingOverflow(by: refunded.quantity)
         guard !overflow, wallet.balance - worth >= -Wallet.balanceLimit else { throw CreditError.balanceOverflow }
         credits = worth
       }

@@ -38,7 +38,7 @@ struct OverlayView {
       (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
       (words.unitPrice, storefront.format(unit), .plain),
       (words.total, storefront.format(total), Style(tint: .price, bold: true)),
-      ("", words.creditsGranted(product.credits * sheet.quantity), Style(tint: .success)),
+      ("", product.credits.map { words.creditsGranted($0 * sheet.quantity) } ?? "", Style(tint: .success)),
       (words.account, words.sandboxAccount, .muted),
     ]
     for (label, value, style) in rows {
