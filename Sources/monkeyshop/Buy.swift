@@ -103,19 +103,19 @@ struct Buy: ParsableCommand {
       )
     case .deferred where model.storeKit == .storeKit2:
       return (
-        "pending: Ask to Buy waits for a parent; the app has no transaction yet (the store's payment #\(id): monkeyshop store approve \(id))",
+        "pending: Ask to Buy waits for a parent; the app has no transaction yet (the store's payment \(id): monkeyshop store approve \(id))",
         nil
       )
     case .deferred:
-      return ("deferred: transaction #\(id) waits for approval (monkeyshop store approve \(id))", nil)
+      return ("deferred: payment \(id) waits for approval (monkeyshop store approve \(id))", nil)
     case .failed:
       let failure = transaction.failure ?? .networkLost
       return (
         nil,
-        Failure("purchase failed: \(failure.error) (transaction #\(id))", exitStatus: failure.errorID.exitStatus)
+        Failure("purchase failed: \(failure.error) (payment \(id))", exitStatus: failure.errorID.exitStatus)
       )
     case .purchasing, .restored:
-      return (nil, Failure.of(model, "transaction #\(id) is still \(transaction.state)"))
+      return (nil, Failure.of(model, "\(transaction.logName) is still \(transaction.state)"))
     }
   }
 

@@ -18,7 +18,7 @@ struct LaunchCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Print JSON instead: taken (transactionID, productIdentifier, credits, arrival), balance, deferred, purchasing, awaitingFinish, events."
+      "Print JSON instead: taken (payment, transactionID when it has one, productIdentifier, credits, arrival), balance, deferred, purchasing, awaitingFinish, events."
   )
   var json = false
 
@@ -76,7 +76,10 @@ struct Waiting {
 
 /// One transaction this launch took from the queue and finished.
 private struct Taken {
+  /// The App Store's number for the payment.
   let id: String
+  /// The app's `transactionIdentifier`: nil for a failed payment.
+  let transactionIdentifier: String?
   let productIdentifier: String
   /// What this launch credited: 0 when it was credited already, or failed.
   let credits: Int
@@ -113,12 +116,13 @@ private struct Taken {
       switch entry.event {
       case .delivered(let id, let credits, _):
         credited[id] = credits
-      case .finished(let id):
+      case .finished(let finished):
+        let id = finished.id
         guard let transaction = model.store.transaction(id) else { continue }
         let arrival: Arrival
         if transaction.state == .failed {
           arrival = .failed
-        } else if transaction.originalTransactionID != nil {
+        } else if transaction.resolvedFromTransactionID != nil {
           arrival = .resolution
         } else if credited[id] == nil {
           arrival = .alreadyCredited
@@ -127,8 +131,9 @@ private struct Taken {
         }
         taken.append(
           Taken(
-            id: id, productIdentifier: transaction.productIdentifier, credits: credited[id] ?? 0, arrival: arrival,
-            resolves: transaction.originalTransactionID))
+            id: id, transactionIdentifier: transaction.transactionIdentifier,
+            productIdentifier: transaction.productIdentifier, credits: credited[id] ?? 0, arrival: arrival,
+            resolves: transaction.resolvedFromTransactionID))
       default:
         continue
       }
@@ -136,21 +141,24 @@ private struct Taken {
     return taken
   }
 
+  var name: String { StoreTransaction.logName(id, identified: transactionIdentifier != nil) }
+
   var line: String {
     let what: String
     switch arrival {
-    case .failed, .alreadyCredited: what = "finished #\(id)"
-    case .resolution, .awaitingDelivery: what = "delivered #\(id)"
+    case .failed, .alreadyCredited: what = "finished \(name)"
+    case .resolution, .awaitingDelivery: what = "delivered \(name)"
     }
     let credit = credits > 0 ? "  +\(counted(credits, "credit"))" : ""
-    let how = resolves.map { "resolves interrupted purchase #\($0)" } ?? arrival.text
+    let how = resolves.map { "resolves interrupted payment \($0)" } ?? arrival.text
     return "\(what)  \(productIdentifier)\(credit)  (\(how))"
   }
 
   var json: [String: Any] {
     var object: [String: Any] = [
-      "transactionID": id, "productIdentifier": productIdentifier, "credits": credits, "arrival": arrival.rawValue,
+      "payment": id, "productIdentifier": productIdentifier, "credits": credits, "arrival": arrival.rawValue,
     ]
+    if let transactionIdentifier { object["transactionID"] = transactionIdentifier }
     if let resolves { object["resolves"] = resolves }
     return object
   }

@@ -40,7 +40,7 @@ struct StoreCommand: ParsableCommand {
       for transaction in transactions {
         var note = transaction.failure.map { "\($0.code.label) \($0.errorID)" } ?? ""
         if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
-        if let original = transaction.originalTransactionID { note = "resolves #\(original)" }
+        if let original = transaction.resolvedFromTransactionID { note = "resolves payment \(original)" }
         if let date = transaction.revocationDate, let reason = transaction.revocationReason {
           note = [note, "refunded \(ISO8601.string(from: date)) (\(reason))"].filter { !$0.isEmpty }
             .joined(separator: ", ")
@@ -71,8 +71,10 @@ struct StoreCommand: ParsableCommand {
         object["errorMessage"] = failure.message
         object["errorID"] = failure.errorID.rawValue
       }
+      // The app's `transactionIdentifier`: only a purchased or restored transaction has one.
+      if let identifier = transaction.transactionIdentifier { object["transactionIdentifier"] = identifier }
       if transaction.hasPurchaseIssue { object["hasPurchaseIssue"] = true }
-      if let original = transaction.originalTransactionID { object["originalTransactionID"] = original }
+      if let original = transaction.resolvedFromTransactionID { object["resolvedFromTransactionID"] = original }
       if let date = transaction.revocationDate, let reason = transaction.revocationReason {
         object["revocationDate"] = ISO8601.string(from: date)
         object["revocationReason"] = reason.description
@@ -90,7 +92,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
-      say("approved: transaction #\(done.id) is \(done.state)")
+      say("approved: payment \(done.id) is \(done.state)")
     }
   }
 
@@ -102,7 +104,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
-      say("declined: transaction #\(done.id) is \(done.state)")
+      say("declined: payment \(done.id) is \(done.state)")
     }
   }
 
@@ -114,7 +116,7 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       let (done, _) = try changeStore(options) { store, now in try store.resolve(transaction, at: now) }
-      say("resolved: the store sends transaction #\(done.id) (purchased)")
+      say("resolved: the store sends a new payment, payment \(done.id), for the app to receive as purchased")
     }
   }
 

@@ -27,11 +27,11 @@ import Testing
 
   static func transaction(
     _ id: String, _ state: TransactionState, product: String = five, failure: StoreFailure? = nil,
-    answerDate: Date? = nil, hasPurchaseIssue: Bool = false, originalTransactionID: String? = nil
+    answerDate: Date? = nil, hasPurchaseIssue: Bool = false, resolvedFromTransactionID: String? = nil
   ) -> StoreTransaction {
     StoreTransaction(
       id: id, productIdentifier: product, quantity: 1, state: state, purchaseDate: launch, failure: failure,
-      answerDate: answerDate, hasPurchaseIssue: hasPurchaseIssue, originalTransactionID: originalTransactionID)
+      answerDate: answerDate, hasPurchaseIssue: hasPurchaseIssue, resolvedFromTransactionID: resolvedFromTransactionID)
   }
 
   static func store(_ transactions: StoreTransaction..., conditions: (inout Conditions) -> Void = { _ in })
@@ -563,7 +563,7 @@ import Testing
     let declined = Self.transaction("1", .failed, failure: .askToBuyDeclined)
     var resolvedOriginal = interrupted
     resolvedOriginal.hasPurchaseIssue = false
-    let purchase = Self.transaction("3", .purchased, originalTransactionID: "2")
+    let purchase = Self.transaction("3", .purchased, resolvedFromTransactionID: "2")
     let effects = model.update(.dataFolderRead(Self.store(declined, resolvedOriginal, purchase), Wallet(), at: 0))
     #expect(effects == [.finish(declined), .deliver(purchase)])
     #expect(model.log.contains { $0.event == .declined(transactionID: "1") })

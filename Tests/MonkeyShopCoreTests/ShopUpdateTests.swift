@@ -224,7 +224,7 @@ import Testing
     #expect(shop.model.balance == 5)
     let transactions = shop.storage.store.transactions
     #expect(transactions.count == 2)
-    #expect(transactions.last?.originalTransactionID == transactions.first?.id)
+    #expect(transactions.last?.resolvedFromTransactionID == transactions.first?.id)
     #expect(transactions.allSatisfy { $0.finished })
   }
 
@@ -246,7 +246,8 @@ import Testing
     #expect(shop.eventNames.contains("error"))
     #expect(
       shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(
-        #"paymentQueue(_:updatedTransactions:) .failed #2 SSServerErrorDomain 5002 "An unknown error has occurred""#))
+        #"paymentQueue(_:updatedTransactions:) .failed payment 2 SSServerErrorDomain 5002 "An unknown error has occurred""#
+      ))
     #expect(shop.screen().contains("MS-E0007"))
   }
 
@@ -453,7 +454,8 @@ import Testing
     #expect(screen.contains("productsRequest(_:didReceive:) 2 products"))
     #expect(screen.contains("deliver #1: +5 credits"))
     #expect(!screen.contains("1 credits") && !screen.contains("1 products"), "\(screen)")
-    #expect(Words(.en).notice(.finishedElsewhere(transactionID: "3", .failed), title: { $0 }).contains("#3 failed"))
+    #expect(
+      Words(.en).notice(.finishedElsewhere(transactionID: "3", .failed), title: { $0 }).contains("Payment 3 failed"))
     #expect(
       LogEvent.productsReceived(valid: ["a"], invalid: []).text(.storeKit1, .en)
         == "productsRequest(_:didReceive:) 1 product")

@@ -307,7 +307,7 @@ struct DeferredTests {
     let resolved = try store.resolve(interrupted.id, at: t0.addingTimeInterval(120))
     #expect(resolved.state == .purchased)
     #expect(resolved.id != interrupted.id)
-    #expect(resolved.originalTransactionID == interrupted.id)
+    #expect(resolved.resolvedFromTransactionID == interrupted.id)
     #expect(resolved.productIdentifier == ten)
     #expect(resolved.quantity == 2)
     #expect(resolved.purchaseDate == t0.addingTimeInterval(120))
@@ -319,7 +319,7 @@ struct DeferredTests {
       Issue.record("resolving twice gave \(String(describing: again))")
       return
     }
-    #expect(store.state.transactions.filter { $0.originalTransactionID == interrupted.id }.count == 1)
+    #expect(store.state.transactions.filter { $0.resolvedFromTransactionID == interrupted.id }.count == 1)
   }
 
   @Test("only an interrupted purchase can be resolved")

@@ -31,7 +31,7 @@ struct CatalogResolutionTests {
     try expectSuccess(await run("buy", ShippedCatalog.five, in: folder, directory: directory))
     let approved = try await run("store", "approve", "last", in: folder, directory: directory)
     try expectSuccess(approved)
-    #expect(approved.stdout.contains("approved: transaction #2 is purchased"), "\(approved)")
+    #expect(approved.stdout.contains("approved: payment 2 is purchased"), "\(approved)")
     try expectSuccess(await run("buy", ShippedCatalog.five, in: folder, directory: directory))
     try expectSuccess(await run("store", "decline", "last", in: folder, directory: directory))
     try expectSuccess(await run("store", "set", "askToBuy", "off", in: folder, directory: directory))

@@ -281,17 +281,17 @@ struct Report {
           lastPayment = (ShippedCatalog.credits[String(parts[0])] ?? 0) * quantity
         }
       }
-      if let id = Self.number(after: ".purchasing #", in: line), !redelivered {
+      if let id = Self.number(after: ".purchasing payment ", in: line), !redelivered {
         createdIDs.append(id)
         if let lastPayment { paymentCredits[id] = lastPayment }
       }
       if let id = Self.number(after: ".purchased #", in: line) {
         purchasedIDs.insert(id)
       }
-      if let id = Self.number(after: "approved: transaction #", in: line) { purchasedIDs.insert(id) }
-      if let id = Self.number(after: "the store sends transaction #", in: line) {
+      if let id = Self.number(after: "approved: payment ", in: line) { purchasedIDs.insert(id) }
+      if let id = Self.number(after: "the store sends a new payment, payment ", in: line) {
         createdIDs.append(id)
-        if line.contains("(purchased)") { purchasedIDs.insert(id) }
+        if line.contains("receive as purchased") { purchasedIDs.insert(id) }
       }
       // "deliver #7: +10 credits → balance 25"
       if let id = Self.number(after: "deliver #", in: line), let range = line.range(of: ": +"),

@@ -20,7 +20,7 @@ struct DeliveryRaceTests {
     let buy = try Child(["buy", ShippedCatalog.five], in: folder)
     let stdout = buy.stdoutPath
     try await waitUntil("buy to add its payment") {
-      (try? String(contentsOfFile: stdout, encoding: .utf8))?.contains(".purchasing #1") == true
+      (try? String(contentsOfFile: stdout, encoding: .utf8))?.contains(".purchasing payment 1") == true
     }
     buy.kill(SIGSTOP)
     // Another monkeyshop (as a storefront does on the same folder) takes the store's answer and

@@ -15,7 +15,7 @@ struct HeadlessCommandTests {
     try expectSuccess(result)
     let lines = result.stdout.components(separatedBy: "\n")
     let steps = [
-      "SKPaymentQueue.add(payment com.monkeyshop.credits.10 ×3)", ".purchasing #1", ".purchased #1",
+      "SKPaymentQueue.add(payment com.monkeyshop.credits.10 ×3)", ".purchasing payment 1", ".purchased #1",
       "deliver #1: +30 credits → balance 30", "finishTransaction(#1)",
       "purchased: transaction #1, balance 30 monkey credits",
     ]
@@ -233,14 +233,14 @@ struct HeadlessCommandTests {
     try await expectSuccess(monkeyshop("store", "set", "askToBuy", "on", in: folder))
     let deferred = try await monkeyshop("buy", ShippedCatalog.ten, "--quantity", "2", in: folder)
     try expectSuccess(deferred)
-    #expect(deferred.stdout.contains("deferred: transaction #1"), "\(deferred)")
+    #expect(deferred.stdout.contains("deferred: payment 1"), "\(deferred)")
     #expect(try await walletBalance(folder) == 0)
     #expect(try await storeTransactions(folder).map(\.state) == ["deferred"])
     #expect(try await storeTransactions(folder).first?.finished == false, "a deferred transaction is not finished")
 
     let approved = try await monkeyshop("store", "approve", "last", in: folder)
     try expectSuccess(approved)
-    #expect(approved.stdout.contains("transaction #1 is purchased"), "\(approved)")
+    #expect(approved.stdout.contains("payment 1 is purchased"), "\(approved)")
     #expect(try await walletBalance(folder) == 0, "the app takes delivery at its next launch")
 
     try await expectSuccess(monkeyshop("store", "set", "askToBuy", "off", in: folder))
@@ -259,7 +259,7 @@ struct HeadlessCommandTests {
     try await expectSuccess(monkeyshop("buy", ShippedCatalog.ten, in: folder))
     let declined = try await monkeyshop("store", "decline", "1", in: folder)
     try expectSuccess(declined)
-    #expect(declined.stdout.contains("transaction #1 is failed"), "\(declined)")
+    #expect(declined.stdout.contains("payment 1 is failed"), "\(declined)")
     // Nothing left to approve.
     let again = try await monkeyshop("store", "approve", "1", in: folder)
     #expect(again.exitStatus == 1, "\(again)")
@@ -285,7 +285,7 @@ struct HeadlessCommandTests {
 
     let resolved = try await monkeyshop("store", "resolve", "last", in: folder)
     try expectSuccess(resolved)
-    #expect(resolved.stdout.contains("transaction #2 (purchased)"), "\(resolved)")
+    #expect(resolved.stdout.contains("the store sends a new payment, payment 2"), "\(resolved)")
     try await expectSuccess(monkeyshop("store", "set", "interruptedPurchases", "off", in: folder))
     let launch = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
     try expectSuccess(launch)
@@ -294,7 +294,7 @@ struct HeadlessCommandTests {
 
     let transactions = try await storeTransactions(folder)
     #expect(transactions.map(\.state) == ["failed", "purchased", "purchased"], "\(transactions)")
-    #expect(transactions[1].originalTransactionID == "1", "\(transactions)")
+    #expect(transactions[1].resolvedFromTransactionID == "1", "\(transactions)")
     #expect(transactions.allSatisfy { $0.finished }, "\(transactions)")
     // Resolved once: nothing left to resolve.
     let again = try await monkeyshop("store", "resolve", "last", in: folder)

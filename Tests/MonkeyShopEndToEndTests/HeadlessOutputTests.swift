@@ -140,12 +140,12 @@ struct HeadlessOutputTests {
     // The lines may follow the store's write by a moment; without the fix they never come.
     let stdout = child.stdoutPath
     try? await waitUntil("the log to reach .purchasing", timeout: .seconds(4)) {
-      (try? String(contentsOfFile: stdout, encoding: .utf8))?.contains(".purchasing #1") == true
+      (try? String(contentsOfFile: stdout, encoding: .utf8))?.contains(".purchasing payment 1") == true
     }
     child.kill(SIGTERM)
     let result = try await child.wait()
     #expect(result.killedBy == SIGTERM, "\(result)")
-    for line in ["SKPaymentQueue.add(payment com.monkeyshop.credits.5 ×1)", ".purchasing #1"] {
+    for line in ["SKPaymentQueue.add(payment com.monkeyshop.credits.5 ×1)", ".purchasing payment 1"] {
       #expect(result.stdout.contains(line), "\(result)")
     }
   }

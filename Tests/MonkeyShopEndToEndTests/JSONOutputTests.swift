@@ -160,10 +160,11 @@ struct JSONOutputTests {
     #expect(
       names.starts(with: ["observerAdded", "canMakePayments", "productsRequested", "productsReceived"]), "\(names)")
     let cancel = try #require(events.first { $0["event"] as? String == "failed" }, "\(text)")
-    #expect(cancel["transactionID"] as? String == "1")
+    #expect(cancel["payment"] as? String == "1")
+    #expect(cancel["transactionID"] == nil, "a cancelled payment has no transactionIdentifier")
     #expect(cancel["errorID"] as? String == "MS-E0004")
     let delivered = try #require(events.first { $0["event"] as? String == "delivered" }, "\(text)")
-    #expect(delivered["transactionID"] as? String == "2")
+    #expect(delivered["transactionID"] as? String == "2" && delivered["payment"] as? String == "2")
     #expect(delivered["text"] as? String == "deliver #2: +10 credits → balance 10")
     #expect(names.last == "finished", "\(names)")
     try await tmux.press("q")

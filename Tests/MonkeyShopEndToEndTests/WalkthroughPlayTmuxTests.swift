@@ -32,7 +32,7 @@ struct WalkthroughPlayTmuxTests {
     let screen = try await playToTheEnd(tmux)
     let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough:") }, "\(screen)")
     let above = screen.lines[..<band]
-    for event in ["a parent approved #1", ".purchased #1", "deliver #1", "finishTransaction(#1)"] {
+    for event in ["a parent approved payment 1", ".purchased #1", "deliver #1", "finishTransaction(#1)"] {
       #expect(above.contains { $0.contains(event) }, "\(event) above the band:\n\(screen)")
     }
     #expect(screen.showsBalance(5), "\(screen)")

@@ -1,17 +1,26 @@
 import Foundation
 
 extension LogEvent {
-  /// The transaction the event is about, when there is one (for a resolution: the new one).
-  public var transactionID: String? {
+  /// The App Store's number for the payment the event is about, whatever its state (for a
+  /// resolution: the new payment).
+  public var paymentID: String? {
     switch self {
-    case .updated(let transaction, _): transaction.id
-    case .delivered(let id, _, _), .alreadyDelivered(let id), .finished(let id), .approved(let id),
-      .declined(let id):
-      id
+    case .updated(let transaction, _), .finished(let transaction): transaction.id
+    case .delivered(let id, _, _), .alreadyDelivered(let id), .approved(let id), .declined(let id): id
     case .resolved(_, let newID): newID
     case .storeKit2(let event): event.transactionID
     case .refunded(let id, _), .tookBack(let id, _, _): id
     case .shouldContinue(let id, _, _): id
+    default: nil
+    }
+  }
+
+  /// The `transactionIdentifier` the app has for the event's transaction: only a purchased or
+  /// restored one has it (`StoreTransaction.transactionIdentifier`).
+  public var transactionID: String? {
+    switch self {
+    case .updated(let transaction, _), .finished(let transaction): transaction.transactionIdentifier
+    case .delivered, .alreadyDelivered, .storeKit2, .refunded, .tookBack: paymentID
     default: nil
     }
   }
@@ -31,8 +40,9 @@ extension LogEvent {
 extension LogEntry {
   /// The entry as a JSON object, for `--log-file` (JSON Lines) and `--json`: `time` (ISO 8601,
   /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
-  /// match), `text` (the log line as the storefront shows it), and `transactionID` and `errorID`
-  /// when the event has them.
+  /// match), `text` (the log line as the storefront shows it), and when the event has them:
+  /// `payment` (the App Store's number for the payment), `transactionID` (the app's
+  /// `transactionIdentifier`: purchased and restored transactions only) and `errorID`.
   public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
     var object: [String: Any] = [
       "time": ISO8601.string(from: time),
@@ -41,6 +51,7 @@ extension LogEntry {
       "text": text(language),
       "storeKit": api.rawValue,
     ]
+    if let id = event.paymentID { object["payment"] = id }
     if let id = event.transactionID { object["transactionID"] = id }
     if let errorID = event.errorID { object["errorID"] = errorID.rawValue }
     return object

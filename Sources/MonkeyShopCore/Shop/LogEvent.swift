@@ -11,7 +11,8 @@ public enum LogEvent: Equatable, Sendable {
   case updated(StoreTransaction, redelivered: Bool)
   case delivered(transactionID: String, credits: Int, balance: Int)
   case alreadyDelivered(transactionID: String)
-  case finished(transactionID: String)
+  /// `finishTransaction(_:)`: for a purchased transaction or a failed payment.
+  case finished(StoreTransaction)
   case approved(transactionID: String)
   case declined(transactionID: String)
   case resolved(transactionID: String, newTransactionID: String)
@@ -98,7 +99,7 @@ public enum LogEvent: Equatable, Sendable {
     case .paymentAdded(let identifier, let quantity):
       return "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
     case .updated(let transaction, let redelivered):
-      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) #\(transaction.id)"
+      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(transaction.logName)"
       if redelivered { text += " (redelivered)" }
       if let failure = transaction.failure { text += " \(failure.code)" }
       return text
@@ -106,14 +107,16 @@ public enum LogEvent: Equatable, Sendable {
       return "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)"
     case .alreadyDelivered(let id):
       return "deliver #\(id): already credited, nothing added"
-    case .finished(let id):
-      return sk1 ? "SKPaymentQueue.finishTransaction(#\(id))" : "transaction.finish() #\(id)"
+    case .finished(let transaction):
+      return sk1
+        ? "SKPaymentQueue.finishTransaction(\(transaction.logName))" : "transaction.finish() \(transaction.logName)"
+    // Ask to Buy and interrupted purchases concern payments that never had a transactionIdentifier.
     case .approved(let id):
-      return "Ask to Buy: a parent approved #\(id)"
+      return "Ask to Buy: a parent approved payment \(id)"
     case .declined(let id):
-      return "Ask to Buy: a parent declined #\(id)"
+      return "Ask to Buy: a parent declined payment \(id)"
     case .resolved(let id, let newID):
-      return "interrupted purchase #\(id) resolved: the App Store sends #\(newID)"
+      return "interrupted payment \(id) resolved: the App Store adds payment \(newID)"
     case .spent(let credits, let balance):
       return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
     case .conditionChanged(let condition, let value):

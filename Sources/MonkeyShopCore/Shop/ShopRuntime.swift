@@ -194,7 +194,7 @@ public final class ShopRuntime {
     case .resolve(let id, let date):
       return storeOperation { store in
         let purchase = try store.resolve(id, at: date)
-        return [.resolved(original: purchase.originalTransactionID ?? id, purchase)]
+        return [.resolved(original: purchase.resolvedFromTransactionID ?? id, purchase)]
       }
 
     case .readWallet:

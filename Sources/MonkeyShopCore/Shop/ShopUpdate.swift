@@ -76,7 +76,7 @@ extension ShopModel {
       return []
     case .finished(let transaction):
       settling.remove(transaction.id)
-      record(.finished(transactionID: transaction.id))
+      record(.finished(transaction))
       return []
     case .closed(let transaction):
       settling.remove(transaction.id)
@@ -452,7 +452,7 @@ extension ShopModel {
       case (.deferred, .purchased): record(.approved(transactionID: transaction.id))
       case (.deferred, .failed): record(.declined(transactionID: transaction.id))
       case (nil, _):
-        if let original = transaction.originalTransactionID {
+        if let original = transaction.resolvedFromTransactionID {
           record(.resolved(transactionID: original, newTransactionID: transaction.id))
         }
       default: break

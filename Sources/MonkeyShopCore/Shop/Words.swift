@@ -195,8 +195,8 @@ public struct Words: Sendable {
         .formatted
     case .waitingForApproval(let id):
       return say(
-        "Waiting for approval (Ask to Buy), transaction #\(id): Tab to approve or decline",
-        "承認待ち (承認と購入) 取引 #\(id): Tab で承認または拒否")
+        "Waiting for approval (Ask to Buy), payment \(id): Tab to approve or decline",
+        "承認待ち (承認と購入) 支払い \(id): Tab で承認または拒否")
     case .spent(let balance):
       return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
     case .appSwitched(let storeKit):
@@ -210,8 +210,10 @@ public struct Words: Sendable {
       return say(
         state == .purchased
           ? "Transaction #\(id) was purchased: another monkeyshop delivered and finished it"
-          : "Transaction #\(id) \(state == .failed ? "failed" : "ended \(state)"): another monkeyshop finished it",
-        "取引 #\(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました")
+          : "Payment \(id) \(state == .failed ? "failed" : "ended \(state)"): another monkeyshop finished it",
+        state == .purchased
+          ? "取引 #\(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました"
+          : "支払い \(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました")
     case .vanished(let id):
       let failure = ShopFailure.vanished(id)
       return language == .ja

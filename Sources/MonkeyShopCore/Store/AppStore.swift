@@ -218,7 +218,7 @@ public struct AppStore: Sendable {
     var purchase = StoreTransaction(
       id: id, productIdentifier: interrupted.productIdentifier,
       quantity: interrupted.quantity, state: .purchasing, purchaseDate: now,
-      originalTransactionID: interrupted.id)
+      resolvedFromTransactionID: interrupted.id)
     complete(&purchase)
     state.transactions.append(purchase)
     return purchase

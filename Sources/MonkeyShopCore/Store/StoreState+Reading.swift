@@ -25,13 +25,13 @@ extension StoreState {
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"
-      if let original = transaction.originalTransactionID.flatMap(StoreTransaction.number),
+      if let original = transaction.resolvedFromTransactionID.flatMap(StoreTransaction.number),
         original > lastTransactionNumber
       {
         throw DecodingError.dataCorruptedError(
           forKey: .transactions, in: container,
           debugDescription:
-            "\(place).originalTransactionID \(original) is above lastTransactionNumber (\(lastTransactionNumber))")
+            "\(place).resolvedFromTransactionID \(original) is above lastTransactionNumber (\(lastTransactionNumber))")
       }
       guard let number = transaction.number, number <= lastTransactionNumber else {
         throw DecodingError.dataCorruptedError(
@@ -52,12 +52,19 @@ extension StoreState {
 extension StoreTransaction {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
-    case hasPurchaseIssue, originalTransactionID
+    case hasPurchaseIssue, resolvedFromTransactionID
     case environment, failsVerification, revocationDate, revocationReason, storefront
   }
 
+  /// The name files written before kept `resolvedFromTransactionID` under. It is not Apple's
+  /// `originalTransactionIdentifier`, which only a restored transaction has.
+  enum EarlierKeys: String, CodingKey, CaseIterable {
+    case originalTransactionID
+  }
+
   public init(from decoder: any Decoder) throws {
-    try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    try refuseUnknownKeys(
+      in: decoder, known: CodingKeys.allCases.map(\.rawValue) + EarlierKeys.allCases.map(\.rawValue))
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(String.self, forKey: .id)
     productIdentifier = try container.decode(String.self, forKey: .productIdentifier)
@@ -70,7 +77,9 @@ extension StoreTransaction {
     answerDate = try container.decodeDateIfPresent(forKey: .answerDate)
     forcedError = try container.decodeIfPresent(StoreError.self, forKey: .forcedError)
     hasPurchaseIssue = try container.decode(Bool.self, forKey: .hasPurchaseIssue)
-    originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID)
+    resolvedFromTransactionID =
+      try container.decodeIfPresent(String.self, forKey: .resolvedFromTransactionID)
+      ?? decoder.container(keyedBy: EarlierKeys.self).decodeIfPresent(String.self, forKey: .originalTransactionID)
     environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment)
     failsVerification = try container.decodeIfPresent(Bool.self, forKey: .failsVerification) ?? false
     revocationDate = try container.decodeDateIfPresent(forKey: .revocationDate)
@@ -90,9 +99,9 @@ extension StoreTransaction {
         forKey: .revocationDate, in: container,
         debugDescription: "is set on a \(state) transaction (only a purchased one is refunded)")
     }
-    if let original = originalTransactionID, Self.number(original) == nil {
+    if let original = resolvedFromTransactionID, Self.number(original) == nil {
       throw DecodingError.dataCorruptedError(
-        forKey: .originalTransactionID, in: container,
+        forKey: .resolvedFromTransactionID, in: container,
         debugDescription: "is '\(original)', expected a transaction number")
     }
     guard (state == .failed) == (failure != nil) else {

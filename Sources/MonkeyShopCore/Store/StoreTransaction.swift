@@ -55,8 +55,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var forcedError: StoreError?
   /// An interrupted purchase waiting for the user to resolve the issue.
   public var hasPurchaseIssue: Bool
-  /// For the purchase that resolving an interruption delivers: the interrupted transaction.
-  public var originalTransactionID: String?
+  /// For the purchase that resolving an interruption delivers: the interrupted payment. (Not
+  /// Apple's `originalTransactionIdentifier`, which only a restored transaction has.)
+  public var resolvedFromTransactionID: String?
   /// Stamped when the App Store completes the purchase (SPEC §8): the environment its signed
   /// transaction names, and whether it fails verification (the `verification` condition).
   public var environment: StoreEnvironment?
@@ -71,7 +72,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
     answerDate: Date? = nil, forcedError: StoreError? = nil, hasPurchaseIssue: Bool = false,
-    originalTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
+    resolvedFromTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
     revocationDate: Date? = nil, revocationReason: RevocationReason? = nil, storefront: String? = nil
   ) {
     self.id = id
@@ -84,13 +85,27 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     self.answerDate = answerDate
     self.forcedError = forcedError
     self.hasPurchaseIssue = hasPurchaseIssue
-    self.originalTransactionID = originalTransactionID
+    self.resolvedFromTransactionID = resolvedFromTransactionID
     self.environment = environment
     self.failsVerification = failsVerification
     self.revocationDate = revocationDate
     self.revocationReason = revocationReason
     self.storefront = storefront
   }
+
+  /// `transactionIdentifier` as the app sees it: "undefined except when `transactionState` is set
+  /// to `SKPaymentTransactionState.purchased` or `SKPaymentTransactionState.restored`"
+  /// (https://developer.apple.com/documentation/storekit/skpaymenttransaction/transactionidentifier).
+  /// StoreKit 2 likewise creates a `Transaction` only for a completed purchase. The App Store's
+  /// own record (`id`, which `store approve`, `decline`, `resolve` and `refund` take) exists from
+  /// the moment the payment is added; it becomes the identifier when the payment is purchased.
+  public var transactionIdentifier: String? { state == .purchased || state == .restored ? id : nil }
+
+  /// How the log names the transaction: `#3` once it has a `transactionIdentifier`, `payment 3`
+  /// before that and when it failed.
+  public var logName: String { Self.logName(id, identified: transactionIdentifier != nil) }
+
+  public static func logName(_ id: String, identified: Bool) -> String { identified ? "#\(id)" : "payment \(id)" }
 
   /// Refunded: the App Store revoked it.
   public var isRevoked: Bool { revocationDate != nil }

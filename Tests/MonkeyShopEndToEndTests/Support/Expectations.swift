@@ -10,7 +10,7 @@ struct TransactionRecord: Decodable, Sendable, CustomStringConvertible {
   let finished: Bool
   let errorCode: Int?
   let errorID: String?
-  let originalTransactionID: String?
+  let resolvedFromTransactionID: String?
   let revocationDate: String?
   let revocationReason: String?
 

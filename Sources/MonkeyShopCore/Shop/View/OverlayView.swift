@@ -85,7 +85,7 @@ struct OverlayView {
       } else if let failure = transaction.failure {
         // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
         note = "\(failure.errorID) \(failure.code.label)"
-      } else if let original = transaction.originalTransactionID {
+      } else if let original = transaction.resolvedFromTransactionID {
         note = words.fromTransaction(original)
       } else {
         note = transaction.state == .deferred ? "a/d" : ""
