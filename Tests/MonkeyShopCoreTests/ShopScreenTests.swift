@@ -81,6 +81,30 @@ import Testing
       }
     ),
     (
+      "transaction-detail",
+      {
+        let shop = ShopHarness(conditions: { $0.storefront = "JPN" })
+        shop.press("++0")
+        shop.press(.enter)
+        shop.wait(2)
+        shop.press(.tab, .enter)
+        return shop
+      }
+    ),
+    (
+      "japanese-transaction-detail",
+      {
+        let shop = ShopHarness(conditions: { $0.verificationPasses = false }, language: .ja)
+        shop.press("l")
+        shop.wait(1)
+        shop.press("5")
+        shop.press(.enter)
+        shop.wait(2)
+        shop.press(.tab, .enter)
+        return shop
+      }
+    ),
+    (
       "conditions",
       {
         let shop = ShopHarness()

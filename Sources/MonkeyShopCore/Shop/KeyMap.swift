@@ -7,6 +7,8 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case quit, quitNow, redraw, suspend
   case confirmPayment, cancelPayment
   case approve, decline, resolve, refund
+  /// The transaction manager: a transaction's detail, and back to the list.
+  case inspect
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
@@ -87,7 +89,7 @@ public enum KeyMap {
       help: Phrase("transaction manager", "取引マネージャ")),
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .main, hint: Phrase("select", "選択"),
-      help: Phrase("previous product", "前の商品"),
+      help: Phrase("previous / next product", "前・次の商品"),
       inHintBar: false, whyNot: { $0.selection > 0 ? nil : .firstProductSelected }),
     KeyBinding(
       [.down, .character("j")], .selectNext, .main, hint: Phrase("select", "選択"), help: Phrase("next product", "次の商品"),
@@ -162,7 +164,7 @@ public enum KeyMap {
     // Transaction manager
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .transactions, hint: Phrase("select", "選択"),
-      help: Phrase("previous transaction", "前の取引"),
+      help: Phrase("previous / next transaction", "前・次の取引"),
       inHintBar: false),
     KeyBinding(
       [.down, .character("j")], .selectNext, .transactions, hint: Phrase("select", "選択"),
@@ -188,18 +190,22 @@ public enum KeyMap {
       }),
     KeyBinding(
       [.character("f")], .refund, .transactions, hint: Phrase("refund", "返金"),
-      help: Phrase("refund (as Apple's Transaction Manager)", "返金 (Apple の取引マネージャと同じ)"),
+      help: Phrase("refund (as in Xcode)", "返金 (Xcode と同じ)"),
       whyNot: {
         $0.selectedTransaction?.isRefundable == true ? nil : .onlyPurchasedCanBeRefunded
       }),
     KeyBinding(
+      [.enter, .character("i")], .inspect, .transactions, hint: Phrase("detail/list", "詳細/一覧"),
+      help: Phrase("detail: JWS, verification", "詳細: JWS・検証"),
+      whyNot: { $0.selectedTransaction == nil ? .noTransactionSelected : nil }),
+    KeyBinding(
       [.escape, .tab, .character("q")], .close, .transactions, hint: Phrase("close", "閉じる"),
-      help: Phrase("close", "閉じる")),
+      help: Phrase("close / back to the list", "閉じる・一覧へ戻る")),
 
     // Conditions panel
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .conditions, hint: Phrase("select", "選択"),
-      help: Phrase("previous condition", "前の条件"),
+      help: Phrase("previous / next condition", "前・次の条件"),
       inHintBar: false),
     KeyBinding(
       [.down, .character("j")], .selectNext, .conditions, hint: Phrase("select", "選択"),
@@ -262,5 +268,21 @@ public enum KeyMap {
 
   public static func bindings(in context: KeyContext) -> [KeyBinding] {
     bindings.filter { $0.context == context }
+  }
+
+  /// Help's lines for a part of the screen: each binding with its keys, a "next" sharing the line
+  /// of the "previous" before it (whose words name both), so help fits 80×24.
+  public static func helpLines(in context: KeyContext) -> [(keys: String, help: Phrase)] {
+    var lines: [(keys: String, help: Phrase)] = []
+    var previous: KeyBinding?
+    for binding in bindings(in: context) {
+      if binding.action == .selectNext, previous?.action == .selectPrevious, let last = lines.popLast() {
+        lines.append((last.keys + " " + binding.keyLabel, last.help))
+      } else {
+        lines.append((binding.keyLabel, binding.help))
+      }
+      previous = binding
+    }
+    return lines
   }
 }

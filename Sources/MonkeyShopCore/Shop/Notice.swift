@@ -65,6 +65,7 @@ public enum Reason: Equatable, Sendable {
   case onlyDeferredCanBeDeclined
   case onlyInterruptedCanBeResolved
   case onlyPurchasedCanBeRefunded
+  case noTransactionSelected
   /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
   case notInThisOverlay
   case logAtStart

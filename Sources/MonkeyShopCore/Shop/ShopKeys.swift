@@ -6,15 +6,23 @@ extension ShopModel {
     switch overlay {
     case nil: .main
     case .paymentSheet: .paymentSheet
-    case .transactions: .transactions
+    case .transactions, .transactionDetail: .transactions
     case .conditions: .conditions
     case .help: .help
     case .confirmQuit: .confirmQuit
     }
   }
 
+  /// The transaction manager's selection, in its list or its detail.
+  var managerSelection: Int? {
+    switch overlay {
+    case .transactions(let selection), .transactionDetail(let selection): selection
+    default: nil
+    }
+  }
+
   public var selectedTransaction: StoreTransaction? {
-    guard case .transactions(let selection) = overlay else { return nil }
+    guard let selection = managerSelection else { return nil }
     let list = transactionList
     return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
@@ -129,8 +137,23 @@ extension ShopModel {
       return [.screen(.redraw)]
     case .suspend:
       return [.screen(.suspend)]
-    case .keepRunning, .close:
+    case .close:
+      // A transaction's detail closes back to the list it was opened from.
+      if case .transactionDetail(let selection) = overlay {
+        overlay = .transactions(selection: selection)
+      } else {
+        overlay = nil
+      }
+      return []
+    case .keepRunning:
       overlay = nil
+      return []
+    case .inspect:
+      switch overlay {
+      case .transactions(let selection): overlay = .transactionDetail(selection: selection)
+      case .transactionDetail(let selection): overlay = .transactions(selection: selection)
+      default: break
+      }
       return []
     case .approve, .decline, .resolve, .refund:
       guard let transaction = selectedTransaction else { return [] }
@@ -189,7 +212,7 @@ extension ShopModel {
     switch overlay {
     case nil: logMoves ? nil : end
     // Help closes on any key, these too.
-    case .transactions, .help: nil
+    case .transactions, .transactionDetail, .help: nil
     default: .notInThisOverlay
     }
   }
@@ -201,7 +224,7 @@ extension ShopModel {
       overlay = nil
       return
     }
-    if case .transactions = overlay {
+    if managerSelection != nil {
       let page = transactionPageRows
       switch action {
       case .pageUp: move(-page)
@@ -224,6 +247,8 @@ extension ShopModel {
     switch overlay {
     case .transactions(let selection):
       overlay = .transactions(selection: min(max(0, transactionList.count - 1), max(0, selection + step)))
+    case .transactionDetail(let selection):
+      overlay = .transactionDetail(selection: min(max(0, transactionList.count - 1), max(0, selection + step)))
     case .conditions(let selection):
       overlay = .conditions(selection: min(Condition.allCases.count - 1, max(0, selection + step)))
     default:

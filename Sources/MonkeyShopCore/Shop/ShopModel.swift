@@ -41,6 +41,9 @@ public struct ShopModel: Sendable {
   public enum Overlay: Equatable, Sendable {
     case paymentSheet(PaymentSheet)
     case transactions(selection: Int)
+    /// The transaction manager showing one transaction whole: its signed payload, whether it
+    /// verifies, and which StoreKit 2 sequences hold it.
+    case transactionDetail(selection: Int)
     case conditions(selection: Int)
     case help
     case confirmQuit

@@ -538,6 +538,8 @@ extension ShopModel {
     switch overlay {
     case .transactions(let selection):
       overlay = .transactions(selection: min(selection, max(0, transactionList.count - 1)))
+    case .transactionDetail(let selection):
+      overlay = .transactionDetail(selection: min(selection, max(0, transactionList.count - 1)))
     default: break
     }
   }

@@ -279,6 +279,7 @@ public struct Words: Sendable {
       say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
     case .onlyPurchasedCanBeRefunded:
       say("only a purchased transaction not refunded yet can be refunded", "返金できるのは未返金の購入済み取引だけです")
+    case .noTransactionSelected: noTransactions
     case .onlyInterruptedCanBeResolved:
       say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
     case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
@@ -400,6 +401,57 @@ public struct Words: Sendable {
     language == .ja ? ["#", "商品", "数量", "状態", "完了", "メモ"] : ["#", "product", "qty", "state", "finished", "note"]
   }
   func fromTransaction(_ id: String) -> String { say("from #\(id)", "#\(id) から") }
+
+  // A transaction's detail in the transaction manager
+  func detailTitle(_ transaction: StoreTransaction, selected: Int, of count: Int) -> String {
+    let name =
+      transaction.transactionIdentifier != nil
+      ? "#\(transaction.id)" : say("payment \(transaction.id)", "支払い \(transaction.id)")
+    return say("Transaction \(name) · \(selected) of \(count)", "取引 \(name) · \(count) 件中 \(selected)")
+  }
+  func verification(_ verifies: Bool) -> String {
+    verifies
+      ? say(
+        "VerificationResult: .verified — signed with this data folder's chain",
+        "VerificationResult: .verified — 署名はこのデータフォルダの証明書チェーンと一致")
+      : say(
+        "VerificationResult: .unverified(invalidSignature) — completed under verification fail: not to be credited",
+        "VerificationResult: .unverified(invalidSignature) — verification fail で完了: 付与してはいけません")
+  }
+  var notSigned: String {
+    say(
+      "No signed transaction: the App Store signs a transaction once it is purchased or restored; StoreKit 2's purchase() returns none for a pending, cancelled or failed purchase.",
+      "署名付きトランザクションはありません: App Store が署名するのは購入済みか復元済みの取引だけで、StoreKit 2 の purchase() は保留・キャンセル・失敗の購入に取引を返しません。")
+  }
+  /// The same words in both languages: they are API names.
+  func sequences(_ sequences: TransactionInspection.Sequences) -> String {
+    func mark(_ held: Bool) -> String { held ? "✓" : "✗" }
+    return
+      "StoreKit 2: Transaction.all \(mark(sequences.all))  unfinished \(mark(sequences.unfinished))  currentEntitlements \(mark(sequences.currentEntitlements))"
+  }
+  /// Why the sequences hold what they hold.
+  func sequencesWhy(consumable: Bool, includeConsumableHistory: Bool) -> String {
+    if !consumable {
+      return say(
+        "a non-consumable stays in Transaction.all, and in currentEntitlements until it is refunded",
+        "非消耗型は Transaction.all に残り、返金されるまで currentEntitlements にも入ります")
+    }
+    return includeConsumableHistory
+      ? say(
+        "consumable history on: Transaction.all keeps finished consumables; currentEntitlements never holds a consumable",
+        "消耗型の履歴 on: Transaction.all は完了した消耗型も含みます。currentEntitlements に消耗型は入りません")
+      : say(
+        "a finished consumable leaves Transaction.all unless refunded; currentEntitlements never holds a consumable",
+        "完了した消耗型は返金されない限り Transaction.all から外れます。currentEntitlements に消耗型は入りません")
+  }
+  var payloadHeading: String {
+    say("Signed payload (JWSTransactionDecodedPayload, ES256)", "署名ペイロード (JWSTransactionDecodedPayload, ES256)")
+  }
+  var jwsHint: String {
+    say(
+      "monkeyshop store transactions --json: its JWS · store certificate: the root to verify it",
+      "monkeyshop store transactions --json: JWS · store certificate: 検証用のルート証明書")
+  }
   var purchasing: String { say("purchasing", "購入中") }
 
   // Help and quitting

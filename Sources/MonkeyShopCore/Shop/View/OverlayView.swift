@@ -11,6 +11,7 @@ struct OverlayView {
     case nil: return
     case .paymentSheet(let sheet): drawSheet(sheet, on: &canvas)
     case .transactions(let selection): drawTransactions(selection: selection, on: &canvas)
+    case .transactionDetail: drawTransactionDetail(on: &canvas)
     case .conditions(let selection): drawConditions(selection: selection, on: &canvas)
     case .help: drawHelp(on: &canvas)
     case .confirmQuit: drawQuit(on: &canvas)
@@ -141,9 +142,9 @@ struct OverlayView {
     // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
     for context in KeyContext.allCases where ![.help, .confirmQuit, .global].contains(context) {
       lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
-      let bindings = KeyMap.bindings(in: context) + (context == .main ? KeyMap.bindings(in: .global) : [])
-      for binding in bindings {
-        lines.append((TextWidth.fit(binding.keyLabel, to: 10) + binding.help.text(words.language), .plain))
+      let keys = KeyMap.helpLines(in: context) + (context == .main ? KeyMap.helpLines(in: .global) : [])
+      for line in keys {
+        lines.append((TextWidth.fit(line.keys, to: 10) + line.help.text(words.language), .plain))
       }
     }
     let rows = rect.height - 2
@@ -168,7 +169,7 @@ struct OverlayView {
   /// Whether the open overlay shows the status line inside itself, where the person is looking.
   static func showsStatus(_ overlay: ShopModel.Overlay?) -> Bool {
     switch overlay {
-    case .paymentSheet, .transactions, .conditions: true
+    case .paymentSheet, .transactions, .transactionDetail, .conditions: true
     case nil, .help, .confirmQuit: false
     }
   }
@@ -182,7 +183,7 @@ struct OverlayView {
 
   /// The status on the last rows inside the box, as many as it needs; returns how many it took.
   @discardableResult
-  private func drawStatus(on canvas: inout some Canvas, rect: Rect) -> Int {
+  func drawStatus(on canvas: inout some Canvas, rect: Rect) -> Int {
     guard let status = model.status else { return 0 }
     let lines = statusLines(width: rect.width - 4).suffix(max(1, rect.height - 3))
     let top = rect.y + rect.height - 1 - lines.count
@@ -194,7 +195,7 @@ struct OverlayView {
 
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
   /// they fit (help lists the others).
-  private func drawKeys(on canvas: inout some Canvas, rect: Rect) {
+  func drawKeys(on canvas: inout some Canvas, rect: Rect) {
     let text =
       " "
       + model.activeBindings.map { "\($0.keys[0].description) \($0.hint.text(words.language))" }
