@@ -40,7 +40,7 @@ struct StoreCertificate: ParsableCommand {
       try Self.checkPlace(out)
       if options.dataFolder.holds(out) {
         throw Failure(
-          "--out \(out): it is in the data folder, whose files only monkeyshop writes; nothing was written",
+          "--out \(TerminalText.escaped(out)): it is in the data folder, whose files only monkeyshop writes; nothing was written",
           exitStatus: .usage)
       }
     }
@@ -51,14 +51,14 @@ struct StoreCertificate: ParsableCommand {
       return
     }
     try Self.save(bytes, to: out)
-    say("root certificate (\(pem ? "PEM" : "DER")) written to \(out)")
+    say("root certificate (\(pem ? "PEM" : "DER")) written to \(TerminalText.escaped(out))")
   }
 
   /// A place `--out` may write: a regular file or a new name in an existing folder; never a
   /// folder, a link or a device.
   static func checkPlace(_ path: String) throws {
     func refuse(_ problem: String) -> Failure {
-      Failure("--out \(path): \(problem); nothing was written", exitStatus: .usage)
+      Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
     }
     guard !path.isEmpty, !path.hasSuffix("/") else {
       throw refuse("names no file (expected a file name, such as root.der)")
@@ -92,7 +92,8 @@ struct StoreCertificate: ParsableCommand {
       ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard descriptor >= 0 else {
-      throw Failure.failed("--out \(path): cannot write in \(folder): \(String(cString: strerror(errno)))")
+      throw Failure.failed(
+        "--out \(TerminalText.escaped(path)): cannot write in \(folder): \(String(cString: strerror(errno)))")
     }
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     let synced = fsync(descriptor) == 0
@@ -100,7 +101,7 @@ struct StoreCertificate: ParsableCommand {
     guard written == bytes.count, synced, rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw Failure.failed("--out \(path): cannot be written: \(reason)")
+      throw Failure.failed("--out \(TerminalText.escaped(path)): cannot be written: \(reason)")
     }
   }
 }

@@ -44,7 +44,9 @@ struct WalkthroughPlayerBandTests {
 
   /// An overlay open at the end of a step is drawn whole in the rows above the band: its buttons
   /// and its keys line are in sight.
-  @Test(arguments: [("5", "[ Buy ]", "└─ Enter buy"), ("Tab", "Transactions (1)", "└─ f refund · Enter detail/list · Esc close")])
+  @Test(arguments: [
+    ("5", "[ Buy ]", "└─ Enter buy"), ("Tab", "Transactions (1)", "└─ f refund · Enter detail/list · Esc close"),
+  ])
   func anOpenOverlayShowsWholeAboveTheBand(key: String, inside: String, bottom: String) throws {
     let walkthrough = try WalkthroughParser.parse(
       """

@@ -290,6 +290,16 @@ struct StoreCertificateTests {
     }
   }
 
+  @Test("a newline in the --out path is shown escaped, never as a line of its own")
+  func outPathIsEscaped() async throws {
+    let folder = try ShopFolder("certificate-newline")
+    let path = folder.file("root\nfaked line.der").path
+    let result = try expectSuccess(await monkeyshop("store", "certificate", "--out", path, in: folder))
+    #expect(result.stdout.split(separator: "\n").count == 1, "\(result)")
+    #expect(result.stdout.contains("root\\nfaked line.der"), "\(result)")
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+
   @Test("DER is not written to a terminal: exit 64 with what to do instead")
   func derToTerminal() async throws {
     let folder = try ShopFolder("certificate-terminal")
