@@ -401,6 +401,9 @@ let badStoreKitFiles: [BadStoreKit] = [
   .second("a localization's locale a number", key: "products[1].localizations[0].locale", "is a number") {
     $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": 1]]
   },
+  .second("a locale that is none", key: "products[1].localizations[0].locale", #"'en\u{1B}]0;x' is not a locale"#) {
+    $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": "en\u{1B}]0;x"]]
+  },
   .second("an empty description", key: "products[1].localizations[0].description", "is empty") {
     $0["localizations"] = [["description": " ", "displayName": "Bananas", "locale": "en_US"]]
   },

@@ -275,14 +275,29 @@ private struct StoreKitReader {
     for (index, entry) in entries.enumerated() {
       let at = "\(place)[\(index)]"
       let fields = try object(entry, at: at, expected: "an object {description, displayName, locale}")
+      let locale = try string(fields, "locale", at: at)
+      guard Self.isLocale(locale) else {
+        throw fail("\(at).locale", "'\(locale)' is not a locale", expected: "a locale such as en_US, ja or zh_Hans")
+      }
       result.append(
         .init(
-          index: index, locale: try string(fields, "locale", at: at),
+          index: index, locale: locale,
           displayName: try string(fields, "displayName", at: at),
           // Left to the catalog loader, which names an empty one as it does in a products.plist.
           description: try string(fields, "description", at: at, nonEmpty: false)))
     }
     return result
+  }
+
+  /// `en`, `en_US`, `zh_Hans`, `es-419`: a language of two or three letters, then parts of letters
+  /// and digits. The language becomes a key of the catalog's localizations.
+  static func isLocale(_ text: String) -> Bool {
+    let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+      .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
+    guard let language = parts.first, (2...3).contains(language.count),
+      language.allSatisfy({ $0.isASCII && $0.isLetter })
+    else { return false }
+    return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
   }
 
   /// Every subscription of `subscriptionGroups` and `nonRenewingSubscriptions`, to be reported.
