@@ -9,7 +9,6 @@ extension StoreKitConfiguration {
   public var consumables: [InAppProduct] { products.filter { $0.kind == .consumable } }
 
   /// The catalog the file sells, each consumable granting `credits[productID]` per unit.
-  ///
   public func catalog(credits: [String: Int]) throws(CatalogError) -> Catalog {
     guard !products.isEmpty else {
       let left = subscriptions.isEmpty ? "" : " (its subscriptions are not sold here)"
