@@ -4,12 +4,14 @@ import MonkeyShopCore
 
 struct CatalogCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "catalog", abstract: "Validate a catalog.", subcommands: [Check.self])
+    commandName: "catalog", abstract: "Validate a catalog, or make one from an Xcode .storekit file.",
+    subcommands: [Check.self, Import.self])
 
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "check",
-      abstract: "Validate a products.plist and print what it sells. Exit 65 when it is refused.")
+      abstract:
+        "Validate a products.plist or a .storekit file and print what it sells. Exit 65 when it is refused.")
 
     @Argument(
       help:
@@ -40,6 +42,11 @@ struct CatalogCommand: ParsableCommand {
         }
         say("    prices: \(storefronts.joined(separator: ", "))")
         say("    languages: \(product.localizations.keys.sorted().joined(separator: ", "))")
+      }
+      // A .storekit file: what it holds that the catalog leaves out, and the conditions its settings
+      // start in. Read again only once it was read as a catalog.
+      if let path = options.catalogSource.path, StoreKitConfiguration.isConfiguration(path: path) {
+        for line in StoreKitReport.lines(try StoreKitConfiguration.load(path: path)) { say(line) }
       }
     }
   }

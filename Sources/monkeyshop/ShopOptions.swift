@@ -6,18 +6,24 @@ import MonkeyShopCore
 protocol ShopPlaces {
   var catalog: String? { get }
   var dataDir: String? { get }
+  /// `--credits`: what each consumable of a `.storekit` catalog grants.
+  var credits: [ProductCredits] { get }
 }
 
 /// `monkeyshop` with no arguments: the defaults, from the environment (or a catalog given).
 struct DefaultPlaces: ShopPlaces {
   var catalog: String?
   var dataDir: String? { nil }
+  var credits: [ProductCredits] = []
 }
 
 /// Options every command that opens the shop shares: the catalog and the data folder.
 struct ShopOptions: ParsableArguments, ShopPlaces {
   @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
+
+  @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+  var credits: [ProductCredits] = []
 
   @Option(
     name: .long,
@@ -32,12 +38,15 @@ struct CatalogOption: ParsableArguments, ShopPlaces {
   @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
 
+  @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+  var credits: [ProductCredits] = []
+
   var dataDir: String? { nil }
 }
 
 extension ParsableArguments {
   static var catalogHelp: String {
-    "The catalog to sell from (default: $MONKEYSHOP_CATALOG, else ./products.plist, else the shipped catalog built into monkeyshop)."
+    "The catalog to sell from, a products.plist or an Xcode .storekit file (default: $MONKEYSHOP_CATALOG, else ./products.plist, else the shipped catalog built into monkeyshop)."
   }
 }
 
@@ -79,9 +88,45 @@ extension ShopPlaces {
   /// The catalog, or a `CatalogError` naming the file, product and key (exit 65).
   func loadCatalog() throws(CatalogError) -> Catalog {
     switch catalogSource {
-    case .file(let path): try CatalogLoader.load(path: path)
+    case .file(let path): try CatalogLoader.load(path: path, credits: try catalogCredits(for: path))
     case .shipped: try CatalogLoader.parse(Data(PackageResources.products_plist), path: CatalogSource.shippedName)
     }
+  }
+
+  /// What each consumable of a `.storekit` catalog grants (its file does not say): `--credits`,
+  /// else `$MONKEYSHOP_CREDITS` (`ID=N` words, for a catalog named by `$MONKEYSHOP_CATALOG`). A
+  /// products.plist gives its own credits: `--credits` with one is refused, not ignored.
+  func catalogCredits(for path: String) throws(CatalogError) -> [String: Int] {
+    guard StoreKitConfiguration.isConfiguration(path: path) else {
+      if let first = credits.first {
+        throw CatalogError(
+          path: path, product: first.productID, key: "--credits", problem: "is read only with a .storekit catalog",
+          expected: "each product's credits key in a products.plist")
+      }
+      return [:]
+    }
+    var given = credits
+    if given.isEmpty, let words = environment[ProductCredits.variable] {
+      for word in words.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" }) {
+        guard let parsed = ProductCredits(word: String(word)) else {
+          throw CatalogError(
+            path: path, key: "$\(ProductCredits.variable)", problem: "'\(word)' is not PRODUCT_ID=N",
+            expected: "words such as com.example.credits.5=5, N from 1 to \(Product.maximumCredits)")
+        }
+        given.append(parsed)
+      }
+    }
+    var result: [String: Int] = [:]
+    for item in given {
+      if let earlier = result[item.productID] {
+        throw CatalogError(
+          path: path, product: item.productID, key: "--credits",
+          problem: "given twice (\(earlier) and \(item.credits))",
+          expected: "one --credits per consumable")
+      }
+      result[item.productID] = item.credits
+    }
+    return result
   }
 
   /// The store and wallet as they are, refusing to go on when either cannot be read.
@@ -114,4 +159,37 @@ enum CatalogSource: Equatable, CustomStringConvertible {
 
   /// The path, or "the shipped catalog (built into monkeyshop)".
   var description: String { path ?? Self.shippedName }
+}
+
+/// `--credits PRODUCT_ID=N`: the monkey credits one unit of a `.storekit` catalog's consumable grants.
+struct ProductCredits: Equatable {
+  let productID: String
+  let credits: Int
+
+  /// Where credits come from when the command line gives none.
+  static let variable = "MONKEYSHOP_CREDITS"
+
+  static let help = ArgumentHelp(
+    "Monkey credits per unit of a consumable of a .storekit catalog, as PRODUCT_ID=N (repeat for each; default: $MONKEYSHOP_CREDITS, such words separated by spaces).",
+    valueName: "id=n")
+
+  /// `com.example.credits.5=5`; nil for anything else. The ID is whatever comes before the last
+  /// `=`: the file's own IDs are checked against it when the catalog is read.
+  init?(word: String) {
+    guard let equals = word.lastIndex(of: "="), equals != word.startIndex,
+      let credits = Int(word[word.index(after: equals)...]), (1...Product.maximumCredits).contains(credits)
+    else { return nil }
+    productID = String(word[..<equals])
+    self.credits = credits
+  }
+
+  /// For the command-line parser: a refusal says what was expected.
+  init(argument: String) throws {
+    guard let parsed = ProductCredits(word: argument) else {
+      throw ValidationError(
+        "'\(TerminalText.escaped(argument))' is not PRODUCT_ID=N with N from 1 to \(Product.maximumCredits), such as com.example.credits.5=5"
+      )
+    }
+    self = parsed
+  }
 }

@@ -56,18 +56,18 @@ struct StoreCertificate: ParsableCommand {
 
   /// A place `--out` may write: a regular file or a new name in an existing folder; never a
   /// folder, a link or a device.
-  static func checkPlace(_ path: String) throws {
+  static func checkPlace(_ path: String, example: String = "root.der") throws {
     func refuse(_ problem: String) -> Failure {
       Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
     }
     guard !path.isEmpty, !path.hasSuffix("/") else {
-      throw refuse("names no file (expected a file name, such as root.der)")
+      throw refuse("names no file (expected a file name, such as \(example))")
     }
     var info = stat()
     if lstat(path, &info) == 0 {
       switch info.st_mode & S_IFMT {
       case S_IFREG: break
-      case S_IFDIR: throw refuse("is a folder (expected a file name, such as root.der)")
+      case S_IFDIR: throw refuse("is a folder (expected a file name, such as \(example))")
       case S_IFLNK: throw refuse("is a symbolic link; monkeyshop does not write through it")
       default: throw refuse("is not a regular file")
       }

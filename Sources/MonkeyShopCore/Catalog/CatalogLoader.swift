@@ -2,7 +2,12 @@ import Foundation
 
 /// Reads and validates `products.plist` (XML or binary property list).
 public enum CatalogLoader {
-  public static func load(path: String) throws(CatalogError) -> Catalog {
+  /// The catalog at `path`; an Xcode StoreKit configuration file (`.storekit`) is read as one,
+  /// its consumables granting `credits` (product ID → credits per unit).
+  public static func load(path: String, credits: [String: Int] = [:]) throws(CatalogError) -> Catalog {
+    if StoreKitConfiguration.isConfiguration(path: path) {
+      return try StoreKitConfiguration.load(path: path).catalog(credits: credits)
+    }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -47,6 +52,12 @@ public enum CatalogLoader {
     }
     var reader = Reader(path: path)
     return try reader.catalog(dictionary)
+  }
+
+  /// A catalog from a property list already read, such as the one a `.storekit` file makes.
+  static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
+    var reader = Reader(path: path)
+    return try reader.catalog(root)
   }
 
   /// Walks the property list, naming the product and key of anything wrong.

@@ -1,0 +1,328 @@
+import Foundation
+
+/// An Xcode StoreKit configuration file (`.storekit`, SPEC §11): the products a team tests its app
+/// with in Xcode, read so that monkeyshop can sell them.
+///
+/// Apple documents the file only through Xcode's editor ("A StoreKit configuration file contains
+/// descriptions of in-app purchases, subscription groups, auto-renewable subscriptions, and
+/// non-renewing subscriptions … be sure to keep its file extension `.storekit`" —
+/// https://developer.apple.com/documentation/storekit/setting-up-storekit-testing-in-xcode), not
+/// its JSON. The shape read here is the one Xcode writes, from version 1.0 (Xcode 12: no
+/// `identifier`, no `nonRenewingSubscriptions`, `settings._storeKitError` an integer) to 4.0
+/// (`appPolicies`, `settings._storeKitErrors` a list): top level `identifier`, `products`,
+/// `settings`, `subscriptionGroups`, `nonRenewingSubscriptions`, `version`; each product with
+/// `displayPrice` (a decimal string), `familyShareable`, `internalID`,
+/// `localizations[{description, displayName, locale}]`, `productID`, `referenceName` and `type`.
+/// Keys monkeyshop has no use for (`appPolicies`, `internalID`, offers) are passed over; the keys
+/// it reads must have the types Xcode writes.
+///
+/// There is one price per product, for the file's storefront: "the price is a placeholder value
+/// that's not connected to price tiers" (same page), shown in the storefront's currency.
+public struct StoreKitConfiguration: Sendable, Equatable {
+  /// A consumable or a non-consumable of the file's `products`.
+  public struct InAppProduct: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+      case consumable = "Consumable"
+      case nonConsumable = "NonConsumable"
+    }
+
+    /// Its place in `products`.
+    public let index: Int
+    public let productID: String
+    public let kind: Kind
+    /// As written: the catalog loader reads it as a price in the file's storefront.
+    public let displayPrice: String
+    public let localizations: [Localization]
+
+    /// `products[2]`: where it is in the file.
+    public var place: String { "products[\(index)]" }
+  }
+
+  public struct Localization: Sendable, Equatable {
+    /// Its place in the product's `localizations`.
+    public let index: Int
+    /// As written: `en_US`, `ja`, `de_DE`.
+    public let locale: String
+    public let displayName: String
+    public let description: String
+
+    /// The catalog's language for the locale: `en_US` and `en` are `en`, `ja_JP` and `ja` are `ja`.
+    public var language: String {
+      String(locale.prefix { $0 != "_" && $0 != "-" }).lowercased()
+    }
+  }
+
+  /// An auto-renewable or non-renewing subscription: monkeyshop does not sell them.
+  public struct Subscription: Sendable, Equatable {
+    public let productID: String
+    /// `subscriptionGroups[0].subscriptions[1]`, `nonRenewingSubscriptions[0]` or `products[3]`.
+    public let place: String
+  }
+
+  /// The file, as messages name it.
+  public let path: String
+  /// `1.0`, `3.0`: the file's `version`, when it has one.
+  public let version: String?
+  public let products: [InAppProduct]
+  public let subscriptions: [Subscription]
+  /// `settings._storefront`, else USA, SKTestSession's default ("The default value is `USA`" —
+  /// https://developer.apple.com/documentation/storekittest/sktestsession/storefront).
+  public let storefront: Storefront
+  public let settings: StoreKitSettings
+
+  /// Whether a catalog path names a StoreKit configuration file: by its extension, which Xcode
+  /// requires ("be sure to keep its file extension .storekit").
+  public static func isConfiguration(path: String) -> Bool {
+    (path as NSString).pathExtension.lowercased() == "storekit"
+  }
+
+  public static func load(path: String) throws(CatalogError) -> StoreKitConfiguration {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      // As the catalog loader says it of a products.plist: the same exit status for both.
+      let problem = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+      throw CatalogError(path: path, problem: problem, expected: "an Xcode StoreKit configuration file")
+    }
+    return try parse(data, path: path)
+  }
+
+  public static func parse(_ data: Data, path: String) throws(CatalogError) -> StoreKitConfiguration {
+    do {
+      try JSONShape.check(data)
+    } catch {
+      switch error {
+      case .duplicateKey(let key, let place):
+        throw CatalogError(
+          path: path, key: place == "the top level" ? key : "\(place).\(key)", problem: "is written twice",
+          expected: "each key once")
+      case .tooDeep(let place):
+        throw CatalogError(
+          path: path, key: place, problem: "is nested too deeply", expected: "an Xcode StoreKit configuration file")
+      }
+    }
+    let root: JSONValue
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch {
+      throw CatalogError(
+        path: path, problem: "is not JSON", expected: "an Xcode StoreKit configuration file, which is JSON")
+    }
+    var reader = StoreKitReader(path: path)
+    return try reader.configuration(root)
+  }
+}
+
+/// A JSON value with its type kept, so a message can say what was found instead.
+enum JSONValue: Decodable, Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case integer(Int)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .bool(flag)
+    } else if let whole = try? container.decode(Int.self) {
+      self = .integer(whole)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let items = try? container.decode([JSONValue].self) {
+      self = .array(items)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// How it reads in a message: "is a number".
+  var typeName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .integer, .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+/// Walks the JSON, naming the key path (`products[2].displayPrice`) of anything wrong.
+private struct StoreKitReader {
+  let path: String
+  /// The product being read, once its ID is known: messages name it as the catalog loader's do.
+  var product: String?
+
+  func fail(_ key: String, _ problem: String, expected: String) -> CatalogError {
+    CatalogError(path: path, product: product, key: key, problem: problem, expected: expected)
+  }
+
+  func object(_ value: JSONValue?, at key: String, expected: String) throws(CatalogError) -> [String: JSONValue] {
+    guard let value else { throw fail(key, "missing", expected: expected) }
+    guard case .object(let fields) = value else { throw fail(key, "is \(value.typeName)", expected: expected) }
+    return fields
+  }
+
+  func array(_ value: JSONValue?, at key: String, expected: String) throws(CatalogError) -> [JSONValue] {
+    guard let value else { throw fail(key, "missing", expected: expected) }
+    guard case .array(let items) = value else { throw fail(key, "is \(value.typeName)", expected: expected) }
+    return items
+  }
+
+  /// An array that may be left out (`nonRenewingSubscriptions` before version 1.1).
+  func optionalArray(_ value: JSONValue?, at key: String, expected: String) throws(CatalogError) -> [JSONValue] {
+    guard value != nil else { return [] }
+    return try array(value, at: key, expected: expected)
+  }
+
+  func string(_ fields: [String: JSONValue], _ name: String, at place: String, nonEmpty: Bool = true)
+    throws(CatalogError) -> String
+  {
+    let key = place.isEmpty ? name : "\(place).\(name)"
+    guard let value = fields[name] else { throw fail(key, "missing", expected: "a string") }
+    guard case .string(let text) = value else { throw fail(key, "is \(value.typeName)", expected: "a string") }
+    guard !nonEmpty || !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw fail(key, "is empty", expected: "a non-empty string")
+    }
+    return text
+  }
+
+  mutating func configuration(_ root: JSONValue) throws(CatalogError) -> StoreKitConfiguration {
+    guard case .object(let top) = root else {
+      throw CatalogError(
+        path: path, problem: "the top level is \(root.typeName)",
+        expected: "a JSON object with products, settings, subscriptionGroups, version")
+    }
+    let version = try self.version(top["version"])
+    if let identifier = top["identifier"] {
+      guard case .string = identifier else {
+        throw fail("identifier", "is \(identifier.typeName)", expected: "a string")
+      }
+    }
+    let settings = try StoreKitSettings(top["settings"], path: path)
+    let entries = try array(
+      top["products"], at: "products", expected: "an array of products (Consumable and NonConsumable)")
+    var products: [StoreKitConfiguration.InAppProduct] = []
+    var subscriptions: [StoreKitConfiguration.Subscription] = []
+    var seen: [String: String] = [:]
+    for (index, entry) in entries.enumerated() {
+      product = nil
+      let place = "products[\(index)]"
+      let fields = try object(entry, at: place, expected: "a product object")
+      let productID = try string(fields, "productID", at: place)
+      product = productID
+      if let earlier = seen[productID] {
+        throw fail("\(place).productID", "is also the ID of \(earlier)", expected: "each product ID once")
+      }
+      seen[productID] = place
+      let type = try string(fields, "type", at: place)
+      guard let kind = StoreKitConfiguration.InAppProduct.Kind(rawValue: type) else {
+        if Self.subscriptionTypes.contains(type) {
+          subscriptions.append(.init(productID: productID, place: place))
+          continue
+        }
+        throw fail("\(place).type", "is '\(type)'", expected: "Consumable or NonConsumable")
+      }
+      let displayPrice = try string(fields, "displayPrice", at: place)
+      products.append(
+        .init(
+          index: index, productID: productID, kind: kind, displayPrice: displayPrice,
+          localizations: try localizations(fields["localizations"], at: "\(place).localizations")))
+    }
+    product = nil
+    subscriptions += try self.subscriptions(top)
+    return StoreKitConfiguration(
+      path: path, version: version, products: products, subscriptions: subscriptions,
+      storefront: settings.storefront, settings: settings)
+  }
+
+  /// Types Xcode writes for subscriptions; in `products` they are left out like the others.
+  static let subscriptionTypes: Set<String> = ["RecurringSubscription", "NonRenewingSubscription"]
+
+  func version(_ value: JSONValue?) throws(CatalogError) -> String? {
+    guard let value else { return nil }
+    let expected = "an object {major, minor} of whole numbers"
+    guard case .object(let fields) = value else { throw fail("version", "is \(value.typeName)", expected: expected) }
+    var parts: [Int] = []
+    for name in ["major", "minor"] {
+      guard let part = fields[name] else { throw fail("version.\(name)", "missing", expected: "a whole number") }
+      guard case .integer(let number) = part else {
+        throw fail("version.\(name)", "is \(part.typeName)", expected: "a whole number")
+      }
+      parts.append(number)
+    }
+    return parts.map(String.init).joined(separator: ".")
+  }
+
+  func localizations(_ value: JSONValue?, at place: String) throws(CatalogError)
+    -> [StoreKitConfiguration.Localization]
+  {
+    let expected = "an array of {description, displayName, locale}"
+    let entries = try array(value, at: place, expected: expected)
+    guard !entries.isEmpty else {
+      throw fail(place, "is empty", expected: "at least one localization with displayName and description")
+    }
+    var result: [StoreKitConfiguration.Localization] = []
+    for (index, entry) in entries.enumerated() {
+      let at = "\(place)[\(index)]"
+      let fields = try object(entry, at: at, expected: "an object {description, displayName, locale}")
+      let locale = try string(fields, "locale", at: at)
+      guard Self.isLocale(locale) else {
+        throw fail("\(at).locale", "'\(locale)' is not a locale", expected: "a locale such as en_US, ja or zh_Hans")
+      }
+      result.append(
+        .init(
+          index: index, locale: locale,
+          displayName: try string(fields, "displayName", at: at),
+          // Left to the catalog loader, which names an empty one as it does in a products.plist.
+          description: try string(fields, "description", at: at, nonEmpty: false)))
+    }
+    return result
+  }
+
+  /// `en`, `en_US`, `zh_Hans`, `es-419`: a language of two or three letters, then parts of letters
+  /// and digits. The language becomes a key of the catalog's localizations.
+  static func isLocale(_ text: String) -> Bool {
+    let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+      .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
+    guard let language = parts.first, (2...3).contains(language.count),
+      language.allSatisfy({ $0.isASCII && $0.isLetter })
+    else { return false }
+    return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+  }
+
+  /// Every subscription of `subscriptionGroups` and `nonRenewingSubscriptions`, to be reported.
+  mutating func subscriptions(_ top: [String: JSONValue]) throws(CatalogError) -> [StoreKitConfiguration.Subscription] {
+    var found: [StoreKitConfiguration.Subscription] = []
+    let groups = try optionalArray(
+      top["subscriptionGroups"], at: "subscriptionGroups", expected: "an array of subscription groups")
+    for (groupIndex, group) in groups.enumerated() {
+      let at = "subscriptionGroups[\(groupIndex)]"
+      let fields = try object(group, at: at, expected: "a subscription group object")
+      let members = try optionalArray(
+        fields["subscriptions"], at: "\(at).subscriptions", expected: "an array of subscriptions")
+      for (index, member) in members.enumerated() {
+        let place = "\(at).subscriptions[\(index)]"
+        let fields = try object(member, at: place, expected: "a subscription object")
+        found.append(.init(productID: try string(fields, "productID", at: place), place: place))
+      }
+    }
+    let nonRenewing = try optionalArray(
+      top["nonRenewingSubscriptions"], at: "nonRenewingSubscriptions", expected: "an array of subscriptions")
+    for (index, member) in nonRenewing.enumerated() {
+      let place = "nonRenewingSubscriptions[\(index)]"
+      let fields = try object(member, at: place, expected: "a subscription object")
+      found.append(.init(productID: try string(fields, "productID", at: place), place: place))
+    }
+    return found
+  }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension CatalogCommand {
+  /// `monkeyshop catalog import FILE.storekit`: an Xcode StoreKit configuration file made into a
+  /// products.plist (SPEC §11).
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import",
+      abstract: "Make a products.plist from an Xcode StoreKit configuration file (.storekit).",
+      discussion: """
+        Consumables and non-consumables are kept, with their localizations and their price in the \
+        file's storefront (settings._storefront, default USA); each consumable needs --credits. \
+        Subscriptions are reported and left out. Settings that match a condition are printed as the \
+        monkeyshop store set commands that apply them. The catalog goes to standard output, or to \
+        --out, which is never replaced unless --force is given. Exit 65 when the file is refused.
+        """)
+
+    @Argument(help: "The Xcode StoreKit configuration file.")
+    var file: String
+
+    @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+    var credits: [ProductCredits] = []
+
+    @Option(help: ArgumentHelp("Write the catalog to this file instead of standard output.", valueName: "file"))
+    var out: String?
+
+    @Flag(help: "Replace the --out file if it exists.")
+    var force = false
+
+    func run() throws {
+      // A place that cannot take the catalog is refused before the file is read.
+      if let out { try Self.checkPlace(out, replacing: force, source: file) }
+      let configuration: StoreKitConfiguration
+      let catalog: String
+      do {
+        configuration = try StoreKitConfiguration.load(path: file)
+        // The same credits rules as a .storekit file given as the catalog.
+        let credits = try DefaultPlaces(catalog: file, credits: credits).catalogCredits(for: file)
+        catalog = try configuration.catalogPropertyList(credits: credits)
+      } catch {
+        throw Failure(error, then: out.map { "--out \($0): nothing was written" })
+      }
+      for line in StoreKitReport.lines(configuration) {
+        Output.warn(line.hasPrefix(" ") ? line : "monkeyshop: \(file): \(line)")
+      }
+      guard let out else {
+        // The writer wrote every control character of the file as a character reference: the
+        // catalog goes out exactly as it would be saved.
+        Output.sayVerbatim(catalog)
+        return
+      }
+      try Self.save(catalog, to: out, replacing: force)
+      let products = configuration.products
+      let consumables = products.filter { $0.kind == .consumable }.count
+      say(
+        "\(out): \(counted(products.count, "product")) (\(counted(consumables, "consumable")), \(counted(products.count - consumables, "non-consumable"))), storefront \(configuration.storefront)"
+      )
+    }
+
+    private static func refusal(_ path: String, _ problem: String) -> Failure {
+      Failure("--out \(path): \(problem); nothing was written", exitStatus: .usage)
+    }
+
+    /// Where `--out` may write: a new file, or with `--force` a regular file; never the file being
+    /// imported, never one of the data folder's files.
+    static func checkPlace(_ path: String, replacing: Bool, source: String) throws {
+      try StoreCertificate.checkPlace(path, example: "products.plist")
+      let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+      if target == URL(fileURLWithPath: source).resolvingSymlinksInPath().path {
+        throw refusal(path, "is the .storekit file being imported")
+      }
+      let environment = ProcessInfo.processInfo.environment
+      if DataFolder(path: DataFolder.defaultPath(explicit: nil, environment: environment)).holds(path) {
+        throw refusal(path, "is in the data folder, whose files only monkeyshop writes")
+      }
+      var info = stat()
+      if !replacing, lstat(path, &info) == 0 {
+        throw refusal(path, "exists (--force replaces it)")
+      }
+    }
+
+    /// Written whole beside `path` and moved there: a reader never sees half a catalog.
+    static func save(_ catalog: String, to path: String, replacing: Bool) throws {
+      guard replacing else {
+        try saveNew(Data(catalog.utf8), to: path)
+        return
+      }
+      try StoreCertificate.save(Data(catalog.utf8), to: path)
+    }
+
+    /// Like `StoreCertificate.save`, but linked into place rather than renamed over it: a file that
+    /// appeared at `path` meanwhile is kept, and the catalog refused.
+    private static func saveNew(_ bytes: Data, to path: String) throws {
+      let folder =
+        (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+      let temporary = (folder as NSString).appendingPathComponent(
+        ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+      guard descriptor >= 0 else {
+        throw Failure.failed("--out \(path): cannot write in \(folder): \(String(cString: strerror(errno)))")
+      }
+      defer { unlink(temporary) }
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      let synced = fsync(descriptor) == 0
+      close(descriptor)
+      guard written == bytes.count, synced else {
+        throw Failure.failed("--out \(path): cannot be written: \(String(cString: strerror(errno)))")
+      }
+      guard link(temporary, path) == 0 else {
+        if errno == EEXIST { throw refusal(path, "exists (--force replaces it)") }
+        throw Failure.failed("--out \(path): cannot be written: \(String(cString: strerror(errno)))")
+      }
+    }
+  }
+}
+
+/// What a `.storekit` file's import left out or stood in for, and the conditions its settings
+/// start the store in: printed by `catalog import` and `catalog check`.
+enum StoreKitReport {
+  static func lines(_ configuration: StoreKitConfiguration) -> [String] {
+    var lines = configuration.notes
+    let settings = configuration.settings
+    if !settings.conditions.isEmpty {
+      lines.append("its settings start the store in these conditions; apply them with:")
+      for condition in settings.conditions {
+        let note = condition.note.map { ": \($0)" } ?? ""
+        lines.append("  \(condition.command)    # \(TerminalText.escaped(condition.setting))\(note)")
+      }
+    }
+    if let language = settings.language, language != .en, let locale = settings.locale {
+      lines.append("_locale \(TerminalText.escaped(locale)): open the storefront with --lang \(language.rawValue)")
+    }
+    if !settings.notSimulated.isEmpty {
+      lines.append("settings not simulated: \(settings.notSimulated.map(TerminalText.escaped).joined(separator: ", "))")
+    }
+    return lines
+  }
+}

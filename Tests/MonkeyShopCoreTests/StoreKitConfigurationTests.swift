@@ -1,0 +1,440 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+/// The Xcode StoreKit configuration files under Tests/Fixtures/StoreKit, one per version of the
+/// format whose structure differs.
+enum StoreKitFixtures {
+  static let folder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/StoreKit")
+
+  static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  /// 1.0 (Xcode 12): no identifier, no nonRenewingSubscriptions, `_storeKitError` an integer.
+  static let version1 = path("Xcode12-1.0.storekit")
+  /// 1.2: identifier, nonRenewingSubscriptions, codeOffers, `_timeRate`.
+  static let version1Point2 = path("Xcode13-1.2.storekit")
+  /// 3.0: `_storeKitErrors`, `_storefront` JPN, `_locale` ja_JP, Japanese localizations.
+  static let version3Japan = path("Xcode15-3.0-Japan.storekit")
+  /// 4.0: appPolicies, winbackOffers, more settings; a non-consumable.
+  static let version4 = path("Xcode16-4.0.storekit")
+
+  static let bananaCredits = ["com.example.bananas.5": 5, "com.example.bananas.12": 12]
+}
+
+/// Whether the catalog loader reads `type: nonConsumable` (SPEC §10): until it does, a
+/// non-consumable of a `.storekit` file is refused with the loader's words.
+let catalogLoaderSellsNonConsumables: Bool = {
+  let root: [String: Any] = [
+    "products": [
+      [
+        "productIdentifier": "com.example.map", "type": "nonConsumable",
+        "localizations": ["en": ["title": "Map", "description": "A map"]], "prices": ["USA": "0.99"],
+      ] as [String: Any]
+    ]
+  ]
+  return (try? CatalogLoader.catalog(root: root, path: "probe.plist")) != nil
+}()
+
+@Suite("Xcode .storekit files")
+struct StoreKitConfigurationTests {
+  private func load(_ path: String) throws -> StoreKitConfiguration {
+    try StoreKitConfiguration.load(path: path)
+  }
+
+  /// The catalog as `catalog import` writes it, read back by the real loader.
+  private func written(_ configuration: StoreKitConfiguration, credits: [String: Int]) throws -> Catalog {
+    let xml = try configuration.catalogPropertyList(credits: credits)
+    return try CatalogLoader.parse(Data(xml.utf8), path: "products.plist")
+  }
+
+  @Test("1.0 (Xcode 12): consumables with their credits, price and English text; the subscription left out")
+  func version1() throws {
+    let configuration = try load(StoreKitFixtures.version1)
+    #expect(configuration.version == "1.0")
+    let catalog = try configuration.catalog(credits: StoreKitFixtures.bananaCredits)
+    #expect(catalog.products.map(\.productIdentifier) == ["com.example.bananas.5", "com.example.bananas.12"])
+    #expect(catalog.products.map(\.credits) == [5, 12])
+    #expect(catalog.defaultStorefront == .usa)
+    #expect(catalog.products[0].displayPrice(in: .usa) == "$0.99")
+    #expect(catalog.products[1].localization("en").title == "12 Bananas")
+    #expect(catalog.products[1].localization("en").description == "A whole bunch of bananas")
+    #expect(catalog.product("com.example.club.monthly") == nil)
+    #expect(try written(configuration, credits: StoreKitFixtures.bananaCredits) == catalog)
+  }
+
+  @Test("1.2: identifier and non-renewing subscriptions; German kept as de")
+  func version1Point2() throws {
+    let configuration = try load(StoreKitFixtures.version1Point2)
+    let catalog = try configuration.catalog(credits: ["com.example.bananas.5": 5])
+    #expect(catalog.products.count == 1)
+    #expect(catalog.products[0].localization("de").title == "5 Bananen")
+    #expect(catalog.products[0].localizations.keys.sorted() == ["de", "en"])
+    #expect(try written(configuration, credits: ["com.example.bananas.5": 5]) == catalog)
+    #expect(
+      configuration.notes.contains(
+        "not sold here (subscriptions): com.example.club.monthly (subscriptionGroups[0].subscriptions[0]), com.example.season.pass (nonRenewingSubscriptions[0])"
+      ))
+  }
+
+  @Test("3.0 in Japan: yen prices in the JPN storefront, Japanese titles, English from the first when there is none")
+  func version3Japan() throws {
+    let configuration = try load(StoreKitFixtures.version3Japan)
+    let catalog = try configuration.catalog(credits: StoreKitFixtures.bananaCredits)
+    let japan = try #require(Storefront.named("JPN"))
+    #expect(catalog.defaultStorefront == japan)
+    #expect(catalog.products.map { $0.displayPrice(in: japan) } == ["￥160", "￥320"])
+    #expect(catalog.products[0].localization("ja").title == "バナナ 5本")
+    #expect(catalog.products[0].localization("en").title == "5 Bananas")
+    // No English in the file: the Japanese text stands in, and the import says so.
+    #expect(catalog.products[1].localization("en").title == "バナナ 12本")
+    #expect(
+      configuration.notes == [
+        "products[1] 'com.example.bananas.12': no English localization; ja_JP's text is shown for English too"
+      ])
+    #expect(try written(configuration, credits: StoreKitFixtures.bananaCredits) == catalog)
+  }
+
+  @Test("4.0: appPolicies and more settings read; two English locales keep the first")
+  func version4() throws {
+    let configuration = try load(StoreKitFixtures.version4)
+    #expect(configuration.version == "4.0")
+    #expect(configuration.storefront == Storefront.named("GBR"))
+    #expect(configuration.products.map(\.kind) == [.consumable, .nonConsumable])
+    #expect(configuration.subscriptions.map(\.productID) == ["com.example.club.monthly", "com.example.club.yearly"])
+    #expect(
+      configuration.notes.first
+        == "products[0] 'com.example.bananas.5': localizations[1] (en_GB) left out: en comes from en_US")
+    let xml = try #require(
+      String(data: try Data(contentsOf: URL(fileURLWithPath: StoreKitFixtures.version4)), encoding: .utf8))
+    #expect(xml.contains("appPolicies"))
+    // The catalog gets the non-consumable with the type the loader reads for one.
+    let root = configuration.catalogRoot(credits: ["com.example.bananas.5": 5])
+    let products = try #require(root["products"] as? [[String: Any]])
+    #expect(products.map { $0["type"] as? String } == ["consumable", "nonConsumable"])
+    #expect(products[1]["credits"] == nil)
+  }
+
+  @Test(
+    "4.0: the non-consumable is sold, with no credits",
+    .enabled(if: catalogLoaderSellsNonConsumables, "the catalog loader does not read type nonConsumable yet"))
+  func version4NonConsumable() throws {
+    let configuration = try load(StoreKitFixtures.version4)
+    let catalog = try configuration.catalog(credits: ["com.example.bananas.5": 5])
+    let map = try #require(catalog.product("com.example.jungle.map"))
+    #expect(map.kind == .nonConsumable)
+    #expect(map.displayPrice(in: try #require(Storefront.named("GBR"))) == "£4.99")
+    #expect(try written(configuration, credits: ["com.example.bananas.5": 5]) == catalog)
+  }
+
+  @Test("a consumable without credits is named, with every other one that needs them")
+  func creditsMissing() throws {
+    let configuration = try load(StoreKitFixtures.version1)
+    let error = try #require(throws: CatalogError.self) {
+      try configuration.catalog(credits: ["com.example.bananas.5": 5])
+    }
+    #expect(error.message.contains("a consumable needs the monkey credits one unit grants: com.example.bananas.12"))
+    #expect(error.message.contains("--credits com.example.bananas.12=N"))
+    #expect(!error.message.contains("com.example.bananas.5=N"))
+    #expect(error.exitStatus == .dataError)
+    let none = try #require(throws: CatalogError.self) { try configuration.catalog(credits: [:]) }
+    #expect(
+      none.message.contains(
+        "consumables need the monkey credits one unit grants: com.example.bananas.5, com.example.bananas.12"))
+  }
+
+  @Test(
+    "credits for what the file does not sell as a consumable are refused",
+    arguments: [
+      ("com.example.bananas.6", "is not a product of the file"),
+      ("com.example.club.monthly", "is a subscription (subscriptionGroups[0].subscriptions[0]), not sold here"),
+    ])
+  func creditsForOtherProducts(productID: String, problem: String) throws {
+    let configuration = try load(StoreKitFixtures.version1)
+    var credits = StoreKitFixtures.bananaCredits
+    credits[productID] = 3
+    let error = try #require(throws: CatalogError.self) { try configuration.catalog(credits: credits) }
+    #expect(error.product == productID)
+    #expect(error.key == "--credits")
+    #expect(error.problem == problem)
+    #expect(
+      error.message.contains("expected --credits for the consumables: com.example.bananas.5, com.example.bananas.12"))
+  }
+
+  @Test("credits for a non-consumable are refused: it grants none")
+  func creditsForNonConsumable() throws {
+    let configuration = try load(StoreKitFixtures.version4)
+    let error = try #require(throws: CatalogError.self) {
+      try configuration.catalog(credits: ["com.example.bananas.5": 5, "com.example.jungle.map": 1])
+    }
+    // Until the loader sells non-consumables the file is refused first, for its type.
+    if catalogLoaderSellsNonConsumables {
+      #expect(error.problem == "is a non-consumable (products[1]), which grants no credits")
+    } else {
+      #expect(error.key == "products[1].type")
+    }
+  }
+
+  @Test("settings become the conditions they match, as commands store set accepts")
+  func settings() throws {
+    let version1 = try load(StoreKitFixtures.version1).settings
+    #expect(version1.conditions.map(\.command) == ["monkeyshop store set failAll 2"])
+    #expect(version1.conditions[0].setting == "_failTransactionsEnabled true, _storeKitError 2")
+    #expect(version1.conditions[0].note?.contains("supports only unknown") == true)
+
+    let japan = try load(StoreKitFixtures.version3Japan).settings
+    #expect(
+      japan.conditions.map(\.command) == [
+        "monkeyshop store set askToBuy on", "monkeyshop store set verification fail",
+      ])
+    #expect(japan.language == .ja)
+    #expect(japan.notSimulated.isEmpty)
+
+    let version4 = try load(StoreKitFixtures.version4).settings
+    #expect(
+      version4.conditions.map(\.command) == [
+        "monkeyshop store set skipPaymentSheet on", "monkeyshop store set failAll 0",
+      ])
+    #expect(version4.conditions[1].setting == "_storeKitErrors 'Purchase' enabled")
+    #expect(version4.language == .en)
+    // Off switches and the file's own details are not reported; what is on and not simulated is.
+    #expect(version4.notSimulated == ["_storeKitErrors 'Load Products' enabled", "_billingIssuesEnabled true"])
+
+    #expect(try load(StoreKitFixtures.version1Point2).settings.notSimulated == ["_timeRate 6"])
+
+    for condition in version1.conditions + japan.conditions + version4.conditions {
+      var conditions = Conditions()
+      try condition.condition.set(condition.value, in: &conditions)
+      #expect(condition.condition.value(in: conditions, defaultStorefront: .usa) == condition.value)
+    }
+  }
+
+  @Test("text with control characters is written as character references and read back the same")
+  func controlCharacters() throws {
+    var root = StoreKitJSON.good()
+    StoreKitJSON.editProduct(&root, 0) { product in
+      product["localizations"] = [
+        ["locale": "en_US", "displayName": "Bananas\u{1B}[31m red", "description": "one\ntwo\u{202E} & <three>"]
+      ]
+    }
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let xml = try configuration.catalogPropertyList(credits: StoreKitJSON.credits)
+    #expect(xml.contains("Bananas&#x1B;[31m red"))
+    #expect(xml.contains("one&#xA;two&#x202E; &amp; &lt;three&gt;"))
+    #expect(!xml.unicodeScalars.contains { TerminalText.isControl($0) && $0 != "\n" && $0 != "\t" })
+    for fast in [true, false] {
+      let catalog = try CatalogLoader.parse(Data(xml.utf8), path: "products.plist", fastXML: fast)
+      #expect(catalog.products[0].localization("en").title == "Bananas\u{1B}[31m red")
+      #expect(catalog.products[0].localization("en").description == "one\ntwo\u{202E} & <three>")
+    }
+  }
+
+  @Test("a file of subscriptions only has nothing to sell, and says why")
+  func onlySubscriptions() throws {
+    var root = StoreKitJSON.good()
+    root["products"] = [Any]()
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let error = try #require(throws: CatalogError.self) { try configuration.catalog(credits: [:]) }
+    #expect(error.key == "products")
+    #expect(error.problem == "has no consumable or non-consumable (its subscriptions are not sold here)")
+  }
+
+  @Test("a missing file is refused as a missing catalog is")
+  func missingFile() throws {
+    let error = try #require(throws: CatalogError.self) {
+      try CatalogLoader.load(path: "/nonexistent/Shop.storekit", credits: [:])
+    }
+    #expect(error.message.hasPrefix("/nonexistent/Shop.storekit: no such file"))
+    #expect(error.exitStatus == .dataError)
+  }
+
+  @Test("malformed files name the file, the product and the key path", arguments: badStoreKitFiles)
+  func malformed(_ bad: BadStoreKit) throws {
+    let data = bad.raw.map { Data($0.utf8) } ?? StoreKitJSON.data(bad.spoiled())
+    let error = try #require(throws: CatalogError.self) {
+      try StoreKitConfiguration.parse(data, path: "Shop.storekit").catalog(credits: StoreKitJSON.credits)
+    }
+    #expect(error.path == "Shop.storekit")
+    #expect(error.product == bad.product, "\(error)")
+    #expect(error.key == bad.key, "\(error)")
+    #expect(error.message.contains(bad.problem), "\(error)")
+    #expect(error.exitStatus == .dataError)
+  }
+}
+
+/// A good `.storekit` file as JSON values, for each malformed case to spoil one way.
+enum StoreKitJSON {
+  static let credits = ["com.example.bananas.5": 5, "com.example.bananas.12": 12]
+
+  static func product(_ id: String, _ price: String, type: String = "Consumable") -> [String: Any] {
+    [
+      "displayPrice": price, "familyShareable": false, "internalID": "1", "productID": id,
+      "referenceName": id, "type": type,
+      "localizations": [["description": "Bananas", "displayName": "Bananas", "locale": "en_US"]],
+    ]
+  }
+
+  static func good() -> [String: Any] {
+    [
+      "identifier": "ABCD1234",
+      "products": [product("com.example.bananas.5", "0.99"), product("com.example.bananas.12", "1.99")],
+      "settings": [
+        "_storefront": "USA", "_storeKitErrors": [["current": NSNull(), "enabled": false, "name": "Purchase"]],
+      ],
+      "subscriptionGroups": [
+        [
+          "id": "1", "name": "Club",
+          "subscriptions": [product("com.example.club", "2.99", type: "RecurringSubscription")],
+        ]
+      ],
+      "nonRenewingSubscriptions": [Any](),
+      "version": ["major": 3, "minor": 0],
+    ]
+  }
+
+  static func editProduct(_ root: inout [String: Any], _ index: Int, _ edit: (inout [String: Any]) -> Void) {
+    var products = root["products"] as! [Any]
+    var product = products[index] as! [String: Any]
+    edit(&product)
+    products[index] = product
+    root["products"] = products
+  }
+
+  static func data(_ root: [String: Any]) -> Data {
+    try! JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
+  }
+}
+
+/// One way to spoil a `.storekit` file, with the product, key path and words the error must give.
+struct BadStoreKit: Sendable, CustomTestStringConvertible {
+  let name: String
+  let product: String?
+  let key: String?
+  let problem: String
+  /// The file's text, for what JSON values cannot make.
+  let raw: String?
+  let spoil: @Sendable (inout [String: Any]) -> Void
+
+  var testDescription: String { name }
+
+  init(
+    _ name: String, product: String? = nil, key: String?, _ problem: String, raw: String? = nil,
+    spoil: @escaping @Sendable (inout [String: Any]) -> Void = { _ in }
+  ) {
+    self.name = name
+    self.product = product
+    self.key = key
+    self.problem = problem
+    self.raw = raw
+    self.spoil = spoil
+  }
+
+  func spoiled() -> [String: Any] {
+    var root = StoreKitJSON.good()
+    spoil(&root)
+    return root
+  }
+
+  /// A case that spoils the second product (`com.example.bananas.12`, `products[1]`).
+  static func second(
+    _ name: String, key: String, _ problem: String, product: String? = "com.example.bananas.12",
+    _ spoil: @escaping @Sendable (inout [String: Any]) -> Void
+  ) -> BadStoreKit {
+    BadStoreKit(name, product: product, key: key, problem) { root in StoreKitJSON.editProduct(&root, 1, spoil) }
+  }
+
+  /// A case that sets `settings[key]`; the error names `settings.KEY`, or `settings.AT` within it.
+  static func setting(_ name: String, key: String, at place: String? = nil, _ problem: String, _ value: Any)
+    -> BadStoreKit
+  {
+    nonisolated(unsafe) let value = value
+    return BadStoreKit(name, key: "settings.\(place ?? key)", problem) { root in
+      var settings = root["settings"] as! [String: Any]
+      settings[key] = value
+      root["settings"] = settings
+    }
+  }
+}
+
+let badStoreKitFiles: [BadStoreKit] = [
+  BadStoreKit("not JSON", key: nil, "is not JSON", raw: "<?xml version=\"1.0\"?><plist/>"),
+  BadStoreKit("a property list's text", key: nil, "is not JSON", raw: "{ products = (); }"),
+  BadStoreKit("top level an array", key: nil, "the top level is an array", raw: "[]"),
+  BadStoreKit(
+    "a key written twice", key: "settings._storefront", "is written twice",
+    raw: #"{"products": [], "settings": {"_storefront": "USA", "_storefront": "JPN"}}"#),
+  BadStoreKit("no products", key: "products", "missing") { $0["products"] = nil },
+  BadStoreKit("products an object", key: "products", "is an object") { $0["products"] = ["a": 1] },
+  BadStoreKit("a product a string", key: "products[1]", "is a string") {
+    $0["products"] = [StoreKitJSON.product("com.example.bananas.5", "0.99"), "bananas"]
+  },
+  .second("productID missing", key: "products[1].productID", "missing", product: nil) { $0["productID"] = nil },
+  .second("productID a number", key: "products[1].productID", "is a number", product: nil) { $0["productID"] = 12 },
+  .second("productID not reverse-DNS", key: "products[1].productID", "is not reverse-DNS", product: "bananas12") {
+    $0["productID"] = "bananas12"
+  },
+  .second(
+    "duplicate product IDs", key: "products[1].productID", "is also the ID of products[0]",
+    product: "com.example.bananas.5"
+  ) { $0["productID"] = "com.example.bananas.5" },
+  .second("type unknown", key: "products[1].type", "is 'Consumible' (expected Consumable or NonConsumable)") {
+    $0["type"] = "Consumible"
+  },
+  .second("type missing", key: "products[1].type", "missing") { $0["type"] = nil },
+  .second("displayPrice missing", key: "products[1].displayPrice", "missing") { $0["displayPrice"] = nil },
+  .second("displayPrice a number", key: "products[1].displayPrice", "is a number") { $0["displayPrice"] = 1.99 },
+  .second("displayPrice not a number", key: "products[1].displayPrice", "'free' is not a decimal number") {
+    $0["displayPrice"] = "free"
+  },
+  .second("displayPrice negative", key: "products[1].displayPrice", "'-1.99' is negative") {
+    $0["displayPrice"] = "-1.99"
+  },
+  .second("displayPrice a fraction of a cent", key: "products[1].displayPrice", "has 3 decimal places") {
+    $0["displayPrice"] = "1.999"
+  },
+  .second("localizations missing", key: "products[1].localizations", "missing") { $0["localizations"] = nil },
+  .second("localizations empty", key: "products[1].localizations", "is empty") { $0["localizations"] = [Any]() },
+  .second("a localization without displayName", key: "products[1].localizations[0].displayName", "missing") {
+    $0["localizations"] = [["description": "Bananas", "locale": "en_US"]]
+  },
+  .second("a localization's locale a number", key: "products[1].localizations[0].locale", "is a number") {
+    $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": 1]]
+  },
+  .second("a locale that is none", key: "products[1].localizations[0].locale", #"'en\u{1B}]0;x' is not a locale"#) {
+    $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": "en\u{1B}]0;x"]]
+  },
+  .second("an empty description", key: "products[1].localizations[0].description", "is empty") {
+    $0["localizations"] = [["description": " ", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  .setting("an unknown storefront", key: "_storefront", "unknown storefront 'NZL'", "NZL"),
+  .setting("a storefront a number", key: "_storefront", "is a number", 840),
+  .setting("ask to buy a string", key: "_askToBuyEnabled", "is a string (expected true or false)", "yes"),
+  .setting("failing a number", key: "_failTransactionsEnabled", "is a number (expected true or false)", 1),
+  .setting("the 1.0 error a string", key: "_storeKitError", "is a string", "2"),
+  .setting("the errors an object", key: "_storeKitErrors", "is an object", ["Purchase": true]),
+  .setting(
+    "an error's enabled a string", key: "_storeKitErrors", at: "_storeKitErrors[0].enabled", "is a string",
+    [
+      ["current": NSNull(), "enabled": "yes", "name": "Purchase"]
+    ]),
+  .setting("the locale a boolean", key: "_locale", "is a boolean", true),
+  BadStoreKit(
+    "a price in yen with cents", product: "com.example.bananas.5", key: "products[0].displayPrice",
+    "'0.99' has 2 decimal places, but JPY has no minor unit"
+  ) { root in
+    root["settings"] = ["_storefront": "JPN"]
+  },
+  BadStoreKit("settings an array", key: "settings", "is an array") { $0["settings"] = [Any]() },
+  BadStoreKit("version a string", key: "version", "is a string") { $0["version"] = "3.0" },
+  BadStoreKit("identifier a number", key: "identifier", "is a number") { $0["identifier"] = 1234 },
+  BadStoreKit("subscription groups an object", key: "subscriptionGroups", "is an object") {
+    $0["subscriptionGroups"] = ["id": "1"]
+  },
+  BadStoreKit("a subscription without productID", key: "subscriptionGroups[0].subscriptions[0].productID", "missing") {
+    $0["subscriptionGroups"] = [["id": "1", "subscriptions": [["type": "RecurringSubscription"]]]]
+  },
+  BadStoreKit("non-renewing subscriptions a string", key: "nonRenewingSubscriptions", "is a string") {
+    $0["nonRenewingSubscriptions"] = "none"
+  },
+]
