@@ -46,7 +46,7 @@ extension CatalogCommand {
         let credits = try DefaultPlaces(catalog: file, credits: credits).catalogCredits(for: file)
         catalog = try configuration.catalogPropertyList(credits: credits)
       } catch {
-        throw Failure(error, then: out.map { "--out \($0): nothing was written" })
+        throw Failure(error, then: out.map { "--out \(TerminalText.escaped($0)): nothing was written" })
       }
       for line in StoreKitReport.lines(configuration) {
         Output.warn(line.hasPrefix(" ") ? line : "monkeyshop: \(file): \(line)")
@@ -61,12 +61,12 @@ extension CatalogCommand {
       let products = configuration.products
       let consumables = products.filter { $0.kind == .consumable }.count
       say(
-        "\(out): \(counted(products.count, "product")) (\(counted(consumables, "consumable")), \(counted(products.count - consumables, "non-consumable"))), storefront \(configuration.storefront)"
+        "\(TerminalText.escaped(out)): \(counted(products.count, "product")) (\(counted(consumables, "consumable")), \(counted(products.count - consumables, "non-consumable"))), storefront \(configuration.storefront)"
       )
     }
 
     private static func refusal(_ path: String, _ problem: String) -> Failure {
-      Failure("--out \(path): \(problem); nothing was written", exitStatus: .usage)
+      Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
     }
 
     /// Where `--out` may write: a new file, or with `--force` a regular file; never the file being
@@ -112,11 +112,13 @@ extension CatalogCommand {
       let synced = fsync(descriptor) == 0
       close(descriptor)
       guard written == bytes.count, synced else {
-        throw Failure.failed("--out \(path): cannot be written: \(String(cString: strerror(errno)))")
+        throw Failure.failed(
+          "--out \(TerminalText.escaped(path)): cannot be written: \(String(cString: strerror(errno)))")
       }
       guard link(temporary, path) == 0 else {
         if errno == EEXIST { throw refusal(path, "exists (--force replaces it)") }
-        throw Failure.failed("--out \(path): cannot be written: \(String(cString: strerror(errno)))")
+        throw Failure.failed(
+          "--out \(TerminalText.escaped(path)): cannot be written: \(String(cString: strerror(errno)))")
       }
     }
   }
