@@ -24,7 +24,8 @@ final class EventLogFile {
   init(path: String, dataFolder: DataFolder) throws(Failure) {
     self.path = path
     func refuse(_ reason: String) -> Failure {
-      Failure("--log-file \(path): \(reason); expected a regular file to append to", exitStatus: .usage)
+      Failure(
+        "--log-file \(TerminalText.escaped(path)): \(reason); expected a regular file to append to", exitStatus: .usage)
     }
     if dataFolder.holds(path) {
       throw refuse("it is in the data folder, whose files only monkeyshop writes")
@@ -71,6 +72,7 @@ final class EventLogFile {
     guard lost > 0 else { return nil }
     let events = counted(lost, "event")
     return Failure.failed(
-      "--log-file \(path): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete")
+      "--log-file \(TerminalText.escaped(path)): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete"
+    )
   }
 }

@@ -18,7 +18,7 @@ struct LaunchCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Print JSON instead: taken (payment, transactionID when it has one, productIdentifier, credits, arrival), balance, deferred, purchasing, awaitingFinish, events."
+      "Print JSON instead: taken (payment, transactionIdentifier unless failed, productIdentifier, credits, arrival, resolvedFromTransactionID for a resolution), balance, deferred, purchasing, awaitingFinish, events."
   )
   var json = false
 
@@ -158,8 +158,8 @@ private struct Taken {
     var object: [String: Any] = [
       "payment": id, "productIdentifier": productIdentifier, "credits": credits, "arrival": arrival.rawValue,
     ]
-    if let transactionIdentifier { object["transactionID"] = transactionIdentifier }
-    if let resolves { object["resolves"] = resolves }
+    if let transactionIdentifier { object["transactionIdentifier"] = transactionIdentifier }
+    if let resolves { object["resolvedFromTransactionID"] = resolves }
     return object
   }
 }

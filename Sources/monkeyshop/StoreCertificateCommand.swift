@@ -93,7 +93,8 @@ struct StoreCertificate: ParsableCommand {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard descriptor >= 0 else {
       throw Failure.failed(
-        "--out \(TerminalText.escaped(path)): cannot write in \(folder): \(String(cString: strerror(errno)))")
+        "--out \(TerminalText.escaped(path)): cannot write in \(TerminalText.escaped(folder)): \(String(cString: strerror(errno)))"
+      )
     }
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     let synced = fsync(descriptor) == 0

@@ -14,7 +14,7 @@ struct StorefrontCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Append every event of the StoreKit event log to this file as JSON Lines: time (ISO 8601), ms since launch, event, text, transactionID and errorID where there is one.",
+      "Append every event of the StoreKit event log to this file as JSON Lines: time (ISO 8601), ms since launch, event, text, storeKit, and where there is one: payment, transactionIdentifier (purchased transactions only) and errorID.",
       valueName: "file"))
   var logFile: String?
 

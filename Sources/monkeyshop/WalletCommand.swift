@@ -35,7 +35,7 @@ struct WalletCommand: ParsableCommand {
         } else {
           say(counted(wallet.balance, "monkey credit"))
         }
-        say("wallet: \(folder.walletPath)")
+        say("wallet: \(TerminalText.escaped(folder.walletPath))")
       }
     }
   }

@@ -83,6 +83,58 @@ import Testing
     #expect(shop.model.overlay == .transactionDetail(selection: 0))
   }
 
+  @Test("a new transaction above keeps the manager on the transaction chosen, so f and v act on it")
+  func selectionFollowsTheTransaction() {
+    let shop = ShopHarness(conditions: { $0.interruptedPurchases = true })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press("i")  // interruptions off
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press(.tab, .down, .enter)
+    #expect(shop.screen().contains("Transaction payment 1 · 2 of 2"))
+    shop.press("v")
+    shop.wait(2)
+    #expect(shop.screen().contains("Transaction payment 1 · 3 of 3"), "\(shop.screen())")
+    shop.press(.escape)
+    #expect(shop.model.selectedTransaction?.id == "1")
+  }
+
+  @Test("at 80×24 in Japanese a refunded transaction still shows every payload field: explanations give way")
+  func everyFieldFits() {
+    let shop = ShopHarness(language: .ja)
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press(.tab, .enter)
+    shop.press("f")
+    let screen = shop.screen()
+    #expect(screen.contains("revocationDate: "), "\(screen)")
+    #expect(screen.contains("revocationReason: 0"), "\(screen)")
+    #expect(screen.contains("price: 990"), "\(screen)")
+  }
+
+  @Test("a failed payment's detail gives its error: ID, domain, code and Apple's message")
+  func failedPaymentShowsItsError() {
+    let shop = ShopHarness()
+    shop.press("5")
+    shop.press(.escape)
+    shop.press(.tab, .enter)
+    #expect(shop.screen().contains("MS-E0004 SKErrorDomain 2 paymentCancelled"), "\(shop.screen())")
+  }
+
+  @Test("a product the catalog no longer sells is taken for the consumable it was, never an entitlement")
+  func unknownProductIsAConsumable() {
+    let transaction = StoreTransaction(
+      id: "1", productIdentifier: "com.example.gone", quantity: 1, state: .purchased, purchaseDate: ShopHarness.start,
+      finished: true)
+    let inspection = TransactionInspection(transaction, catalog: ShopHarness.catalog, conditions: Conditions())
+    #expect(inspection.consumable)
+    #expect(!inspection.sequences.currentEntitlements && !inspection.sequences.all)
+  }
+
   @Test("the payload lines pair up only where both fit half the width")
   func flowPairsShortLines() {
     let rows = OverlayView.flow(["a: 1", "b: 2", String(repeating: "c", count: 30), "d: 4"], width: 40)

@@ -26,9 +26,9 @@ import Testing
     let purchasing = json(shop, event: "purchasing")
     #expect(purchasing.count == 1)
     #expect(purchasing.first?["payment"] as? String == "1")
-    #expect(purchasing.first?["transactionID"] == nil, "a purchasing payment has no transactionIdentifier")
+    #expect(purchasing.first?["transactionIdentifier"] == nil, "a purchasing payment has no transactionIdentifier")
     let purchased = json(shop, event: "purchased")
-    #expect(purchased.first?["transactionID"] as? String == "1")
+    #expect(purchased.first?["transactionIdentifier"] as? String == "1")
   }
 
   @Test("a cancelled payment never has a transactionIdentifier, not even when finished")
@@ -42,7 +42,7 @@ import Testing
     for name in ["purchasing", "failed", "finished"] {
       let objects = json(shop, event: name)
       #expect(objects.count == 1, "\(name)")
-      #expect(objects.allSatisfy { $0["transactionID"] == nil && $0["payment"] as? String == "1" }, "\(name)")
+      #expect(objects.allSatisfy { $0["transactionIdentifier"] == nil && $0["payment"] as? String == "1" }, "\(name)")
     }
   }
 
@@ -58,7 +58,7 @@ import Testing
     shop.press("a")
     #expect(lines(shop).suffix(4).first == "Ask to Buy: a parent approved payment 1")
     #expect(lines(shop).contains("paymentQueue(_:updatedTransactions:) .purchased #1"))
-    #expect(json(shop, event: "approved").first?["transactionID"] == nil)
+    #expect(json(shop, event: "approved").first?["transactionIdentifier"] == nil)
   }
 
   @Test("the purchase resolving an interruption is a new payment, not the interrupted one's original")
@@ -89,5 +89,28 @@ import Testing
     let written = try JSONEncoder().encode(transaction)
     let text = String(decoding: written, as: UTF8.self)
     #expect(text.contains("resolvedFromTransactionID") && !text.contains("originalTransactionID"))
+  }
+
+  @Test(
+    "the resolved payment is checked under either key: an earlier payment's number, not both keys",
+    arguments: [
+      (#""originalTransactionID": "1", "resolvedFromTransactionID": "1""#, "originalTransactionID", "keep only"),
+      (#""originalTransactionID": "garbage""#, "originalTransactionID", "expected the number of an earlier payment"),
+      (#""resolvedFromTransactionID": "2""#, "resolvedFromTransactionID", "below 2"),
+      (#""resolvedFromTransactionID": "9""#, "resolvedFromTransactionID", "below 2"),
+    ])
+  func resolvedPaymentIsChecked(fields: String, key: String, problem: String) {
+    let json = """
+      {"id": "2", "productIdentifier": "com.monkeyshop.credits.5", "quantity": 1, "state": "purchased",
+       "finished": true, "purchaseDate": "2026-11-21T09:30:00Z", "hasPurchaseIssue": false, \(fields)}
+      """
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    #expect {
+      try decoder.decode(StoreTransaction.self, from: Data(json.utf8))
+    } throws: { error in
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.codingPath.last?.stringValue == key && context.debugDescription.contains(problem)
+    }
   }
 }

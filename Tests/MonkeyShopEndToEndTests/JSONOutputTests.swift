@@ -32,7 +32,7 @@ struct JSONOutputTests {
       #expect(event["ms"] is Int, "\(event)")
       #expect(event["text"] is String, "\(event)")
     }
-    #expect(events.last?["transactionID"] as? String == "1")
+    #expect(events.last?["transactionIdentifier"] as? String == "1")
   }
 
   @Test("buy --json of a failed purchase: JSON with the transaction's error ID, the message on stderr, exit 1")
@@ -161,10 +161,10 @@ struct JSONOutputTests {
       names.starts(with: ["observerAdded", "canMakePayments", "productsRequested", "productsReceived"]), "\(names)")
     let cancel = try #require(events.first { $0["event"] as? String == "failed" }, "\(text)")
     #expect(cancel["payment"] as? String == "1")
-    #expect(cancel["transactionID"] == nil, "a cancelled payment has no transactionIdentifier")
+    #expect(cancel["transactionIdentifier"] == nil, "a cancelled payment has no transactionIdentifier")
     #expect(cancel["errorID"] as? String == "MS-E0004")
     let delivered = try #require(events.first { $0["event"] as? String == "delivered" }, "\(text)")
-    #expect(delivered["transactionID"] as? String == "2" && delivered["payment"] as? String == "2")
+    #expect(delivered["transactionIdentifier"] as? String == "2" && delivered["payment"] as? String == "2")
     #expect(delivered["text"] as? String == "deliver #2: +10 credits → balance 10")
     #expect(names.last == "finished", "\(names)")
     try await tmux.press("q")

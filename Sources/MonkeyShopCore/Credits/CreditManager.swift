@@ -143,7 +143,7 @@ public enum CreditError: ShopError, Equatable {
     case .unknownProduct(let identifier):
       "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
     case .notPurchased(let id):
-      "transaction #\(id) is not purchased in the store, so nothing is credited"
+      "payment \(id) is not purchased in the store, so nothing is credited"
     case .notRefunded(let id):
       "transaction #\(id) is not refunded in the store, so nothing is taken back"
     case .balanceOverflow:

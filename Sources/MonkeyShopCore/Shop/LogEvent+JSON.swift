@@ -41,8 +41,9 @@ extension LogEntry {
   /// The entry as a JSON object, for `--log-file` (JSON Lines) and `--json`: `time` (ISO 8601,
   /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
   /// match), `text` (the log line as the storefront shows it), and when the event has them:
-  /// `payment` (the App Store's number for the payment), `transactionID` (the app's
-  /// `transactionIdentifier`: purchased and restored transactions only) and `errorID`.
+  /// `payment` (the App Store's number for the payment: a transaction's `id` in
+  /// `store transactions --json`), `transactionIdentifier` (purchased and restored transactions
+  /// only) and `errorID`.
   public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
     var object: [String: Any] = [
       "time": ISO8601.string(from: time),
@@ -52,7 +53,7 @@ extension LogEntry {
       "storeKit": api.rawValue,
     ]
     if let id = event.paymentID { object["payment"] = id }
-    if let id = event.transactionID { object["transactionID"] = id }
+    if let id = event.transactionID { object["transactionIdentifier"] = id }
     if let errorID = event.errorID { object["errorID"] = errorID.rawValue }
     return object
   }

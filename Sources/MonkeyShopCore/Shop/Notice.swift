@@ -86,7 +86,7 @@ public enum LogNote: Equatable, Sendable {
   case unfinishedAtLaunch(count: Int)
   case crashedLastRun(FiredCrash)
   case askToBuyWaits
-  case finishedElsewhere(transactionID: String)
+  case finishedElsewhere(transactionID: String, TransactionState)
   /// A transaction redelivered at launch was credited already: by the app that stopped before
   /// finishing it.
   case creditedBeforeStop

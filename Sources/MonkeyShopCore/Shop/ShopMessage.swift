@@ -112,7 +112,7 @@ extension ShopFailure {
   /// moved away) will never be answered.
   static func vanished(_ id: String) -> ShopFailure {
     ShopFailure(
-      .unknownTransaction, "transaction #\(id) is no longer in the store (was it reset?): it will never be answered")
+      .unknownTransaction, "payment \(id) is no longer in the store (was it reset?): it will never be answered")
   }
 }
 

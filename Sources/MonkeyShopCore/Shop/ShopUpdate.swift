@@ -99,9 +99,10 @@ extension ShopModel {
       record(.conditionChanged(condition, value: value))
       return conditionChanged(condition)
     case .storeChanged(let store):
+      let selected = selectedTransaction?.id
       self.store = store
       answersHeld = false
-      clampSelections()
+      clampSelections(keeping: selected)
       closeAnsweredPaymentSheet()
       return []
     case .walletRead(let wallet):
@@ -341,7 +342,7 @@ extension ShopModel {
     for transaction in answered {
       if transaction.finished {
         inFlight[transaction.id] = nil
-        note(.finishedElsewhere(transactionID: transaction.id))
+        note(.finishedElsewhere(transactionID: transaction.id, transaction.state))
         status = .finishedElsewhere(transactionID: transaction.id, transaction.state)
         effects.append(.readWallet)
       } else {
@@ -431,10 +432,11 @@ extension ShopModel {
   /// anything now deliverable (an approval, a resolved interruption), as `Transaction.updates` would.
   private mutating func follow(store new: StoreState, wallet: Wallet) -> [ShopEffect] {
     let old = store
+    let selected = selectedTransaction?.id
     followWallet(wallet)
     store = new
     answersHeld = false
-    clampSelections()
+    clampSelections(keeping: selected)
     closeAnsweredPaymentSheet()
     var effects = refundsNoticed(before: old, now: new)
     for condition in Condition.allCases {
@@ -534,12 +536,16 @@ extension ShopModel {
     return requestProducts()
   }
 
-  mutating func clampSelections() {
+  /// After the store changed: the transaction manager stays on the transaction it had selected
+  /// (newer ones may have come above it), so a key acts on the one the person chose.
+  mutating func clampSelections(keeping id: String?) {
+    let list = transactionList
+    func position(_ selection: Int) -> Int {
+      id.flatMap(list.position(of:)) ?? min(selection, max(0, list.count - 1))
+    }
     switch overlay {
-    case .transactions(let selection):
-      overlay = .transactions(selection: min(selection, max(0, transactionList.count - 1)))
-    case .transactionDetail(let selection):
-      overlay = .transactionDetail(selection: min(selection, max(0, transactionList.count - 1)))
+    case .transactions(let selection): overlay = .transactions(selection: position(selection))
+    case .transactionDetail(let selection): overlay = .transactionDetail(selection: position(selection))
     default: break
     }
   }

@@ -13,6 +13,10 @@ public struct TransactionInspection: Equatable, Sendable {
   public let verifies: Bool
   /// The StoreKit 2 sequences that emit it, as the app would read them now.
   public let sequences: Sequences
+  /// A consumable, as far as the catalog knows: a product it no longer sells counts as one, since
+  /// every product a signed transaction of this shop names was sold as a consumable or is still
+  /// in the catalog.
+  public let consumable: Bool
 
   public struct Sequences: Equatable, Sendable {
     /// `Transaction.all`: "Unfinished consumables; Finished consumables that are refunded or
@@ -35,7 +39,8 @@ public struct TransactionInspection: Equatable, Sendable {
     verifies = !transaction.failsVerification
     // StoreKit 2 has a `Transaction` only for what the App Store signed.
     let signed = payload != nil
-    let consumable = catalog.product(transaction.productIdentifier)?.credits != nil
+    let consumable = catalog.product(transaction.productIdentifier).map { $0.credits != nil } ?? true
+    self.consumable = consumable
     let history = consumable ? conditions.includeConsumableHistory || transaction.isRevoked : true
     sequences = Sequences(
       all: signed && (!transaction.finished || history),

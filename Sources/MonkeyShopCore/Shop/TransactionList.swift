@@ -43,6 +43,19 @@ public struct TransactionList: Sendable {
     range.clamped(to: 0..<count).map { self[newestFirst: $0] }
   }
 
+  /// The position (newest first) of the transaction with this id, if the list holds it. Numbers
+  /// fall from the newest to the oldest, so it is found by halving.
+  public func position(of id: String) -> Int? {
+    guard let number = StoreTransaction.number(id) else { return nil }
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if (self[newestFirst: middle].number ?? 0) > number { low = middle + 1 } else { high = middle }
+    }
+    return low < count && self[newestFirst: low].id == id ? low : nil
+  }
+
   /// Where a transaction number goes in the history: the first position whose number is not below.
   private static func index(of number: Int, in history: [StoreTransaction]) -> Int {
     var low = 0

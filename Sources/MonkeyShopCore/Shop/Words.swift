@@ -217,7 +217,7 @@ public struct Words: Sendable {
     case .vanished(let id):
       let failure = ShopFailure.vanished(id)
       return language == .ja
-        ? ShopFailure(failure.errorID, "取引 #\(id) はストアにありません (リセットされた?): 応答は来ません").formatted
+        ? ShopFailure(failure.errorID, "支払い \(id) はストアにありません (リセットされた?): 応答は来ません").formatted
         : failure.formatted
     case .crashed:
       return say("The app crashed", "アプリがクラッシュしました")
@@ -303,8 +303,10 @@ public struct Words: Sendable {
         "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
     case .askToBuyWaits:
       say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
-    case .finishedElsewhere(let id):
-      say("#\(id) was answered and finished by another monkeyshop", "#\(id) は別の monkeyshop が受け取り完了しました")
+    case .finishedElsewhere(let id, let state):
+      say(
+        "\(name(id, state)) was answered and finished by another monkeyshop",
+        "\(name(id, state)) は別の monkeyshop が受け取り完了しました")
     case .creditedBeforeStop:
       say(
         "credited before the app stopped; finishing it now keeps it from coming back",
@@ -400,13 +402,16 @@ public struct Words: Sendable {
   var transactionColumns: [String] {
     language == .ja ? ["#", "商品", "数量", "状態", "完了", "メモ"] : ["#", "product", "qty", "state", "finished", "note"]
   }
-  func fromTransaction(_ id: String) -> String { say("from #\(id)", "#\(id) から") }
+  func fromTransaction(_ id: String) -> String { say("resolves payment \(id)", "支払い \(id) を解決") }
+
+  /// How the app names a transaction (`StoreTransaction.logName`), in the storefront's language.
+  func name(_ id: String, _ state: TransactionState) -> String {
+    state == .purchased || state == .restored ? "#\(id)" : say("payment \(id)", "支払い \(id)")
+  }
 
   // A transaction's detail in the transaction manager
   func detailTitle(_ transaction: StoreTransaction, selected: Int, of count: Int) -> String {
-    let name =
-      transaction.transactionIdentifier != nil
-      ? "#\(transaction.id)" : say("payment \(transaction.id)", "支払い \(transaction.id)")
+    let name = name(transaction.id, transaction.state)
     return say("Transaction \(name) · \(selected) of \(count)", "取引 \(name) · \(count) 件中 \(selected)")
   }
   func verification(_ verifies: Bool) -> String {
@@ -415,8 +420,9 @@ public struct Words: Sendable {
         "VerificationResult: .verified — signed with this data folder's chain",
         "VerificationResult: .verified — 署名はこのデータフォルダの証明書チェーンと一致")
       : say(
-        "VerificationResult: .unverified(invalidSignature) — completed under verification fail: not to be credited",
-        "VerificationResult: .unverified(invalidSignature) — verification fail で完了: 付与してはいけません")
+        "VerificationResult: .unverified(invalidSignature) — completed under verification fail: a StoreKit 2 app ignores it (StoreKit 1 never checks)",
+        "VerificationResult: .unverified(invalidSignature) — verification fail で完了: StoreKit 2 のアプリは無視します (StoreKit 1 は検証しません)"
+      )
   }
   var notSigned: String {
     say(

@@ -25,14 +25,6 @@ extension StoreState {
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"
-      if let original = transaction.resolvedFromTransactionID.flatMap(StoreTransaction.number),
-        original > lastTransactionNumber
-      {
-        throw DecodingError.dataCorruptedError(
-          forKey: .transactions, in: container,
-          debugDescription:
-            "\(place).resolvedFromTransactionID \(original) is above lastTransactionNumber (\(lastTransactionNumber))")
-      }
       guard let number = transaction.number, number <= lastTransactionNumber else {
         throw DecodingError.dataCorruptedError(
           forKey: .transactions, in: container,
@@ -77,9 +69,15 @@ extension StoreTransaction {
     answerDate = try container.decodeDateIfPresent(forKey: .answerDate)
     forcedError = try container.decodeIfPresent(StoreError.self, forKey: .forcedError)
     hasPurchaseIssue = try container.decode(Bool.self, forKey: .hasPurchaseIssue)
-    resolvedFromTransactionID =
-      try container.decodeIfPresent(String.self, forKey: .resolvedFromTransactionID)
-      ?? decoder.container(keyedBy: EarlierKeys.self).decodeIfPresent(String.self, forKey: .originalTransactionID)
+    let earlier = try decoder.container(keyedBy: EarlierKeys.self)
+    let resolvedFrom = try container.decodeIfPresent(String.self, forKey: .resolvedFromTransactionID)
+    let earlierResolvedFrom = try earlier.decodeIfPresent(String.self, forKey: .originalTransactionID)
+    if resolvedFrom != nil, earlierResolvedFrom != nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .originalTransactionID, in: earlier,
+        debugDescription: "is the earlier name of resolvedFromTransactionID, which is there too: keep only that one")
+    }
+    resolvedFromTransactionID = resolvedFrom ?? earlierResolvedFrom
     environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment)
     failsVerification = try container.decodeIfPresent(Bool.self, forKey: .failsVerification) ?? false
     revocationDate = try container.decodeDateIfPresent(forKey: .revocationDate)
@@ -99,10 +97,14 @@ extension StoreTransaction {
         forKey: .revocationDate, in: container,
         debugDescription: "is set on a \(state) transaction (only a purchased one is refunded)")
     }
-    if let original = resolvedFromTransactionID, Self.number(original) == nil {
-      throw DecodingError.dataCorruptedError(
-        forKey: .resolvedFromTransactionID, in: container,
-        debugDescription: "is '\(original)', expected a transaction number")
+    // The interrupted payment came before the purchase that resolved it.
+    if let original = resolvedFromTransactionID,
+      Self.number(original).map({ number in Self.number(id).map { number < $0 } ?? true }) != true
+    {
+      let problem = "is '\(original)', expected the number of an earlier payment (below \(id))"
+      throw earlierResolvedFrom == nil
+        ? DecodingError.dataCorruptedError(forKey: .resolvedFromTransactionID, in: container, debugDescription: problem)
+        : DecodingError.dataCorruptedError(forKey: .originalTransactionID, in: earlier, debugDescription: problem)
     }
     guard (state == .failed) == (failure != nil) else {
       throw DecodingError.dataCorruptedError(

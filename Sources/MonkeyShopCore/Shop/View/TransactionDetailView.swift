@@ -3,50 +3,70 @@ import Foundation
 /// The transaction manager's detail of one transaction: what the App Store signed for it (the
 /// decoded payload), what verifying it gives the app, and which StoreKit 2 sequences hold it.
 extension OverlayView {
+  /// Rows of the detail; an explanation may be left out when the box cannot hold everything,
+  /// never a field of the payload.
+  private struct Part {
+    let lines: [String]
+    var style: Style = .plain
+    var explains = false
+  }
+
   func drawTransactionDetail(on canvas: inout some Canvas) {
     let size = canvas.size
     let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
     guard let inspection = model.inspection, let selection = model.managerSelection else { return }
-    let list = model.transactionList
     let transaction = inspection.transaction
-    canvas.box(rect, title: words.detailTitle(transaction, selected: selection + 1, of: list.count))
+    canvas.box(
+      rect, title: words.detailTitle(transaction, selected: selection + 1, of: model.transactionList.count))
     let statusRows = drawStatus(on: &canvas, rect: rect)
-    let x = rect.x + 2
     let width = rect.width - 4
-    let bottom = rect.y + rect.height - 1 - max(1, statusRows)
+    let room = rect.height - 2 - max(1, statusRows)
+    var parts = detailParts(inspection, width: width)
+    // What does not fit: the explanations go first, from the last.
+    while parts.reduce(0, { $0 + $1.lines.count }) > room, let index = parts.lastIndex(where: \.explains) {
+      parts.remove(at: index)
+    }
     var y = rect.y + 1
-    /// Puts each line on its own row while there is room; false once the box is full.
-    func put(_ lines: [String], style: Style = .plain) {
-      for line in lines where y < bottom {
-        canvas.put(line, x: x, y: y, width: width, style: style)
+    for part in parts {
+      for line in part.lines where y < rect.y + 1 + room {
+        canvas.put(line, x: rect.x + 2, y: y, width: width, style: part.style)
         y += 1
       }
     }
+    drawKeys(on: &canvas, rect: rect)
+  }
+
+  private func detailParts(_ inspection: TransactionInspection, width: Int) -> [Part] {
+    let transaction = inspection.transaction
     let summary = [
       "\(transaction.productIdentifier) ×\(transaction.quantity)", words.transactionState(transaction.state),
       transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—"),
-      transaction.isRevoked ? transaction.revocationDate.map(words.refunded(on:)) ?? "" : "",
+      transaction.resolvedFromTransactionID.map(words.fromTransaction) ?? "",
+      transaction.revocationDate.map(words.refunded(on:)) ?? "",
     ].filter { !$0.isEmpty }.joined(separator: " · ")
-    put([summary], style: .bold)
-    guard let payload = inspection.payload else {
-      put(ShopView.wrap(words.notSigned, width: width, lines: 4), style: .muted)
-      return drawKeys(on: &canvas, rect: rect)
+    var parts = [Part(lines: ShopView.wrap(summary, width: width, lines: 2), style: .bold)]
+    if let failure = transaction.failure {
+      parts.append(
+        Part(
+          lines: ShopView.wrap("\(failure.errorID) \(failure.code.label) — \(failure.message)", width: width, lines: 3),
+          style: Style(tint: .warning)))
     }
-    put(
-      ShopView.wrap(words.verification(inspection.verifies), width: width, lines: 2),
-      style: Style(tint: inspection.verifies ? .success : .warning))
-    put([words.sequences(inspection.sequences)], style: Style(tint: .accent))
-    let consumable = model.catalog.product(transaction.productIdentifier)?.credits != nil
-    put(
-      ShopView.wrap(
-        words.sequencesWhy(
-          consumable: consumable, includeConsumableHistory: model.store.conditions.includeConsumableHistory),
-        width: width, lines: 2),
-      style: .muted)
-    put([words.payloadHeading], style: Style(tint: .accent, bold: true))
-    put(Self.flow(payload.lines, width: width))
-    put(ShopView.wrap(words.jwsHint, width: width, lines: 2), style: .muted)
-    drawKeys(on: &canvas, rect: rect)
+    guard let payload = inspection.payload else {
+      parts.append(Part(lines: ShopView.wrap(words.notSigned, width: width, lines: 4), style: .muted))
+      return parts
+    }
+    parts.append(
+      Part(
+        lines: ShopView.wrap(words.verification(inspection.verifies), width: width, lines: 2),
+        style: Style(tint: inspection.verifies ? .success : .warning)))
+    parts.append(Part(lines: [words.sequences(inspection.sequences)], style: Style(tint: .accent)))
+    let why = words.sequencesWhy(
+      consumable: inspection.consumable, includeConsumableHistory: model.store.conditions.includeConsumableHistory)
+    parts.append(Part(lines: ShopView.wrap(why, width: width, lines: 2), style: .muted, explains: true))
+    parts.append(Part(lines: [words.payloadHeading], style: Style(tint: .accent, bold: true)))
+    parts.append(Part(lines: Self.flow(payload.lines, width: width)))
+    parts.append(Part(lines: ShopView.wrap(words.jwsHint, width: width, lines: 2), style: .muted, explains: true))
+    return parts
   }
 
   /// `key: value` lines two to a row where both fit in half the width, in their order.
