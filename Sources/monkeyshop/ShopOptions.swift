@@ -80,7 +80,10 @@ extension ShopPlaces {
   func loadCatalog() throws(CatalogError) -> Catalog {
     switch catalogSource {
     case .file(let path): try CatalogLoader.load(path: path)
-    case .shipped: try CatalogLoader.parse(Data(PackageResources.products_plist), path: CatalogSource.shippedName)
+    case .shipped:
+      try CatalogLoader.parse(
+        Data(PackageResources.products_plist), path: CatalogSource.shippedName,
+        content: .builtIn(ShippedContent.files))
     }
   }
 
