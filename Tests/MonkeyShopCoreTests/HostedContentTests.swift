@@ -73,6 +73,20 @@ struct HostedContentCatalogTests {
     #expect(map.hostedContent?.files.map(\.path).contains("legend.txt") == true)
   }
 
+  @Test("a copy of a catalog whose package is built in at the same path takes the built-in one; others are refused")
+  func builtInPackage() throws {
+    try withFolder { folder in
+      let path = try writeCatalog(in: folder)
+      let info = try PropertyListSerialization.data(
+        fromPropertyList: ["ContentVersion": "2.0", "IAPProductIdentifier": mapID], format: .xml, options: 0)
+      let builtIn = ["Content/map/ContentInfo.plist": info, "Content/map/Contents/a.txt": Data("a".utf8)]
+      let catalog = try CatalogLoader.load(path: path, builtIn: builtIn)
+      #expect(catalog.product(mapID)?.hostedContent?.contentVersion == "2.0")
+      let error = #expect(throws: CatalogError.self) { try CatalogLoader.load(path: path) }
+      #expect(error?.message.contains("no hosted-content package at \(folder)/Content/map") == true)
+    }
+  }
+
   @Test(
     "each broken rule names the file, the product and the key",
     arguments: [

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads and validates `products.plist` (XML or binary property list).
 public enum CatalogLoader {
-  public static func load(path: String) throws(CatalogError) -> Catalog {
+  /// `builtIn`: hosted content built into the binary, for a package not found beside the file.
+  public static func load(path: String, builtIn: [String: Data] = [:]) throws(CatalogError) -> Catalog {
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -11,7 +12,7 @@ public enum CatalogLoader {
         FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
       throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
     }
-    return try parse(data, path: path)
+    return try parse(data, path: path, content: .folder((path as NSString).deletingLastPathComponent, builtIn: builtIn))
   }
 
   /// `content`: where `hostedContent.path` is found; by default relative to the catalog file's

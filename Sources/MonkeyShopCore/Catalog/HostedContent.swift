@@ -47,8 +47,10 @@ public struct HostedContent: Hashable, Sendable {
 
 /// Where a catalog's `hostedContent.path` is found.
 public enum HostedContentSource: Sendable {
-  /// On disk, relative to this folder: the catalog file's.
-  case folder(String)
+  /// On disk, relative to this folder: the catalog file's. A package not there but built into the
+  /// binary at the same path (the shipped catalog's, when a copy of products.plist is used
+  /// elsewhere) is taken from `builtIn`: the same bytes the repository holds.
+  case folder(String, builtIn: [String: Data] = [:])
   /// Built into the binary, by path relative to the repository's root (where the shipped catalog
   /// sits): `HostedContent/<product id>/ContentInfo.plist`, `…/Contents/…`.
   case builtIn([String: Data])
@@ -56,7 +58,7 @@ public enum HostedContentSource: Sendable {
   /// What a message calls the package at `path`.
   func place(_ path: String) -> String {
     switch self {
-    case .folder(let base): path.hasPrefix("/") || base.isEmpty ? path : base + "/" + path
+    case .folder(let base, _): path.hasPrefix("/") || base.isEmpty ? path : base + "/" + path
     case .builtIn: "\(path) (built into monkeyshop)"
     }
   }
@@ -70,10 +72,12 @@ public enum HostedContentSource: Sendable {
       let found = all.filter { $0.key.hasPrefix(prefix) }
       guard !found.isEmpty else { return nil }
       return Dictionary(uniqueKeysWithValues: found.map { (String($0.key.dropFirst(prefix.count)), $0.value) })
-    case .folder:
+    case .folder(_, let builtIn):
       let root = place(path)
       var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { return nil }
+      guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
+        return path.hasPrefix("/") ? nil : try HostedContentSource.builtIn(builtIn).files(at: path)
+      }
       guard isFolder.boolValue else { throw PackageProblem(path: root, problem: "is a file, expected a folder") }
       var found: [String: Data] = [:]
       var total = 0
