@@ -54,8 +54,9 @@ let package = Package(
       ],
       // The shipped catalog, built into the binary so an installed monkeyshop sells from any
       // folder (`PackageResources.products_plist`). The file is a link to the repository's
-      // products.plist: one catalog, never a second copy to keep in step.
-      resources: [.embedInCode("products.plist")]
+      // products.plist: one catalog, never a second copy to keep in step. HostedContent is a link
+      // to the repository's folder of hosted-content packages, built in the same way.
+      resources: [.embedInCode("products.plist"), .embedInCode("HostedContent")]
     ),
     .executableTarget(
       name: "MonkeyShopBenchmarks",

@@ -80,6 +80,22 @@ struct Buy: ParsableCommand {
       return (nil, Failure.of(model, "the purchase did not end"))
     }
     switch transaction.state {
+    case .purchased where transaction.finished && model.owned.owns(transaction.productIdentifier):
+      let content = model.download(forProduct: transaction.productIdentifier)?.installedAt
+      return (
+        "purchased: transaction #\(id), \(transaction.productIdentifier) owned"
+          + (content.map { ", content in \($0)" } ?? ""), nil
+      )
+    case .purchased where !transaction.finished && model.download(forProduct: transaction.productIdentifier) != nil:
+      let download = model.download(forProduct: transaction.productIdentifier)
+      return (
+        nil,
+        Failure(
+          "transaction #\(id): \(transaction.productIdentifier) is owned but its download \(download?.state.description ?? "stopped")"
+            + (download?.error.map { " (\($0))" } ?? "")
+            + "; the transaction stays unfinished and `monkeyshop launch` downloads it again",
+          exitStatus: .failure)
+      )
     case .purchased where transaction.finished:
       // Another monkeyshop on the same data folder may have answered, credited or finished it first.
       let how = Self.creditedHere(id, model) ? "" : ", credited by \(Words(.en).anotherMonkeyshop)"
@@ -122,7 +138,10 @@ struct Buy: ParsableCommand {
   /// Whether this run credited the transaction (not another monkeyshop before it).
   private static func creditedHere(_ id: String, _ model: ShopModel) -> Bool {
     model.log.contains { entry in
-      if case .delivered(let delivered, _, _) = entry.event { delivered == id } else { false }
+      switch entry.event {
+      case .delivered(let delivered, _, _), .download(.unlocked(let delivered, _)): delivered == id
+      default: false
+      }
     }
   }
 

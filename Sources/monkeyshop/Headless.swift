@@ -22,9 +22,16 @@ enum Headless {
     return runtime
   }
 
-  /// Sleeps from deadline to deadline while a purchase this run started is in flight.
+  /// Sleeps from deadline to deadline while a purchase this run started is in flight, then while
+  /// its hosted content downloads.
   static func runWhilePurchasing(_ runtime: ShopRuntime) {
-    runtime.runOnWallClock(while: \.isPurchaseInFlight)
+    runtime.runOnWallClock(while: { $0.isPurchaseInFlight || $0.isDownloading })
+  }
+
+  /// Sleeps from deadline to deadline while hosted content downloads (a launch that redelivered
+  /// a non-consumable, a restore).
+  static func runWhileDownloading(_ runtime: ShopRuntime) {
+    runtime.runOnWallClock(while: \.isDownloading)
   }
 }
 

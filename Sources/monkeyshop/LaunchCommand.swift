@@ -30,6 +30,8 @@ struct LaunchCommand: ParsableCommand {
     try options.checkDataFiles(folder)
     let log = HeadlessLog(printing: !json)
     let runtime = Headless.launch(catalog: catalog, folder: folder, log: log)
+    // A non-consumable redelivered at launch downloads its content again before it is finished.
+    Headless.runWhileDownloading(runtime)
     let model = runtime.model
     let taken = Taken.all(in: model)
     let waiting = Waiting(model.store)

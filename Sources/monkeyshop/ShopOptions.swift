@@ -88,8 +88,12 @@ extension ShopPlaces {
   /// The catalog, or a `CatalogError` naming the file, product and key (exit 65).
   func loadCatalog() throws(CatalogError) -> Catalog {
     switch catalogSource {
-    case .file(let path): try CatalogLoader.load(path: path, credits: try catalogCredits(for: path))
-    case .shipped: try CatalogLoader.parse(Data(PackageResources.products_plist), path: CatalogSource.shippedName)
+    case .file(let path):
+      try CatalogLoader.load(path: path, credits: try catalogCredits(for: path), builtIn: ShippedContent.files)
+    case .shipped:
+      try CatalogLoader.parse(
+        Data(PackageResources.products_plist), path: CatalogSource.shippedName,
+        content: .builtIn(ShippedContent.files))
     }
   }
 

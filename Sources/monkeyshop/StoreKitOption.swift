@@ -50,8 +50,8 @@ struct Restore: ParsableCommand {
     discussion: """
       StoreKit 1: restoreCompletedTransactions(), then paymentQueueRestoreCompletedTransactionsFinished(_:). \
       StoreKit 2: AppStore.sync(), then Transaction.currentEntitlements. Consumables are never \
-      restored, so with monkey credits nothing comes back. Exit status: 0 finished, 1 failed \
-      (network down), 65 unreadable data.
+      restored; non-consumables come back, and StoreKit 1 downloads their hosted content again \
+      before the command ends. Exit status: 0 finished, 1 failed (network down), 65 unreadable data.
       """)
 
   @OptionGroup var storeKit: StoreKitOption
@@ -64,6 +64,7 @@ struct Restore: ParsableCommand {
     try storeKit.apply(to: folder, catalog: catalog)
     let runtime = Headless.launch(catalog: catalog, folder: folder, log: HeadlessLog(printing: true))
     runtime.send(.restore)
+    Headless.runWhileDownloading(runtime)
     if let failure = runtime.model.lastFailure { throw Failure(failure) }
     if let text = runtime.model.statusText { say(text) }
   }

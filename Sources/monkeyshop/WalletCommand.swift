@@ -13,7 +13,8 @@ struct WalletCommand: ParsableCommand {
       abstract: "Print the balance. Works while a storefront is open: it takes no lock.")
 
     @Flag(
-      help: "Print JSON: {\"balance\": N, \"owed\": N, \"path\": …}; after refunds the balance may be below zero, owed."
+      help:
+        "Print JSON: {\"balance\": N, \"owed\": N, \"owned\": [{productIdentifier, transactionID, contentVersion, content}], \"path\": …}; after refunds the balance may be below zero, owed."
     )
     var json = false
 
@@ -22,10 +23,21 @@ struct WalletCommand: ParsableCommand {
     func run() throws {
       let folder = options.dataFolder
       let wallet = try folder.readWallet()
+      let owned = try folder.readOwned()
       if json {
         printJSON([
           "balance": wallet.balance, "owed": wallet.owed, "path": folder.walletPath,
           "schemaVersion": wallet.schemaVersion,
+          "owned": owned.products.map { entry in
+            var item: [String: Any] = [
+              "productIdentifier": entry.productIdentifier, "transactionID": entry.transactionID,
+            ]
+            if let version = entry.contentVersion {
+              item["contentVersion"] = version
+              item["content"] = folder.contentPath(of: entry.productIdentifier)
+            }
+            return item
+          },
         ])
       } else {
         if wallet.owed > 0 {
@@ -34,6 +46,12 @@ struct WalletCommand: ParsableCommand {
               + "nothing can be spent until purchases pay them back")
         } else {
           say(counted(wallet.balance, "monkey credit"))
+        }
+        for entry in owned.products {
+          let content = entry.contentVersion.map {
+            " (content v\($0) in \(TerminalText.escaped(folder.contentPath(of: entry.productIdentifier))))"
+          }
+          say("owned: \(TerminalText.escaped(entry.productIdentifier))\(content ?? "")")
         }
         say("wallet: \(TerminalText.escaped(folder.walletPath))")
       }

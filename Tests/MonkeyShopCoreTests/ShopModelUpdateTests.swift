@@ -167,6 +167,8 @@ import Testing
     _ = Self.press(&model, .down)
     #expect(model.selection == 1)
     _ = Self.press(&model, "j")
+    #expect(model.selection == 2)
+    _ = Self.press(&model, "j")
     #expect(model.status == .cannot(keys: "↓/j", .lastProductSelected))
     _ = Self.press(&model, "-")
     #expect(model.status == .cannot(keys: "-/−", .quantityAtLeast))

@@ -169,7 +169,7 @@ import Testing
     #expect(lines.contains("SKPaymentQueue.finishTransaction(#1)"), "earlier lines keep their API")
     let restart = try! #require(lines.firstIndex(of: "── the app restarts, written with StoreKit 2 ──"))
     #expect(lines[restart + 1] == "Task { for await result in Transaction.updates }")
-    #expect(lines.suffix(2) == ["Product.products(for: 2 ids)", "→ [Product] 2 products"])
+    #expect(lines.suffix(2) == ["Product.products(for: 3 ids)", "→ [Product] 3 products"])
     #expect(shop.model.status == .appSwitched(.storeKit2))
     // And it stays switched for the next launch.
     shop.launch()

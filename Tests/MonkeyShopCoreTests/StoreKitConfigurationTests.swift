@@ -23,20 +23,6 @@ enum StoreKitFixtures {
   static let bananaCredits = ["com.example.bananas.5": 5, "com.example.bananas.12": 12]
 }
 
-/// Whether the catalog loader reads `type: nonConsumable` (SPEC §10): until it does, a
-/// non-consumable of a `.storekit` file is refused with the loader's words.
-let catalogLoaderSellsNonConsumables: Bool = {
-  let root: [String: Any] = [
-    "products": [
-      [
-        "productIdentifier": "com.example.map", "type": "nonConsumable",
-        "localizations": ["en": ["title": "Map", "description": "A map"]], "prices": ["USA": "0.99"],
-      ] as [String: Any]
-    ]
-  ]
-  return (try? CatalogLoader.catalog(root: root, path: "probe.plist")) != nil
-}()
-
 @Suite("Xcode .storekit files")
 struct StoreKitConfigurationTests {
   private func load(_ path: String) throws -> StoreKitConfiguration {
@@ -116,9 +102,7 @@ struct StoreKitConfigurationTests {
     #expect(products[1]["credits"] == nil)
   }
 
-  @Test(
-    "4.0: the non-consumable is sold, with no credits",
-    .enabled(if: catalogLoaderSellsNonConsumables, "the catalog loader does not read type nonConsumable yet"))
+  @Test("4.0: the non-consumable is sold, with no credits")
   func version4NonConsumable() throws {
     let configuration = try load(StoreKitFixtures.version4)
     let catalog = try configuration.catalog(credits: ["com.example.bananas.5": 5])
@@ -168,12 +152,7 @@ struct StoreKitConfigurationTests {
     let error = try #require(throws: CatalogError.self) {
       try configuration.catalog(credits: ["com.example.bananas.5": 5, "com.example.jungle.map": 1])
     }
-    // Until the loader sells non-consumables the file is refused first, for its type.
-    if catalogLoaderSellsNonConsumables {
-      #expect(error.problem == "is a non-consumable (products[1]), which grants no credits")
-    } else {
-      #expect(error.key == "products[1].type")
-    }
+    #expect(error.problem == "is a non-consumable (products[1]), which grants no credits")
   }
 
   @Test("settings become the conditions they match, as commands store set accepts")

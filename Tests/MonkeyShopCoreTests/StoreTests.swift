@@ -539,7 +539,9 @@ struct FinishTests {
     let purchasing = try store.add(productIdentifier: five, quantity: 1, at: t0)
     let error = #expect(throws: TransactionError.self) { try store.finish(purchasing.id) }
     #expect(
-      error == .wrongState(id: purchasing.id, operation: "finish", state: .purchasing, expected: "purchased or failed"))
+      error
+        == .wrongState(
+          id: purchasing.id, operation: "finish", state: .purchasing, expected: "purchased, restored or failed"))
     // Only what the observer must finish is waiting: purchased and failed, not purchasing or deferred.
     #expect(Set(store.state.unfinished.map(\.id)) == [purchased.id, cancelled.id])
 

@@ -321,7 +321,7 @@ struct WalkthroughRunTests {
     #expect(text.hasPrefix("▶ Transcript (test.yaml)"))
     #expect(text.contains("  1. say: Hello"))
     #expect(text.contains("00:00.000  SKPaymentQueue.default().add(observer)"))
-    #expect(text.contains("00:00.400  productsRequest(_:didReceive:) 2 products"))
+    #expect(text.contains("00:00.400  productsRequest(_:didReceive:) 3 products"))
     #expect(text.contains("┌─ Start "))
     #expect(Transcript.summary([result, result]) == "2 passed, 0 failed")
   }

@@ -209,9 +209,7 @@ struct CatalogImportTests {
     #expect(bad.exitStatus == 65, "\(bad)")
   }
 
-  @Test(
-    "a non-consumable is imported and sold, with no credits",
-    .enabled(if: CatalogImportTests.loaderSellsNonConsumables(), "the catalog loader does not read nonConsumable yet"))
+  @Test("a non-consumable is imported and sold, with no credits")
   func nonConsumable() async throws {
     let folder = try ShopFolder("import-non-consumable")
     let out = folder.file("products").path + ".plist"
@@ -228,21 +226,4 @@ struct CatalogImportTests {
     #expect(checked.stdout.contains("  com.example.jungle.map  non-consumable  £4.99  Jungle Map"), "\(checked)")
   }
 
-  /// Whether the built monkeyshop's catalog loader reads `type: nonConsumable` (SPEC §10).
-  static func loaderSellsNonConsumables() -> Bool {
-    guard let folder = try? ShopFolder("probe-non-consumable") else { return false }
-    let path = folder.file("probe").path + ".plist"
-    let plist = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict><key>products</key><array><dict>
-      <key>productIdentifier</key><string>com.example.map</string><key>type</key><string>nonConsumable</string>
-      <key>localizations</key><dict><key>en</key><dict><key>title</key><string>Map</string>
-      <key>description</key><string>A map</string></dict></dict>
-      <key>prices</key><dict><key>USA</key><string>0.99</string></dict></dict></array></dict></plist>
-      """
-    guard (try? Data(plist.utf8).write(to: URL(fileURLWithPath: path))) != nil,
-      let child = try? Child(["catalog", "check", path], in: folder)
-    else { return false }
-    return child.waitBlocking().exitStatus == 0
-  }
 }

@@ -57,7 +57,7 @@ struct CatalogResolutionTests {
     let result = try await run("catalog", "check", in: folder, directory: try elsewhere(folder))
     try expectSuccess(result)
     #expect(
-      result.stdout.hasPrefix("the shipped catalog (built into monkeyshop): 2 products, storefront USA"), "\(result)")
+      result.stdout.hasPrefix("the shipped catalog (built into monkeyshop): 3 products, storefront USA"), "\(result)")
     for product in [ShippedCatalog.five, ShippedCatalog.ten] { #expect(result.stdout.contains(product), "\(result)") }
     // The built-in catalog is the repository's products.plist, not a copy that could drift.
     let repository = try await monkeyshop("catalog", "check", Locations.catalog, in: folder)

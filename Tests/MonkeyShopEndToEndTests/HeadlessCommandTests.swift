@@ -371,7 +371,7 @@ struct HeadlessCommandTests {
     let result = try await monkeyshop("catalog", "check", Locations.catalog, in: folder)
     try expectSuccess(result)
     for fragment in [
-      "2 products, storefront USA", ShippedCatalog.five, ShippedCatalog.ten, "$0.99", "$1.99", "￥160", "£0.99",
+      "3 products, storefront USA", ShippedCatalog.five, ShippedCatalog.ten, "$0.99", "$1.99", "￥160", "£0.99",
       "0,99 €", "languages: en, ja",
     ] {
       #expect(result.stdout.contains(fragment), "\(result)")
@@ -559,7 +559,7 @@ struct HeadlessCommandTests {
     // A catalog with prices in two storefronts, named on the command line.
     let data = try Data(contentsOf: URL(fileURLWithPath: Locations.catalog))
     var root = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
-    for index in 0..<2 { product(&root, index) { $0["prices"] = ["JPN": "160", "USA": "0.99"] } }
+    for index in 0..<3 { product(&root, index) { $0["prices"] = ["JPN": "160", "USA": "0.99"] } }
     let path = folder.file("two-storefronts.plist").path
     let written = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
     #expect(FileManager.default.createFile(atPath: path, contents: written))

@@ -3,8 +3,11 @@ import Foundation
 /// Reads and validates `products.plist` (XML or binary property list).
 public enum CatalogLoader {
   /// The catalog at `path`; an Xcode StoreKit configuration file (`.storekit`) is read as one,
-  /// its consumables granting `credits` (product ID → credits per unit).
-  public static func load(path: String, credits: [String: Int] = [:]) throws(CatalogError) -> Catalog {
+  /// its consumables granting `credits` (product ID → credits per unit). `builtIn`: hosted content
+  /// built into the binary, for a package not found beside the file.
+  public static func load(path: String, credits: [String: Int] = [:], builtIn: [String: Data] = [:])
+    throws(CatalogError) -> Catalog
+  {
     if StoreKitConfiguration.isConfiguration(path: path) {
       return try StoreKitConfiguration.load(path: path).catalog(credits: credits)
     }
@@ -16,15 +19,22 @@ public enum CatalogLoader {
         FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
       throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
     }
-    return try parse(data, path: path)
+    return try parse(data, path: path, content: .folder((path as NSString).deletingLastPathComponent, builtIn: builtIn))
   }
 
-  public static func parse(_ data: Data, path: String) throws(CatalogError) -> Catalog {
-    try parse(data, path: path, fastXML: true)
+  /// `content`: where `hostedContent.path` is found; by default relative to the catalog file's
+  /// folder.
+  public static func parse(_ data: Data, path: String, content: HostedContentSource? = nil) throws(CatalogError)
+    -> Catalog
+  {
+    try parse(data, path: path, fastXML: true, content: content)
   }
 
   /// `fastXML: false` reads with Foundation alone, for the tests that compare the two.
-  static func parse(_ data: Data, path: String, fastXML: Bool) throws(CatalogError) -> Catalog {
+  static func parse(_ data: Data, path: String, fastXML: Bool, content: HostedContentSource? = nil)
+    throws(CatalogError) -> Catalog
+  {
+    let content = content ?? .folder((path as NSString).deletingLastPathComponent)
     let root: Any
     if fastXML, let parsed = XMLPropertyList.parse(data) {
       // The usual case, read in a fraction of Foundation's time, to the same values.
@@ -40,7 +50,7 @@ public enum CatalogLoader {
         // keeping such integers, to name the product and key that hold one; whatever that reading
         // finds, the document stays refused.
         if let kept = XMLPropertyList.parse(data, keepingOversizedIntegers: true) as? [String: Any] {
-          var reader = Reader(path: path)
+          var reader = Reader(path: path, content: content)
           _ = try reader.catalog(kept)
         }
         throw refusal
@@ -50,13 +60,14 @@ public enum CatalogLoader {
       throw CatalogError(
         path: path, problem: "the root is \(typeName(root))", expected: "a dictionary")
     }
-    var reader = Reader(path: path)
+    var reader = Reader(path: path, content: content)
     return try reader.catalog(dictionary)
   }
 
   /// A catalog from a property list already read, such as the one a `.storekit` file makes.
+  /// (A `.storekit` file has no hosted content; a package is looked for beside it all the same.)
   static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
-    var reader = Reader(path: path)
+    var reader = Reader(path: path, content: .folder((path as NSString).deletingLastPathComponent))
     return try reader.catalog(root)
   }
 
@@ -66,6 +77,8 @@ public enum CatalogLoader {
   /// is wrong: names of keys and products are made in `fail`.
   private struct Reader {
     let path: String
+    /// Where the packages of `hostedContent` are.
+    let content: HostedContentSource
     /// The identifier of the product being read, once it is known.
     var product: String?
     /// The position of the product being read, named `products[index]` until its identifier is
@@ -76,7 +89,11 @@ public enum CatalogLoader {
     var decimals: [String: (price: Decimal, places: Int)] = [:]
 
     static let rootKeys = ["products", "defaultStorefront", "bundleIdentifier"]
-    static let productKeys = ["productIdentifier", "type", "credits", "localizations", "prices", "availableInStore"]
+    static let productKeys = [
+      "productIdentifier", "type", "credits", "localizations", "prices", "availableInStore", "hostedContent",
+    ]
+    /// The types sold: `SKProduct` has no type, App Store Connect does; subscriptions are not simulated.
+    static let types = ["consumable", "nonConsumable"]
 
     func fail(_ key: String?, _ problem: String, expected: String? = nil) -> CatalogError {
       let product = product ?? productIndex.map { "products[\($0)]" }
@@ -153,17 +170,42 @@ public enum CatalogLoader {
         throw fail(key, "unknown key", expected: known.joined(separator: ", "))
       }
       let type = try string(entry, "type")
-      guard type == "consumable" else {
-        throw fail("type", "'\(type)' is not sold here", expected: "consumable")
+      guard Self.types.contains(type) else {
+        let subscription = type.lowercased().contains("subscription") || type.lowercased().contains("renew")
+        throw fail(
+          "type", "'\(type)' is not sold here\(subscription ? " (subscriptions are not simulated)" : "")",
+          expected: Self.types.joined(separator: " or "))
       }
+      let kind: Product.Kind
+      if type == "nonConsumable" {
+        // A non-consumable is owned, never counted: it grants no credits.
+        guard entry["credits"] == nil else {
+          throw fail("credits", "is set on a non-consumable", expected: "no credits: only a consumable grants them")
+        }
+        kind = .nonConsumable
+      } else {
+        guard entry["hostedContent"] == nil else {
+          throw fail(
+            "hostedContent", "is set on a consumable", expected: "hosted content on a non-consumable only")
+        }
+        kind = .consumable(credits: try credits(entry))
+      }
+      return Product(
+        productIdentifier: identifier, kind: kind,
+        localizations: try localizations(entry["localizations"]),
+        prices: try prices(entry["prices"]),
+        availableInStore: try bool(entry, "availableInStore", default: true),
+        hostedContent: try hostedContent(entry["hostedContent"], productIdentifier: identifier))
+    }
+
+    func credits(_ entry: [String: Any]) throws(CatalogError) -> Int {
       let expectedCredits = "a whole number from 1 to \(Product.maximumCredits)"
       guard let creditsValue = entry["credits"] else {
         throw fail("credits", "missing", expected: expectedCredits)
       }
-      let credits: Int
       switch Self.number(creditsValue) {
       case .whole(let number) where (1...Product.maximumCredits).contains(number):
-        credits = number
+        return number
       case .whole(let number) where number > Product.maximumCredits:
         throw fail("credits", "is \(number), more than \(Product.maximumCredits)", expected: expectedCredits)
       case .whole(let number):
@@ -175,11 +217,21 @@ public enum CatalogLoader {
       case .notANumber:
         throw fail("credits", "is \(typeName(creditsValue))", expected: expectedCredits)
       }
-      return Product(
-        productIdentifier: identifier, credits: credits,
-        localizations: try localizations(entry["localizations"]),
-        prices: try prices(entry["prices"]),
-        availableInStore: try bool(entry, "availableInStore", default: true))
+    }
+
+    /// `hostedContent: { path: "HostedContent/<product id>" }`: the package's folder, relative to
+    /// the catalog file (or, for the shipped catalog, to the repository's root, built in).
+    func hostedContent(_ value: Any?, productIdentifier: String) throws(CatalogError) -> HostedContent? {
+      guard let value else { return nil }
+      let expected = "a dictionary with path: the package's folder, relative to the catalog"
+      guard let fields = value as? [String: Any] else {
+        throw fail("hostedContent", "is \(typeName(value))", expected: expected)
+      }
+      if let key = Self.firstUnknownKey(of: fields, known: ["path"]) {
+        throw fail("hostedContent.\(key)", "unknown key", expected: "path")
+      }
+      let folder = try string(fields, "path", at: "hostedContent.")
+      return try HostedContent.read(folder, from: content, productIdentifier: productIdentifier, catalogPath: path)
     }
 
     func localizations(_ value: Any?) throws(CatalogError) -> [String: Product.Localization] {

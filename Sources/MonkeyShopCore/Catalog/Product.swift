@@ -39,17 +39,23 @@ public struct Product: Hashable, Sendable {
   public let prices: [String: Decimal]
   /// False simulates an identifier the app asks for but the App Store does not know.
   public let availableInStore: Bool
+  /// A non-consumable's Apple-hosted content, downloaded after the purchase (StoreKit 1).
+  public let hostedContent: HostedContent?
 
   public init(
     productIdentifier: String, kind: Kind, localizations: [String: Localization],
-    prices: [String: Decimal], availableInStore: Bool = true
+    prices: [String: Decimal], availableInStore: Bool = true, hostedContent: HostedContent? = nil
   ) {
     self.productIdentifier = productIdentifier
     self.kind = kind
     self.localizations = localizations
     self.prices = prices
     self.availableInStore = availableInStore
+    self.hostedContent = hostedContent
   }
+
+  /// Bought once and owned from then on.
+  public var isNonConsumable: Bool { kind == .nonConsumable }
 
   /// A consumable granting `credits` per unit.
   public init(

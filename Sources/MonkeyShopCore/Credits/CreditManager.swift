@@ -15,16 +15,23 @@ public struct CreditManager {
     /// Delivered before (a redelivery at launch, or another monkeyshop got there first): only
     /// finishing remains.
     case alreadyDelivered(balance: Int)
+    /// A non-consumable unlocked now: the app owns it from here on.
+    case unlocked(productIdentifier: String, balance: Int)
+    /// A non-consumable the app owned already (bought again, restored, or redelivered).
+    case alreadyOwned(productIdentifier: String, balance: Int)
 
     public var balance: Int {
       switch self {
-      case .credited(_, let balance), .alreadyDelivered(let balance): balance
+      case .credited(_, let balance), .alreadyDelivered(let balance), .unlocked(_, let balance),
+        .alreadyOwned(_, let balance):
+        balance
       }
     }
   }
 
   /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
   public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
+    if catalog.product(transaction.productIdentifier)?.isNonConsumable == true { return try unlock(transaction) }
     // Only consumables grant credits.
     guard let perUnit = catalog.product(transaction.productIdentifier)?.credits else {
       throw CreditError.unknownProduct(transaction.productIdentifier)

@@ -4,6 +4,9 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case buySelected, buyFive, buyTen
   case toggleRestrictions, toggleNetwork, toggleAskToBuy, toggleInterrupted
   case openConditions, spend, openTransactions, switchStoreKit, requestProducts, restorePurchases, openHelp
+  /// Hosted content (StoreKit 1): pause, resume or start again a failed or cancelled download;
+  /// cancel it.
+  case pauseDownload, cancelDownload
   case quit, quitNow, redraw, suspend
   case confirmPayment, cancelPayment
   case approve, decline, resolve, refund
@@ -136,6 +139,14 @@ public enum KeyMap {
     KeyBinding(
       [.character("o")], .restorePurchases, .main, hint: Phrase("restore", "復元"),
       help: Phrase("Restore Purchases", "購入を復元")),
+    KeyBinding(
+      [.character("p")], .pauseDownload, .main, hint: Phrase("pause/resume", "一時停止/再開"),
+      help: Phrase("pause/resume/retry download", "ダウンロード: 一時停止/再開/再試行"),
+      whyNot: { $0.downloadToPauseOrResume == nil && $0.downloadToStartAgain == nil ? .noDownload : nil }),
+    KeyBinding(
+      [.character("x")], .cancelDownload, .main, hint: Phrase("cancel dl", "DL取消"),
+      help: Phrase("cancel the download", "ダウンロードをキャンセル"),
+      whyNot: { $0.downloadToCancel == nil ? .noDownload : nil }),
     KeyBinding(
       [.character("s")], .spend, .main, hint: Phrase("spend", "使う"), help: Phrase("spend a credit", "1 クレジット使う"),
       whyNot: { $0.balance > 0 ? nil : .nothingToSpend }),

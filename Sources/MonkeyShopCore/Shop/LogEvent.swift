@@ -40,6 +40,8 @@ public enum LogEvent: Equatable, Sendable {
   case tookBack(transactionID: String, credits: Int, balance: Int)
   case restoreCompletedTransactionsFinished
   case restoreCompletedTransactionsFailed(ProductRequestError)
+  /// Non-consumables and their hosted content: unlocking, downloads, the content put in place.
+  case download(DownloadEvent)
 
   /// The name `expect: { event: … }` matches: the transaction state, or what happened.
   public var name: String {
@@ -71,6 +73,7 @@ public enum LogEvent: Equatable, Sendable {
     case .tookBack: "tookBack"
     case .restoreCompletedTransactionsFinished: "restoreFinished"
     case .restoreCompletedTransactionsFailed: "restoreFailed"
+    case .download(let event): event.name
     }
   }
 
@@ -154,6 +157,8 @@ public enum LogEvent: Equatable, Sendable {
       return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
     case .restoreCompletedTransactionsFailed(let error):
       return "paymentQueue(_:restoreCompletedTransactionsFailedWithError:) \(error.code)"
+    case .download(let event):
+      return event.text(language)
     }
   }
 }

@@ -31,6 +31,8 @@ public enum Notice: Equatable, Sendable {
   case refundNotTold(transactionID: String)
   /// Restore Purchases ended, with how many transactions came back.
   case restoreFinished(restored: Int)
+  /// A non-consumable unlocked, or its hosted content's download.
+  case download(DownloadNotice)
 
   public enum Tone: Sendable {
     case info, success, warning, failure
@@ -44,6 +46,13 @@ public enum Notice: Equatable, Sendable {
     case .purchased, .redelivered: .success
     case .cancelled, .waitingForApproval, .cannot, .interrupted: .warning
     case .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
+    case .download(let notice):
+      switch notice {
+      case .unlocked, .installed, .restored: .success
+      case .downloading, .noHostedContentAPI: .info
+      case .paused, .cancelled: .warning
+      case .failed: .failure
+      }
     }
   }
 }
@@ -70,6 +79,8 @@ public enum Reason: Equatable, Sendable {
   case notInThisOverlay
   case logAtStart
   case logAtEnd
+  /// No download to pause, resume, start again or cancel.
+  case noDownload
 }
 
 /// What a product's buy button reads.

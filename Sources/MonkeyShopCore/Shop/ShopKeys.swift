@@ -118,8 +118,11 @@ extension ShopModel {
     case .requestProducts:
       return requestProducts()
     case .restorePurchases:
-      restorePurchases()
-      return []
+      return restorePurchases()
+    case .pauseDownload:
+      return downloadToPauseOrResume == nil ? startDownloadAgain() : pauseOrResumeDownload()
+    case .cancelDownload:
+      return cancelDownload()
     case .openHelp:
       overlay = .help
       return []

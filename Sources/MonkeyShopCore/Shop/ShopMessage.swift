@@ -54,6 +54,15 @@ public enum ShopMessage: Sendable {
   case clawedBack(StoreTransaction, CreditManager.Clawback)
   /// Every transaction ever made, the history's included, for the transaction manager.
   case historyRead([StoreTransaction])
+  /// `owned.json` as it is: what the app owns.
+  case ownedRead(OwnedProducts)
+  /// A finished download's content is in the data folder, here.
+  case contentInstalled(Download, path: String)
+  case contentInstallFailed(Download, ShopFailure)
+  /// StoreKit 1's restore: the `.restored` transactions the App Store made.
+  case restoredTransactions([StoreTransaction])
+  /// StoreKit 2's restore: `Transaction.currentEntitlements`, and the products the app unlocked now.
+  case entitlements([StoreTransaction], unlocked: [String])
 }
 
 /// What `update` asks the runtime to do. The runtime answers each with messages.
@@ -94,6 +103,12 @@ public enum ShopEffect: Equatable, Sendable {
   case screen(ScreenRequest)
   /// Every transaction, the history's included: the transaction manager opened.
   case readHistory
+  /// A finished download's content goes into the data folder.
+  case installContent(Download)
+  /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.
+  case restoreCompletedTransactions(at: Date)
+  /// `AppStore.sync()` then `Transaction.currentEntitlements`.
+  case syncEntitlements
 }
 
 /// A failure the app met, as a value the model keeps: its error ID and what happened.

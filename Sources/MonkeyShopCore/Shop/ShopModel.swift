@@ -99,6 +99,10 @@ public struct ShopModel: Sendable {
   public internal(set) var armedCrash: CrashPoint?
   /// Where the app died, once it has.
   public internal(set) var crashed: CrashPoint?
+  /// The non-consumables the app owns, as `owned.json` and this session's deliveries say.
+  public internal(set) var owned = OwnedProducts()
+  /// The `SKDownload`s of this run (StoreKit 1), oldest first.
+  public internal(set) var downloads: [Download] = []
 
   public static let logLimit = 500
 
@@ -231,6 +235,7 @@ public struct ShopModel: Sendable {
     var deadlines: [Int] = []
     if case .loading(let answerAt) = products { deadlines.append(answerAt) }
     if !answersHeld, let answer = store.nextAnswerDate { deadlines.append(deadline(for: answer)) }
+    deadlines += downloads.compactMap(\.nextStepAt)
     if let started = inFlight.values.min() {
       let frames = max(0, now - started) / Self.spinnerInterval + 1
       deadlines.append(started + frames * Self.spinnerInterval)

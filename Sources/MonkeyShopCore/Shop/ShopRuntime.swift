@@ -40,6 +40,7 @@ public final class ShopRuntime {
     let time = model.time(at: now)
     do {
       let (store, wallet) = try storage.read()
+      send(.ownedRead(try storage.readOwned()))
       send(.launched(store, wallet, at: time))
     } catch {
       send(.failed(ShopFailure(error)))
@@ -57,6 +58,7 @@ public final class ShopRuntime {
     let time = model.time(at: now)
     do {
       let (store, wallet) = try storage.read()
+      send(.ownedRead(try storage.readOwned()))
       send(.dataFolderRead(store, wallet, at: time))
     } catch {
       send(.failed(ShopFailure(error)))
@@ -165,7 +167,7 @@ public final class ShopRuntime {
     case .relaunch:
       do {
         let (store, wallet) = try storage.read()
-        return [.launched(store, wallet, at: model.now)]
+        return [.ownedRead(try storage.readOwned()), .launched(store, wallet, at: model.now)]
       } catch {
         return [.failed(ShopFailure(error))]
       }
@@ -233,6 +235,34 @@ public final class ShopRuntime {
     case .readHistory:
       do {
         return [.historyRead(try storage.readEveryTransaction())]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+
+    case .installContent(let download):
+      guard let content = model.catalog.product(download.productIdentifier)?.hostedContent else { return [] }
+      do {
+        let path = try storage.installContent(
+          content, productIdentifier: download.productIdentifier, transactionID: download.transactionID)
+        return [.contentInstalled(download, path: path)]
+      } catch {
+        return [.contentInstallFailed(download, ShopFailure(error))]
+      }
+
+    case .restoreCompletedTransactions(let date):
+      do {
+        let (restored, state) = try storage.changeStoreSeeingHistory(catalog: model.catalog) { store in
+          try store.restoreCompletedTransactions(at: date)
+        }
+        return [.storeChanged(state), .restoredTransactions(restored)]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+
+    case .syncEntitlements:
+      do {
+        let entitlements = AppStore.currentEntitlements(of: try storage.readEveryTransaction(), in: model.catalog)
+        return [.entitlements(entitlements, unlocked: try credits.unlock(entitlements: entitlements))]
       } catch {
         return [.failed(ShopFailure(error))]
       }

@@ -119,7 +119,18 @@ extension ShopModel {
       fail(failure)
       return []
     case .restore:
-      restorePurchases()
+      return restorePurchases()
+    case .ownedRead(let owned):
+      self.owned = owned
+      return []
+    case .contentInstalled(let download, let path):
+      return contentInstalled(download, path: path)
+    case .contentInstallFailed(let download, let failure):
+      return contentInstallFailed(download, failure)
+    case .restoredTransactions(let restored):
+      return restoredTransactions(restored)
+    case .entitlements(let entitlements, let unlocked):
+      entitlementsReceived(entitlements, unlocked: unlocked)
       return []
     case .refundMade(let transaction):
       return refunded(transaction)
@@ -141,6 +152,9 @@ extension ShopModel {
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
     balance = wallet.balance
+    // A new run of the app holds no download objects yet: the queue gives them again with each
+    // unfinished transaction.
+    downloads = []
     var effects = storeKit == .storeKit2 ? launchStoreKit2() + refundsAtLaunch(wallet: wallet) : launchStoreKit1()
     if requestsProducts { effects += requestProducts() }
     showWaitingPaymentSheet()
@@ -169,6 +183,7 @@ extension ShopModel {
     record(.appRestarted(storeKit))
     products = .notRequested
     inFlight = [:]
+    downloads = []
     settling = []
     redelivered = []
     if case .paymentSheet = overlay { overlay = nil }
@@ -207,7 +222,7 @@ extension ShopModel {
   private mutating func tick() -> [ShopEffect] {
     var effects = answeredElsewhere()
     if answersDue { effects.append(.answerPayments(through: answersDueDate)) }
-    return effects + answerProductRequestIfDue()
+    return effects + answerProductRequestIfDue() + advanceDownloads()
   }
 
   private mutating func productsAnswered(_ result: Result<AppStore.ProductsResponse, ProductRequestError>)
@@ -308,8 +323,9 @@ extension ShopModel {
       status = .waitingForApproval(transactionID: transaction.id)
       return []
     case .restored:
+      // Restores are of non-consumables only: delivered (unlocked) as a purchase is.
       settling.insert(transaction.id)
-      return [.finish(transaction)]
+      return deliverOrCrash(transaction)
     }
   }
 
@@ -361,6 +377,13 @@ extension ShopModel {
       record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
+    case .unlocked, .alreadyOwned:
+      // A non-consumable dies here as a consumable would: unlocked, not finished.
+      if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) {
+        record(.download(.unlocked(transactionID: transaction.id, productIdentifier: transaction.productIdentifier)))
+        return crash(at: point, transaction)
+      }
+      return deliveredNonConsumable(transaction, delivery)
     }
     // The app credited the transaction and dies before it can finish it: the log still says what
     // was credited, as the app's own log would have before it died.
@@ -387,6 +410,8 @@ extension ShopModel {
         status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
       case .alreadyDelivered:
         status = .alreadyDelivered(transactionID: transaction.id)
+      case .unlocked, .alreadyOwned:
+        break
       }
     }
     return [.finish(transaction)]
@@ -510,6 +535,8 @@ extension ShopModel {
       return storefrontChanged()
     case .storeKit:
       return restartApp()
+    case .network:
+      networkChangedForDownloads()
     default:
       break
     }
@@ -572,7 +599,7 @@ extension ShopModel {
   /// https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode
   ///
   /// StoreKit 2: `AppStore.sync()`, then `Transaction.currentEntitlements` (`syncStoreKit2`).
-  mutating func restorePurchases() {
+  mutating func restorePurchases() -> [ShopEffect] {
     guard store.conditions.networkUp else {
       // Apple documents the failure callback, not which error a lost network gives it.
       if storeKit == .storeKit1 {
@@ -583,12 +610,12 @@ extension ShopModel {
         record(.storeKit2(.syncThrew("StoreKitError.networkError(URLError(.notConnectedToInternet))")))
       }
       fail(ShopFailure(ProductRequestError.networkDown))
-      return
+      return []
     }
     guard storeKit == .storeKit1 else { return syncStoreKit2() }
+    // The App Store delivers a `.restored` transaction for each completed non-consumable
+    // purchase, then the finished callback (`restoredTransactions`).
     record(.restoreCompletedTransactions)
-    record(.restoreCompletedTransactionsFinished)
-    note(.consumablesNeverRestored)
-    status = .restoreFinished(restored: 0)
+    return [.restoreCompletedTransactions(at: date(at: now))]
   }
 }

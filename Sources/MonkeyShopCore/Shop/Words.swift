@@ -38,7 +38,7 @@ public struct Words: Sendable {
 
   public init(_ language: Language) { self.language = language }
 
-  private func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+  func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
 
   // Header and balance
   var shopTitle: String { say("monkeyshop — Monkey Credits", "monkeyshop — モンキークレジット") }
@@ -241,6 +241,8 @@ public struct Words: Sendable {
       return say(
         "Transaction #\(id) was refunded; StoreKit 1 does not tell the app, so the credits stay",
         "取引 #\(id) は返金されました。StoreKit 1 はアプリに知らせないため、クレジットは残ります")
+    case .download(let notice):
+      return downloadNotice(notice, title: title)
     case .restoreFinished(let restored):
       return say(
         "Restore finished: \(counted(restored, "purchase")) restored (consumables are never restored)",
@@ -285,6 +287,7 @@ public struct Words: Sendable {
     case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
     case .logAtEnd: say("the event log shows its newest event", "イベントログは最新です")
     case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
+    case .noDownload: say("no download to act on", "操作できるダウンロードはありません")
     }
   }
 

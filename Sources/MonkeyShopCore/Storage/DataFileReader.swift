@@ -19,6 +19,12 @@ struct DataFileReader {
     }
   }
 
+  /// `owned.json`: the non-consumables the app owns.
+  func owned() throws(DataFileError) -> OwnedProducts {
+    _ = try schemaVersion(reads: OwnedProducts.schemaVersion, upgrades: [])
+    return try decode(OwnedProducts.self)
+  }
+
   func store() throws(DataFileError) -> StoreState {
     _ = try schemaVersion(reads: StoreState.schemaVersion, upgrades: [])
     return try decode(StoreState.self)

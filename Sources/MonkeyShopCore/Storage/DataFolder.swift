@@ -79,6 +79,24 @@ public final class DataFolder: ShopStorage {
 
   // MARK: Other files of the folder
 
+  /// Runs `body` with the folder open (made if need be) and locked, as every change is.
+  func locked<Result>(_ body: (Int32) throws -> Result) throws -> Result {
+    guard let folder = try openFolder(creating: true) else {
+      throw DataFileError(path: path, problem: "the data folder vanished while being created")
+    }
+    defer { close(folder) }
+    let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
+    defer { lock.release() }
+    return try body(folder)
+  }
+
+  /// Runs `body` with the folder open, without the lock; nil when there is no folder.
+  func opened<Result>(_ body: (Int32) throws(DataFileError) -> Result) throws(DataFileError) -> Result? {
+    guard let folder = try openFolder(creating: false) else { return nil }
+    defer { close(folder) }
+    return try body(folder)
+  }
+
   /// Files kept beside the wallet and the store (the signing keys and certificates), read under the
   /// folder's lock. When none is there, `make` makes them all and they are written as the wallet
   /// is: mode 0600, never through a link, each replaced whole; when only some are, the first one
@@ -183,13 +201,13 @@ public final class DataFolder: ShopStorage {
     }
   }
 
-  private func file(_ name: String, in folder: Int32) -> DataFile {
+  func file(_ name: String, in folder: Int32) -> DataFile {
     DataFile(folder: folder, name: name, path: path + "/" + name)
   }
 
   // MARK: Reading
 
-  private func read(in folder: Int32) throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
+  func read(in folder: Int32) throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
     let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
       try DataFileReader(path: walletPath, data: data).wallet()
     }

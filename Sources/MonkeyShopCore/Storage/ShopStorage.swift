@@ -16,6 +16,13 @@ public protocol ShopStorage: AnyObject {
   func update<Result>(
     seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
   ) throws -> Result
+  /// The non-consumables the app owns (`owned.json`), read without the lock.
+  func readOwned() throws(DataFileError) -> OwnedProducts
+  /// One locked change of what the app owns, seeing the store and the wallet as they are.
+  func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result
+  /// Puts a download's content in place (`content/<product id>/`), whole or not at all, then
+  /// records its version in what the app owns. Returns where the content is.
+  func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws -> String
 }
 
 extension ShopStorage {
@@ -97,9 +104,31 @@ public final class MemoryStorage: ShopStorage {
   /// How many times the history was read, so tests can see that a purchase never reads it.
   public private(set) var historyReads = 0
 
-  public init(store: StoreState = StoreState(), wallet: Wallet = Wallet()) {
+  /// What the app owns, and the content unpacked for it, by product.
+  public private(set) var owned = OwnedProducts()
+  public private(set) var installed: [String: HostedContent] = [:]
+
+  public init(store: StoreState = StoreState(), wallet: Wallet = Wallet(), owned: OwnedProducts = OwnedProducts()) {
     self.store = store
     self.wallet = wallet
+    self.owned = owned
+  }
+
+  public func readOwned() throws(DataFileError) -> OwnedProducts { owned }
+
+  public func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result {
+    var changed = owned
+    let result = try body(&changed, store, wallet)
+    owned = changed
+    return result
+  }
+
+  public func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws
+    -> String
+  {
+    installed[productIdentifier] = content
+    owned.installed(productIdentifier, version: content.contentVersion, by: transactionID)
+    return "\(ContentFolder.name)/\(productIdentifier)"
   }
 
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }

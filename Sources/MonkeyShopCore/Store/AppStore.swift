@@ -240,8 +240,8 @@ public struct AppStore: Sendable {
   @discardableResult
   public mutating func finish(_ id: String) throws(TransactionError) -> StoreTransaction {
     let index = try indexOf(
-      id, for: "finish", where: { $0.state == .purchased || $0.state == .failed },
-      expected: "purchased or failed")
+      id, for: "finish", where: { $0.state == .purchased || $0.state == .failed || $0.state == .restored },
+      expected: "purchased, restored or failed")
     state.transactions[index].finished = true
     let finished = state.transactions[index]
     state.archiveFinished()

@@ -46,6 +46,7 @@ extension StoreTransaction {
     case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
     case hasPurchaseIssue, resolvedFromTransactionID
     case environment, failsVerification, revocationDate, revocationReason, storefront
+    case restoredTransactionID
   }
 
   /// The name files written before kept `resolvedFromTransactionID` under. It is not Apple's
@@ -83,6 +84,19 @@ extension StoreTransaction {
     revocationDate = try container.decodeDateIfPresent(forKey: .revocationDate)
     revocationReason = try container.decodeIfPresent(RevocationReason.self, forKey: .revocationReason)
     storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+    restoredTransactionID = try container.decodeIfPresent(String.self, forKey: .restoredTransactionID)
+    if let original = restoredTransactionID, Self.number(original) == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .restoredTransactionID, in: container,
+        debugDescription: "is '\(original)', expected a transaction number")
+    }
+    if (state == .restored) != (restoredTransactionID != nil) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .restoredTransactionID, in: container,
+        debugDescription: state == .restored
+          ? "is missing: a restored transaction names the purchase it restores"
+          : "is set on a \(state) transaction (only a restored one restores a purchase)")
+    }
     if let code = storefront, Storefront.named(code) == nil {
       throw DecodingError.dataCorruptedError(
         forKey: .storefront, in: container, debugDescription: "is '\(code)', expected one of \(Storefront.knownCodes)")
@@ -112,11 +126,7 @@ extension StoreTransaction {
         debugDescription: state == .failed
           ? "is missing: a failed transaction says why" : "is set on a \(state) transaction")
     }
-    if state == .restored {
-      throw DecodingError.dataCorruptedError(
-        forKey: .state, in: container, debugDescription: "is restored: consumables are never restored")
-    }
-    if finished, state != .purchased, state != .failed {
+    if finished, state != .purchased, state != .failed, state != .restored {
       throw DecodingError.dataCorruptedError(
         forKey: .finished, in: container,
         debugDescription: "is true on a \(state) transaction (only a purchased or failed one is finished)")

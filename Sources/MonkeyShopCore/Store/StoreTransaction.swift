@@ -5,7 +5,7 @@ public enum TransactionState: Int, Codable, CaseIterable, Sendable, CustomString
   case purchasing = 0
   case purchased = 1
   case failed = 2
-  /// Never used: consumables are not restored.
+  /// A non-consumable restored (`restoreCompletedTransactions()`); consumables never are.
   case restored = 3
   case deferred = 4
 
@@ -67,6 +67,8 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// Set by a refund (`store refund`, the transaction manager), as Xcode's Transaction Manager does.
   public var revocationDate: Date?
   public var revocationReason: RevocationReason?
+  /// For a restored transaction: the purchase it restores (`SKPaymentTransaction.original`).
+  public var restoredTransactionID: String?
 
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
@@ -117,7 +119,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var awaitsPaymentSheet: Bool { state == .purchasing && answerDate == nil }
 
   /// Purchased or failed and not yet finished: the observer gets it again at every launch.
-  public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed) }
+  public var awaitsFinish: Bool { !finished && (state == .purchased || state == .failed || state == .restored) }
 
   mutating func fail(_ failure: StoreFailure) {
     state = .failed

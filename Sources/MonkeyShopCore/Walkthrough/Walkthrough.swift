@@ -158,7 +158,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
       "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "refunded", "tookBack", "spent",
       "conditionChanged", "storefrontChanged", "shouldContinue", "crashed", "error", "note", "appRestarted", "restore",
       "restoreFinished", "restoreFailed",
-    ] + StoreKit2Event.names
+    ] + StoreKit2Event.names + DownloadEvent.names
 }
 
 /// `transaction: { id: last, state: purchased, finished: true }`.

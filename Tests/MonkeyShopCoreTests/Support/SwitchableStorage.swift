@@ -11,6 +11,22 @@ final class SwitchableStorage: ShopStorage {
 
   func readHistory() throws(DataFileError) -> [StoreTransaction] { try memory.readHistory() }
 
+  func readOwned() throws(DataFileError) -> OwnedProducts { try memory.readOwned() }
+
+  func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result {
+    guard failWrites else { return try memory.updateOwned(body) }
+    throw DataFileError(
+      path: "/data/owned.json", problem: "writing failed: No space left on device", errorID: .cannotWriteDataFile)
+  }
+
+  func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws -> String {
+    guard failWrites else {
+      return try memory.installContent(content, productIdentifier: productIdentifier, transactionID: transactionID)
+    }
+    throw DataFileError(
+      path: "/data/content", problem: "writing failed: No space left on device", errorID: .cannotWriteDataFile)
+  }
+
   func update<Result>(
     seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
   ) throws -> Result {

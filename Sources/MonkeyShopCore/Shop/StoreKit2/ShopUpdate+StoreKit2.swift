@@ -129,12 +129,9 @@ extension ShopModel {
   /// `Transaction.currentEntitlements`: consumables never appear there
   /// ("Consumable In-App Purchases also don't appear in the current entitlements",
   /// https://developer.apple.com/documentation/storekit/transaction/currententitlements).
-  mutating func syncStoreKit2() {
+  mutating func syncStoreKit2() -> [ShopEffect] {
     record(.storeKit2(.sync))
-    // Every product the catalog sells is a consumable (the catalog refuses other types), so the
-    // current entitlements are empty however much was bought.
-    record(.storeKit2(.currentEntitlements(count: 0)))
-    note(.consumablesNeverRestored)
-    status = .restoreFinished(restored: 0)
+    // The entitlements are Apple's record, the history's included (`entitlementsReceived`).
+    return [.syncEntitlements]
   }
 }

@@ -158,17 +158,42 @@ public struct ShopView {
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
+    let owned = model.owned.owns(product.productIdentifier)
     let price =
-      model.response?.contains(product.productIdentifier) == true
-      ? product.displayPrice(in: model.storefront) ?? "—" : ""
+      owned
+      ? words.owned
+      : model.response?.contains(product.productIdentifier) == true
+        ? product.displayPrice(in: model.storefront) ?? "—" : ""
     let priceWidth = 12
     let titleWidth = max(8, width - rightWidth - priceWidth - 4)
     let marker = selected ? "▶ " : "  "
     let lineStyle = selected ? Style.focus : Style(bold: true)
     canvas.put(marker + TextWidth.fit(text.title, to: titleWidth), x: 0, y: y, style: lineStyle)
-    canvas.put(TextWidth.fit(price, to: priceWidth), x: titleWidth + 3, y: y, style: Style(tint: .price, bold: true))
+    canvas.put(
+      TextWidth.fit(price, to: priceWidth), x: titleWidth + 3, y: y,
+      style: Style(tint: owned ? .success : .price, bold: true))
     canvas.put(right, x: width - rightWidth, y: y, style: buttonStyle(product, selected: selected))
-    canvas.put("    " + text.description, x: 0, y: y + 1, width: width, style: .muted)
+    if let download = model.download(forProduct: product.productIdentifier), download.installedAt == nil {
+      drawDownload(download, on: &canvas, y: y + 1, width: width)
+    } else {
+      canvas.put("    " + text.description, x: 0, y: y + 1, width: width, style: .muted)
+    }
+  }
+
+  /// A download in place of the description: a bar, the percent and the state.
+  private func drawDownload(_ download: Download, on canvas: inout some Canvas, y: Int, width: Int) {
+    let cells = 20
+    let filled = Int((download.progress * Double(cells)).rounded(.down))
+    let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled) + "]"
+    let percent = String(format: "%3d%%", Int((download.progress * 100).rounded()))
+    let line = "    \(bar) \(percent) \(words.downloadState(download.state))"
+    let style: Style =
+      switch download.state {
+      case .failed, .cancelled: Style(tint: .danger, bold: true)
+      case .paused: Style(tint: .warning, bold: true)
+      default: Style(tint: .accent, bold: true)
+      }
+    canvas.put(line, x: 0, y: y, width: width, style: style)
   }
 
   private func buttonStyle(_ product: Product, selected: Bool) -> Style {
@@ -315,6 +340,8 @@ enum HintBar {
   /// The storefront's keys by how much a person needs them in the bar: buying, the conditions
   /// panel, spending and the log's StoreKit before the switches the conditions bar already shows.
   static let importance: [ShopAction] = [
+    // Only while a download can use them, and then what the person needs first.
+    .pauseDownload, .cancelDownload,
     .buyFive, .buyTen, .openConditions, .spend, .switchStoreKit, .openTransactions, .toggleNetwork,
     .toggleRestrictions, .toggleAskToBuy, .toggleInterrupted, .requestProducts, .restorePurchases, .buySelected,
     .quit,

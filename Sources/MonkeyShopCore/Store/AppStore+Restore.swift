@@ -1,0 +1,50 @@
+import Foundation
+
+extension AppStore {
+  /// `restoreCompletedTransactions()`: "The payment queue delivers a new transaction for each
+  /// previously completed transaction that can be restored. Each transaction includes a copy of the
+  /// original transaction." It "has no effect" for "items that are not restorable, such as a
+  /// non-renewing subscription or a consumable product"
+  /// (https://developer.apple.com/documentation/storekit/skpaymentqueue/restorecompletedtransactions()).
+  /// A restored transaction "holds a new transaction identifier" and its `original` is the
+  /// purchase (https://developer.apple.com/documentation/storekit/skpaymenttransaction/original);
+  /// "Restoring multiple times creates multiple restored transactions for each completed
+  /// transaction" (https://developer.apple.com/documentation/storekit/restoring-purchased-products).
+  /// Completed: purchased, finished and not refunded. The history counts: restores reach back to
+  /// every purchase ever made.
+  public mutating func restoreCompletedTransactions(at now: Date) throws(TransactionError) -> [StoreTransaction] {
+    let restorable = StoreState.latest(of: history + state.transactions).filter {
+      $0.state == .purchased && $0.finished && !$0.isRevoked
+        && catalog.product($0.productIdentifier)?.isNonConsumable == true
+    }
+    var restored: [StoreTransaction] = []
+    for original in restorable {
+      guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
+      var transaction = StoreTransaction(
+        id: id, productIdentifier: original.productIdentifier, quantity: original.quantity, state: .restored,
+        purchaseDate: now, environment: state.conditions.environment,
+        failsVerification: !state.conditions.verificationPasses, storefront: storefront.code)
+      transaction.restoredTransactionID = original.id
+      state.transactions.append(transaction)
+      restored.append(transaction)
+    }
+    return restored
+  }
+
+  /// `Transaction.currentEntitlements` of every transaction ever made: "A transaction for each
+  /// non-consumable In-App Purchase … Products that the App Store has refunded or revoked don't
+  /// appear in the current entitlements. Consumable In-App Purchases also don't appear"
+  /// (https://developer.apple.com/documentation/storekit/transaction/currententitlements). The
+  /// first purchase of each product; StoreKit 1's restored transactions are not StoreKit 2's ("The
+  /// restoreCompletedTransactions() function doesn't affect transactions in the Transaction API",
+  /// restoreCompletedTransactions() above).
+  public static func currentEntitlements(of transactions: [StoreTransaction], in catalog: Catalog)
+    -> [StoreTransaction]
+  {
+    var seen: Set<String> = []
+    return transactions.filter {
+      $0.state == .purchased && !$0.isRevoked && catalog.product($0.productIdentifier)?.isNonConsumable == true
+        && seen.insert($0.productIdentifier).inserted
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// The non-consumable with Apple-hosted content through the real binary (SPEC §10).
+@Suite("Hosted content from the command line", .timeLimit(.minutes(2)))
+struct HostedContentCommandTests {
+  static let jungleMap = "com.monkeyshop.jungle-map"
+
+  /// Every file under `root`, by path relative to it.
+  private func files(under root: String) throws -> [String: Data] {
+    var found: [String: Data] = [:]
+    for case let path as String in FileManager.default.enumerator(atPath: root)! {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+        found[path] = FileManager.default.contents(atPath: root + "/" + path)
+      }
+    }
+    return found
+  }
+
+  @Test("buy from any folder downloads the built-in content to the end; it is the repository's package, byte for byte")
+  func buyDownloadsTheShippedContent() async throws {
+    let folder = try ShopFolder("hosted")
+    let elsewhere = folder.root.appendingPathComponent("elsewhere").path
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+    func run(_ arguments: String...) async throws -> ChildResult {
+      try await Child(arguments, in: folder, unsetting: ["MONKEYSHOP_CATALOG"], directory: elsewhere).wait()
+    }
+    try expectSuccess(await run("store", "set", "latency", "instant"))
+    let bought = try await run("buy", Self.jungleMap)
+    try expectSuccess(bought)
+    #expect(bought.stdout.contains("paymentQueue(_:updatedDownloads:) .finished #1"), "\(bought)")
+    #expect(bought.stdout.contains("purchased: transaction #1, \(Self.jungleMap) owned, content in"), "\(bought)")
+    let unpacked = try files(under: folder.data.appendingPathComponent("content/\(Self.jungleMap)").path)
+    let repository = try files(
+      under: Locations.repository.appendingPathComponent("HostedContent/\(Self.jungleMap)").path)
+    #expect(!unpacked.isEmpty)
+    #expect(unpacked == repository)
+    let wallet = try await run("wallet", "show")
+    #expect(wallet.stdout.contains("owned: \(Self.jungleMap) (content v1.0"), "\(wallet)")
+  }
+
+  @Test("a corrupt owned.json is refused with its path and exit 65, and left as it was")
+  func corruptOwnedFile() async throws {
+    let folder = try ShopFolder("hosted-corrupt")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    let owned = folder.data.appendingPathComponent("owned.json")
+    let text = #"{"schemaVersion": 1, "products": [{"productIdentifier": "x", "transactionID": "one"}]}"#
+    try text.write(to: owned, atomically: true, encoding: .utf8)
+    let shown = try await monkeyshop("wallet", "show", in: folder)
+    #expect(shown.exitStatus == 65, "\(shown)")
+    #expect(shown.stderr.contains("owned.json"), "\(shown)")
+    #expect(shown.stderr.contains("transactionID"), "\(shown)")
+    #expect(try String(contentsOf: owned, encoding: .utf8) == text)
+  }
+}
