@@ -91,6 +91,9 @@ struct CrashPointSweepTests {
     // A refund of a transaction only the history lists, which brings it back into the store (the
     // launch after it may take the 5 credits back).
     Case(command: ["store", "refund", "1"], template: withHistory, allowedBalances: [105, 100]),
+    // A non-consumable whose hosted content is unpacked into the data folder: after any kill the
+    // content is whole or absent, and whole once the launch has finished the purchase.
+    Case(command: ["buy", HostedPackage.jungleMap], template: credited, allowedBalances: [15]),
   ]
 
   /// Where one run is killed: the K-th call of one system call into the data folder (in a thread).
@@ -237,6 +240,21 @@ struct CrashPointSweepTests {
     return Run(dataPath: data, calls: calls, killed: killedHere)
   }
 
+  /// Hosted content in the data folder is never half there: no unpacking left behind, each
+  /// product's content the repository's package exactly, and there for every purchase finished.
+  func checkContent(_ folder: ShopFolder, _ view: LedgerView, context: String) {
+    let content = folder.data.appendingPathComponent("content").path
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: content)) ?? []
+    #expect(!entries.contains { $0.hasPrefix(".") }, "\(context): left in content/: \(entries)")
+    let bought = view.transactions.contains {
+      $0.productIdentifier == HostedPackage.jungleMap && $0.state == "purchased" && $0.finished
+    }
+    if bought || entries.contains(HostedPackage.jungleMap) {
+      let unpacked = HostedPackage.files(under: content + "/" + HostedPackage.jungleMap)
+      #expect(unpacked == HostedPackage.repositoryFiles(HostedPackage.jungleMap), "\(context): content/ is not whole")
+    }
+  }
+
   /// After the kill: `launch` works and delivers; the balance adds up; every purchase is finished; no
   /// ID repeats. Then a purchase works, gets a new ID and adds exactly its credits.
   func checkLaunchAndPurchase(
@@ -255,6 +273,7 @@ struct CrashPointSweepTests {
     )
     #expect(launched.unfinishedPurchases.isEmpty, "\(context): still unfinished after launch: \(launched)")
     #expect(launched.repeatedIDs.isEmpty, "\(context): IDs listed twice: \(launched)")
+    checkContent(folder, launched, context: context)
 
     let buy = try await monkeyshop("buy", ShippedCatalog.ten, in: folder, timeout: .seconds(30))
     #expect(buy.exitStatus == 0, "\(context): the next purchase:\n\(buy)")

@@ -4,20 +4,9 @@ import Testing
 /// The non-consumable with Apple-hosted content through the real binary (SPEC §10).
 @Suite("Hosted content from the command line", .timeLimit(.minutes(2)))
 struct HostedContentCommandTests {
-  static let jungleMap = "com.monkeyshop.jungle-map"
+  static let jungleMap = HostedPackage.jungleMap
 
   /// Every file under `root`, by path relative to it.
-  private func files(under root: String) throws -> [String: Data] {
-    var found: [String: Data] = [:]
-    for case let path as String in FileManager.default.enumerator(atPath: root)! {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
-        found[path] = FileManager.default.contents(atPath: root + "/" + path)
-      }
-    }
-    return found
-  }
-
   @Test("buy from any folder downloads the built-in content to the end; it is the repository's package, byte for byte")
   func buyDownloadsTheShippedContent() async throws {
     let folder = try ShopFolder("hosted")
@@ -31,9 +20,8 @@ struct HostedContentCommandTests {
     try expectSuccess(bought)
     #expect(bought.stdout.contains("paymentQueue(_:updatedDownloads:) .finished #1"), "\(bought)")
     #expect(bought.stdout.contains("purchased: transaction #1, \(Self.jungleMap) owned, content in"), "\(bought)")
-    let unpacked = try files(under: folder.data.appendingPathComponent("content/\(Self.jungleMap)").path)
-    let repository = try files(
-      under: Locations.repository.appendingPathComponent("HostedContent/\(Self.jungleMap)").path)
+    let unpacked = HostedPackage.files(under: folder.data.appendingPathComponent("content/\(Self.jungleMap)").path)
+    let repository = HostedPackage.repositoryFiles(Self.jungleMap)
     #expect(!unpacked.isEmpty)
     #expect(unpacked == repository)
     let wallet = try await run("wallet", "show")
