@@ -104,7 +104,11 @@ struct WalkthroughCommand: ParsableCommand {
     }
   }
 
-  var library: String? { WalkthroughLibrary.folder(nextToCatalog: options.catalogPath) }
+  /// The bundled walkthroughs: beside the catalog, in the current folder, or installed with this
+  /// executable (`install.sh`), so an installed monkeyshop finds them from any folder.
+  var library: String? {
+    WalkthroughLibrary.folder(nextToCatalog: options.catalogPath, executable: Bundle.main.executablePath)
+  }
 
   func run() throws {
     if list { return try listLibrary() }
@@ -209,7 +213,7 @@ struct WalkthroughCommand: ParsableCommand {
   private func listLibrary() throws {
     guard let library else {
       throw Failure.failed(
-        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath) or in the current folder"
+        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath), in the current folder or installed with monkeyshop (\(WalkthroughLibrary.installedFolder) from its folder)"
       )
     }
     let paths = WalkthroughLibrary.files(in: library)
