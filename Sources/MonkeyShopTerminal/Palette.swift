@@ -18,22 +18,15 @@ struct Palette {
   }
 
   private static func foreground(_ tint: Tint, background: Int16) -> Int16 {
-    switch tint {
-    case .accent: Int16(COLOR_CYAN)
-    case .success: Int16(COLOR_GREEN)
-    case .warning: Int16(COLOR_YELLOW)
-    case .danger: Int16(COLOR_RED)
-    case .muted: background == -1 ? -1 : Int16(COLOR_WHITE)
-    case .price: Int16(COLOR_MAGENTA)
-    }
+    // The terminal's own foreground on its own background; on black, white.
+    tint.ansiColour.map(Int16.init) ?? (background == -1 ? -1 : Int16(COLOR_WHITE))
   }
 
   func attributes(for style: Style) -> (attributes: Int32, pair: Int32) {
     var attributes: Int32 = 0
     if style.bold { attributes |= ms_attr_bold() }
     if style.reverse { attributes |= ms_attr_reverse() }
-    // Muted text is dim even without colour, so it stays secondary.
-    if style.dim || style.tint == .muted { attributes |= ms_attr_dim() }
+    if style.showsDim { attributes |= ms_attr_dim() }
     guard !isMonochrome, let tint = style.tint else { return (attributes, 0) }
     return (attributes, Int32(tint.rawValue))
   }

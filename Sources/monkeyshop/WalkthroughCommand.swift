@@ -14,6 +14,11 @@ struct WalkthroughCommand: ParsableCommand {
       events it caused, snapshots and every expectation. Files are all checked before any runs. Walkthroughs never read or write the data \
       folder: each starts from its own store and wallet in memory.
 
+      --cast OUT.cast also records the one walkthrough given as asciinema plays it (asciicast \
+      v2): the storefront and the band --play shows, in the walkthrough's virtual time, each step \
+      --auto after the last. Play it with asciinema play OUT.cast. A walkthrough that fails is \
+      recorded up to the step that failed.
+
       Exit status: 0 every walkthrough passed, 1 one failed, 64 bad arguments, 65 a walkthrough \
       file or the catalog was refused.
       """)
@@ -24,6 +29,18 @@ struct WalkthroughCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "path"))
   var junit: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also record the one walkthrough given to this asciicast v2 file (asciinema play plays it). Replaces only an earlier recording.",
+      valueName: "path"))
+  var cast: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --cast: the recording's terminal size, at least 80x24 (default: the walkthrough's size:, else 80x24).",
+      valueName: "WxH"))
+  var size: String?
+
   @Flag(help: "List the bundled walkthroughs (Walkthroughs/ next to the catalog): file, name and description.")
   var list = false
 
@@ -32,13 +49,13 @@ struct WalkthroughCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "With --play: the band's language, en or ja (default: the walkthrough's if ja, else from LANG). The storefront speaks the walkthrough's language, which its screen checks are written in.",
+      "With --play or --cast: the band's language, en or ja (default: the walkthrough's if ja, else from LANG). The storefront speaks the walkthrough's language, which its screen checks are written in.",
       valueName: "en|ja"))
   var lang: Language?
 
   @Option(
     help: ArgumentHelp(
-      "With --play: the next step comes by itself this long after the last one ended, such as 3s (p pauses).",
+      "With --play: the next step comes by itself this long after the last one ended, such as 3s (p pauses). With --cast: the time between steps in the recording (default 2s).",
       valueName: "duration"))
   var auto: String?
 
@@ -55,8 +72,29 @@ struct WalkthroughCommand: ParsableCommand {
       throw ValidationError(
         "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
     }
-    if !play, lang != nil || auto != nil {
-      throw ValidationError("--lang and --auto are for --play")
+    if let cast {
+      if play || list {
+        throw ValidationError("--cast records a walkthrough as it runs headless: no --play and no --list")
+      }
+      if files.count != 1 {
+        throw ValidationError(
+          "--cast \(cast) records one walkthrough: give one file or bundled name (e.g. buy-5 --cast buy-5.cast)")
+      }
+    }
+    if !play, cast == nil, lang != nil || auto != nil {
+      throw ValidationError("--lang and --auto are for --play and --cast")
+    }
+    if size != nil, cast == nil {
+      throw ValidationError("--size is the size of a recording: it goes with --cast")
+    }
+    if let size {
+      guard let parsed = WalkthroughParser.screenSize(size) else {
+        throw ValidationError("--size '\(size)' is not a screen size (expected WIDTHxHEIGHT, such as 80x24 or 120x40)")
+      }
+      guard parsed.isLargeEnough else {
+        throw ValidationError(
+          "--size \(size) is smaller than the storefront's \(ScreenSize.minimum) (expected at least 80x24)")
+      }
     }
     if let auto, WalkthroughParser.duration(auto) == nil {
       throw ValidationError("--auto '\(auto)' is not a duration (expected a number with ms, s or m, such as 3s)")
@@ -66,7 +104,11 @@ struct WalkthroughCommand: ParsableCommand {
     }
   }
 
-  var library: String? { WalkthroughLibrary.folder(nextToCatalog: options.catalogPath) }
+  /// The bundled walkthroughs: beside the catalog, in the current folder, or installed with this
+  /// executable (`install.sh`), so an installed monkeyshop finds them from any folder.
+  var library: String? {
+    WalkthroughLibrary.folder(nextToCatalog: options.catalogPath, executable: Bundle.main.executablePath)
+  }
 
   func run() throws {
     if list { return try listLibrary() }
@@ -85,6 +127,18 @@ struct WalkthroughCommand: ParsableCommand {
       }
     }
     let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
+    if let cast {
+      guard paths.count == 1 else {
+        throw Failure(
+          "--cast \(cast) records one walkthrough; \(files[0]) holds \(counted(paths.count, "walkthrough")): name one file",
+          exitStatus: .usage)
+      }
+      do {
+        try Cast.prepare(cast)
+      } catch {
+        throw Failure("--cast \(error); nothing was run", exitStatus: .usage)
+      }
+    }
     let catalog = try options.loadCatalog()
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []
@@ -115,15 +169,43 @@ struct WalkthroughCommand: ParsableCommand {
     }
     say(Transcript.summary(results))
     if let junit { try write(JUnitReport.xml(results), to: junit) }
+    if let cast, let walkthrough = walkthroughs.first { try record(walkthrough, catalog: catalog, to: cast) }
     if results.contains(where: { !$0.passed }) { throw ExitCode.failure }
   }
 
-  private func write(_ text: String, to path: String) throws {
+  private func write(_ text: String, to path: String, what: String = "the JUnit report") throws {
     do {
       try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw Failure.failed("cannot write the JUnit report to \(path): \(error.localizedDescription)")
+      throw Failure.failed("cannot write \(what) to \(path): \(error.localizedDescription)")
     }
+  }
+
+  // MARK: Recording
+
+  /// How long a recording leaves each step on the screen before the next, unless `--auto` says.
+  static let castPause: TimeInterval = 2
+
+  private func record(_ walkthrough: Walkthrough, catalog: Catalog, to path: String) throws {
+    // At least the storefront's minimum: below it the storefront only says the screen is too small.
+    let size =
+      size.flatMap(WalkthroughParser.screenSize)
+      ?? (walkthrough.size.isLargeEnough ? walkthrough.size : .minimum)
+    let recording = Cast.record(
+      walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough), size: size,
+      pause: auto.flatMap(WalkthroughParser.duration) ?? Self.castPause, colours: !noColour)
+    try write(recording.text, to: path, what: "the recording")
+    say(
+      "Recorded \(walkthrough.path) (\(size), \(String(format: "%.1f", recording.duration)) s) to \(path): "
+        + "asciinema play \(path)")
+  }
+
+  /// https://no-color.org: a recording made with NO_COLOR set has no colours, as the storefront.
+  private var noColour: Bool { !(options.environment["NO_COLOR"] ?? "").isEmpty }
+
+  /// The band's language: `--lang`, else the walkthrough's if Japanese, else the environment's.
+  private func bandLanguage(for walkthrough: Walkthrough) -> Language {
+    lang ?? (walkthrough.language == .ja ? .ja : Language.resolve(explicit: nil, environment: options.environment))
   }
 
   // MARK: The library
@@ -131,7 +213,7 @@ struct WalkthroughCommand: ParsableCommand {
   private func listLibrary() throws {
     guard let library else {
       throw Failure.failed(
-        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath) or in the current folder"
+        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath), in the current folder or installed with monkeyshop (\(WalkthroughLibrary.installedFolder) from its folder)"
       )
     }
     let paths = WalkthroughLibrary.files(in: library)
@@ -169,10 +251,8 @@ struct WalkthroughCommand: ParsableCommand {
         "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
       )
     }
-    let language =
-      lang ?? (walkthrough.language == .ja ? .ja : Language.resolve(explicit: nil, environment: options.environment))
     let player = WalkthroughPlayer(
-      walkthrough: walkthrough, catalog: catalog, language: language,
+      walkthrough: walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough),
       autoAdvance: auto.flatMap(WalkthroughParser.duration))
     try runInTerminal(player)
     // As the headless run: a check that did not hold fails the command.

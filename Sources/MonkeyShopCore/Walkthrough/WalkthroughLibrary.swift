@@ -4,11 +4,22 @@ import Foundation
 public enum WalkthroughLibrary {
   public static let folderName = "Walkthroughs"
 
-  /// `Walkthroughs/` next to the catalog, else in the current folder; nil when neither exists.
-  public static func folder(nextToCatalog catalogPath: String) -> String? {
+  /// Where `install.sh` puts the library, from the folder the executable is installed in:
+  /// `PREFIX/share/monkeyshop/Walkthroughs` beside `PREFIX/bin/monkeyshop`.
+  public static let installedFolder = "../share/monkeyshop/\(folderName)"
+
+  /// `Walkthroughs/` next to the catalog, else in the current folder, else the one installed with
+  /// `executable` (`installedFolder`); nil when there is none.
+  public static func folder(nextToCatalog catalogPath: String, executable: String? = nil) -> String? {
     let besideCatalog = URL(fileURLWithPath: catalogPath).deletingLastPathComponent()
       .appendingPathComponent(folderName).path
-    for candidate in [besideCatalog, folderName] where isFolder(candidate) {
+    var candidates = [besideCatalog, folderName]
+    if let executable {
+      candidates.append(
+        URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+          .appendingPathComponent(installedFolder).standardizedFileURL.path)
+    }
+    for candidate in candidates where isFolder(candidate) {
       return candidate == folderName ? folderName : relative(candidate)
     }
     return nil

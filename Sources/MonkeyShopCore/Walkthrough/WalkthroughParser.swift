@@ -47,6 +47,15 @@ public enum WalkthroughParser {
   /// `500ms`, `2s`, `1.5s`, `2m` in seconds, as a `wait:` step reads them; nil for anything else.
   public static func duration(_ text: String) -> TimeInterval? { WalkthroughReader.duration(text) }
 
+  /// `80x24`, `120×40`: a screen of 1 to 1000 cells each way, as `size:` and `--size` take it.
+  public static func screenSize(_ text: String) -> ScreenSize? {
+    let parts = text.lowercased().replacingOccurrences(of: "×", with: "x").split(separator: "x")
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...1000).contains(width),
+      (1...1000).contains(height)
+    else { return nil }
+    return ScreenSize(width: width, height: height)
+  }
+
   public static func parse(_ text: String, path: String, catalog: Catalog? = nil) throws(WalkthroughError)
     -> Walkthrough
   {
@@ -170,14 +179,11 @@ struct WalkthroughReader {
 
   mutating func screenSize(_ node: Node) -> ScreenSize? {
     guard let value = text(node, "size", expected: "WIDTHxHEIGHT, such as 120x40") else { return nil }
-    let parts = value.lowercased().replacingOccurrences(of: "×", with: "x").split(separator: "x")
-    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...1000).contains(width),
-      (1...1000).contains(height)
-    else {
+    guard let size = WalkthroughParser.screenSize(value) else {
       fail(node, "'\(value)' is not a screen size (expected WIDTHxHEIGHT, such as 80x24 or 120x40)")
       return nil
     }
-    return ScreenSize(width: width, height: height)
+    return size
   }
 
   mutating func wallet(_ node: Node) -> Int? {

@@ -1,0 +1,154 @@
+import Foundation
+import MonkeyShopCore
+import Testing
+
+/// `monkeyshop walkthrough FILE --cast OUT.cast` through the built binary, the recording played
+/// by asciinema's own `asciinema cat` (asciinema 2.4.0 from PyPI, as .ci/run installs it) into a
+/// real terminal (tmux), where it must leave the screen the walkthrough player draws.
+@Suite("Walkthrough recordings played by asciinema", .timeLimit(.minutes(3)))
+struct WalkthroughCastEndToEndTests {
+  private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
+
+  /// What `asciinema cat` prints for a recording: every frame's output, in order.
+  private func asciinemaCat(_ path: String, in folder: ShopFolder) async throws -> String {
+    guard let python = Locations.executable(named: "python3") else {
+      throw E2EFailure("python3 is not installed; the recording tests play casts with asciinema (PyPI)")
+    }
+    let child = try Child(
+      executable: python, ["-m", "asciinema", "cat", path], in: folder, environment: folder.environment())
+    let result = try await child.wait(timeout: .seconds(60))
+    guard result.exitStatus == 0 else {
+      throw E2EFailure(
+        "asciinema cat \(path) failed (python3 -m pip install asciinema==2.4.0 installs it): \(result)")
+    }
+    return result.stdout
+  }
+
+  /// The screen a terminal of `size` shows after `output` is written to it.
+  private func terminalScreen(after output: String, size: ScreenSize, in folder: ShopFolder) async throws -> Screen {
+    let file = folder.file("played").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data(output.utf8)))
+    let tmux = try await TmuxSession(folder: folder, width: size.width, height: size.height)
+    defer { tmux.close() }
+    // Nothing after the output: the shell's prompt must not scroll or cover the last frame.
+    try await tmux.run("cat '\(file)'; exec sleep 600")
+    return try await tmux.waitForScreen("the recording's last frame") { screen in
+      screen.lines.contains { $0.hasPrefix(" ⌫ ") || $0.contains("the walkthrough stops here") }
+    }
+  }
+
+  /// The last frame the player draws for a walkthrough, as the binary records it by default.
+  private func lastFrame(_ path: String, language: Language, size: ScreenSize) throws -> TextGrid {
+    let catalog = try CatalogLoader.load(path: Locations.catalog)
+    let walkthrough = try WalkthroughParser.load(path: path, catalog: catalog)
+    var last: TextGrid?
+    _ = Cast.record(walkthrough, catalog: catalog, language: language, size: size, pause: 2) { last = $1 }
+    return try #require(last)
+  }
+
+  /// The recording is written where asked (its folder made), asciinema plays it to the end, and a
+  /// terminal fed what it plays shows the walkthrough's last screen, cell for cell.
+  @Test("--cast writes a recording asciinema plays; played into tmux it ends on the player's last screen")
+  func asciinemaPlaysTheRecording() async throws {
+    let folder = try ShopFolder("cast-buy-5")
+    let path = folder.root.appendingPathComponent("casts/buy-5.cast").path
+    let result = try await monkeyshop("walkthrough", buyFive, "--cast", path, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    #expect(result.stdout.contains("✓ passed"), "the transcript as without --cast: \(result)")
+    #expect(result.stdout.contains("to \(path): asciinema play \(path)"), "\(result)")
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.hasPrefix("{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1767225600,"))
+    let played = try await asciinemaCat(path, in: folder)
+    let screen = try await terminalScreen(after: played, size: .minimum, in: folder)
+    let expected = try lastFrame(buyFive, language: .en, size: .minimum)
+    #expect(
+      Array(screen.lines.prefix(expected.size.height)) == expected.lines, "tmux:\n\(screen)\nplayer:\n\(expected.text)")
+    #expect(screen.contains("The walkthrough is over: every step held."), "\(screen)")
+    #expect(screen.showsBalance(5), "\(screen)")
+  }
+
+  /// Japanese takes two cells a character in a real terminal too: the recording of a Japanese
+  /// walkthrough with a Japanese band, at 100×30, ends on exactly the player's screen.
+  @Test("--lang ja --size 100x30: wide characters land where the player put them in tmux")
+  func japaneseInARealTerminal() async throws {
+    let folder = try ShopFolder("cast-ja")
+    let walkthrough = folder.file("ja.yaml").path
+    let yaml = """
+      name: 5クレジットを購入
+      language: ja
+      storefront: JPN
+      steps:
+        - launch
+        - say: おさるのごはんを買います。
+        - press: ["5", Enter]
+        - wait: 2s
+        - expect: { balance: 5, screen: "5 モンキークレジット" }
+      """
+    #expect(FileManager.default.createFile(atPath: walkthrough, contents: Data(yaml.utf8)))
+    let path = folder.file("ja.cast").path
+    let result = try await monkeyshop(
+      "walkthrough", walkthrough, "--cast", path, "--lang", "ja", "--size", "100x30", in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    let size = ScreenSize(width: 100, height: 30)
+    let screen = try await terminalScreen(after: try await asciinemaCat(path, in: folder), size: size, in: folder)
+    let expected = try lastFrame(walkthrough, language: .ja, size: size)
+    #expect(
+      Array(screen.lines.prefix(expected.size.height)) == expected.lines, "tmux:\n\(screen)\nplayer:\n\(expected.text)")
+    #expect(screen.contains("ウォークスルーは終わりました"), "\(screen)")
+  }
+
+  /// A walkthrough whose check fails exits 1 as without --cast, and its recording ends on the
+  /// failure, which the band spells out.
+  @Test("a failing walkthrough is recorded up to its failure and exits 1")
+  func aFailureIsRecorded() async throws {
+    let folder = try ShopFolder("cast-fails")
+    let walkthrough = folder.file("fails.yaml").path
+    let yaml = "name: Expects too much\nsteps:\n  - launch\n  - expect: { balance: 99 }\n  - say: Never shown.\n"
+    #expect(FileManager.default.createFile(atPath: walkthrough, contents: Data(yaml.utf8)))
+    let path = folder.file("fails.cast").path
+    let result = try await monkeyshop("walkthrough", walkthrough, "--cast", path, in: folder)
+    #expect(result.exitStatus == 1, "\(result)")
+    #expect(result.stdout.contains("✗ expect balance 99"), "the transcript as without --cast: \(result)")
+    let played = try await asciinemaCat(path, in: folder)
+    let screen = try await terminalScreen(after: played, size: .minimum, in: folder)
+    #expect(screen.contains("✗ step 2 (line 4): expect balance 99"), "\(screen)")
+    #expect(!played.contains("Never shown."))
+  }
+
+  /// What cannot be recorded is refused before anything runs (exit 64, nothing on standard output),
+  /// and a file that is not a recording is left as it was; an earlier recording is replaced.
+  @Test("--cast refuses a file of the person's, a folder, two walkthroughs and a small --size; replaces a recording")
+  func refusedBeforeRunning() async throws {
+    let folder = try ShopFolder("cast-refused")
+    let notes = folder.file("notes.txt").path
+    #expect(FileManager.default.createFile(atPath: notes, contents: Data("mine\n".utf8)))
+    let cases: [(arguments: [String], fragment: String)] = [
+      (
+        [buyFive, "--cast", notes],
+        "--cast \(notes): is a file that is not an asciicast recording; it is left as it is"
+      ),
+      ([buyFive, "--cast", folder.root.path], "--cast \(folder.root.path): is a folder"),
+      ([buyFive, buyFive, "--cast", "two.cast"], "records one walkthrough"),
+      (
+        [Locations.repository.appendingPathComponent("Walkthroughs").path, "--cast", "all.cast"],
+        "records one walkthrough"
+      ),
+      ([buyFive, "--cast", "small.cast", "--size", "60x20"], "is smaller than the storefront's 80×24"),
+      ([buyFive, "--size", "100x30"], "--size is the size of a recording: it goes with --cast"),
+      ([buyFive, "--play", "--cast", "play.cast"], "no --play"),
+    ]
+    for (arguments, fragment) in cases {
+      let result = try await Child(["walkthrough"] + arguments, in: folder).wait(timeout: .seconds(20))
+      #expect(result.exitStatus == 64, "\(arguments): \(result)")
+      #expect(result.stderr.contains(fragment), "\(arguments): \(result)")
+      #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+    }
+    #expect(try String(contentsOfFile: notes, encoding: .utf8) == "mine\n")
+    let path = folder.file("again.cast").path
+    for _ in 0..<2 {
+      let result = try await monkeyshop("walkthrough", buyFive, "--cast", path, "-q", in: folder)
+      #expect(result.exitStatus == 0, "\(result)")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("{\"version\": 2,"))
+  }
+}
