@@ -99,22 +99,8 @@ extension CatalogCommand {
     /// Like `StoreCertificate.save`, but linked into place rather than renamed over it: a file that
     /// appeared at `path` meanwhile is kept, and the catalog refused.
     private static func saveNew(_ bytes: Data, to path: String) throws {
-      let folder =
-        (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-      let temporary = (folder as NSString).appendingPathComponent(
-        ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-      guard descriptor >= 0 else {
-        throw Failure.failed("--out \(path): cannot write in \(folder): \(String(cString: strerror(errno)))")
-      }
+      let temporary = try StoreCertificate.writeBeside(path, bytes)
       defer { unlink(temporary) }
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      let synced = fsync(descriptor) == 0
-      close(descriptor)
-      guard written == bytes.count, synced else {
-        throw Failure.failed(
-          "--out \(TerminalText.escaped(path)): cannot be written: \(String(cString: strerror(errno)))")
-      }
       guard link(temporary, path) == 0 else {
         if errno == EEXIST { throw refusal(path, "exists (--force replaces it)") }
         throw Failure.failed(

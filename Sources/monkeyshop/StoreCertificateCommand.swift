@@ -86,6 +86,17 @@ struct StoreCertificate: ParsableCommand {
   /// Written whole to a new file in the same folder, then renamed over `path`: a reader never sees
   /// half a certificate, and a link put there meanwhile is replaced, not followed.
   static func save(_ bytes: Data, to path: String) throws {
+    let temporary = try writeBeside(path, bytes)
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw Failure.failed("--out \(TerminalText.escaped(path)): cannot be written: \(reason)")
+    }
+  }
+
+  /// `bytes` in a new file beside `path`, synced, never through a link: the path of that file,
+  /// which the caller moves into place. Nothing is left behind when it fails.
+  static func writeBeside(_ path: String, _ bytes: Data) throws -> String {
     let folder =
       (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
     let temporary = (folder as NSString).appendingPathComponent(
@@ -99,11 +110,12 @@ struct StoreCertificate: ParsableCommand {
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     let synced = fsync(descriptor) == 0
     close(descriptor)
-    guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+    guard written == bytes.count, synced else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
       throw Failure.failed("--out \(TerminalText.escaped(path)): cannot be written: \(reason)")
     }
+    return temporary
   }
 }
 
