@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Measures terminal programs the way a person meets them: in a pseudo-terminal.
 
-For each program: time from start to its first frame (a marker text in the output), the time
-from a key press to the first bytes of the repaint (median and p99 over many keys), and the CPU
-it uses while idle. Usage: pty_bench.py NAME MARKER KEYS -- COMMAND...
+For each program: time from start to its first full frame (every marker text in the output:
+MARKER is one text or several separated by |, the frame's first and last rows, as ncurses writes
+a frame top to bottom), the time from a key press to the first bytes of the repaint (median and
+p99 over many keys), and the CPU it uses while idle. Usage: pty_bench.py NAME MARKER KEYS --
+COMMAND...
 """
 import fcntl
 import os
@@ -25,6 +27,8 @@ def spawn(command, env):
 
 
 def read_until(fd, marker, deadline):
+    """Reads until every text of `marker` (bytes, texts separated by |) has been written."""
+    texts = marker.split(b"|")
     seen = b""
     while time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.05)
@@ -33,7 +37,7 @@ def read_until(fd, marker, deadline):
                 seen += os.read(fd, 65536)
             except OSError:
                 break
-            if marker in seen:
+            if all(text in seen for text in texts):
                 return True
     return False
 
