@@ -23,7 +23,8 @@ public struct TransactionInspection: Equatable, Sendable {
     /// revoked; Non-consumables …", and with `SKIncludeConsumableInAppPurchaseHistory` every
     /// finished consumable too (https://developer.apple.com/documentation/storekit/transaction/all).
     public let all: Bool
-    /// `Transaction.unfinished`: "all the transactions … that are not finished"
+    /// `Transaction.unfinished`: "A sequence that emits unfinished transactions for the customer. …
+    /// A transaction is unfinished until you call `finish()`"
     /// (https://developer.apple.com/documentation/storekit/transaction/unfinished).
     public let unfinished: Bool
     /// `Transaction.currentEntitlements`: a non-consumable not refunded or revoked; "Consumable
