@@ -135,6 +135,26 @@ import Testing
     #expect(!inspection.sequences.currentEntitlements && !inspection.sequences.all)
   }
 
+  @Test("the non-consumable signs as Non-Consumable; its restore names the purchase and is no StoreKit 2 transaction")
+  func nonConsumableAndRestore() {
+    let map = "com.monkeyshop.jungle-map"
+    let purchase = StoreTransaction(
+      id: "1", productIdentifier: map, quantity: 1, state: .purchased, purchaseDate: ShopHarness.start, finished: true)
+    var restore = StoreTransaction(
+      id: "2", productIdentifier: map, quantity: 1, state: .restored, purchaseDate: ShopHarness.start, finished: true)
+    restore.restoredTransactionID = "1"
+    let catalog = ShopHarness.catalog
+    let bought = SignedTransactionPayload(purchase, catalog: catalog, storefront: .usa)
+    #expect(bought?.type == "Non-Consumable")
+    #expect(bought?.originalTransactionId == "1")
+    let restored = SignedTransactionPayload(restore, catalog: catalog, storefront: .usa)
+    #expect(restored?.transactionId == "2" && restored?.originalTransactionId == "1")
+    let owned = TransactionInspection(purchase, catalog: catalog, conditions: Conditions())
+    #expect(owned.sequences.all && owned.sequences.currentEntitlements && !owned.consumable)
+    let again = TransactionInspection(restore, catalog: catalog, conditions: Conditions())
+    #expect(!again.sequences.all && !again.sequences.unfinished && !again.sequences.currentEntitlements)
+  }
+
   @Test("the payload lines pair up only where both fit half the width")
   func flowPairsShortLines() {
     let rows = OverlayView.flow(["a: 1", "b: 2", String(repeating: "c", count: 30), "d: 4"], width: 40)

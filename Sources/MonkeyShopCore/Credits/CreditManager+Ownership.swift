@@ -6,7 +6,7 @@ extension CreditManager {
     let product = transaction.productIdentifier
     return try storage.updateOwned { owned, store, wallet in
       if owned.owns(product) { return .alreadyOwned(productIdentifier: product, balance: wallet.balance) }
-      guard let paid = store.transaction(transaction.id), paid.state == .purchased || paid.state == .restored else {
+      guard let paid = store.transaction(transaction.id), paid.transactionIdentifier != nil else {
         throw CreditError.notPurchased(transaction.id)
       }
       owned.unlock(product, by: transaction.id)

@@ -38,15 +38,17 @@ public struct TransactionInspection: Equatable, Sendable {
     let storefront = conditions.activeStorefront(default: catalog.defaultStorefront)
     payload = SignedTransactionPayload(transaction, catalog: catalog, storefront: storefront)
     verifies = !transaction.failsVerification
-    // StoreKit 2 has a `Transaction` only for what the App Store signed.
-    let signed = payload != nil
-    let consumable = catalog.product(transaction.productIdentifier).map { $0.credits != nil } ?? true
+    // StoreKit 2 has a `Transaction` only for a purchase: StoreKit 1's restored transactions are
+    // not in the Transaction API ("The restoreCompletedTransactions() function doesn't affect
+    // transactions in the Transaction API", see `AppStore.restoreCompletedTransactions`).
+    let inTransactionAPI = payload != nil && transaction.state == .purchased
+    let consumable = catalog.product(transaction.productIdentifier)?.isNonConsumable != true
     self.consumable = consumable
     let history = consumable ? conditions.includeConsumableHistory || transaction.isRevoked : true
     sequences = Sequences(
-      all: signed && (!transaction.finished || history),
-      unfinished: signed && !transaction.finished,
-      currentEntitlements: signed && !consumable && !transaction.isRevoked)
+      all: inTransactionAPI && (!transaction.finished || history),
+      unfinished: inTransactionAPI && !transaction.finished,
+      currentEntitlements: inTransactionAPI && !consumable && !transaction.isRevoked)
   }
 }
 

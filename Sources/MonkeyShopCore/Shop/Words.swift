@@ -409,7 +409,7 @@ public struct Words: Sendable {
 
   /// How the app names a transaction (`StoreTransaction.logName`), in the storefront's language.
   func name(_ id: String, _ state: TransactionState) -> String {
-    state == .purchased || state == .restored ? "#\(id)" : say("payment \(id)", "支払い \(id)")
+    StoreTransaction.hasIdentifier(state) ? "#\(id)" : say("payment \(id)", "支払い \(id)")
   }
 
   // A transaction's detail in the transaction manager

@@ -60,7 +60,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   /// signed transaction; purchasing, deferred and failed ones have none (StoreKit 2's `purchase()`
   /// returns no transaction for pending or cancelled purchases).
   public static func isSigned(_ transaction: StoreTransaction) -> Bool {
-    transaction.state == .purchased || transaction.state == .restored
+    transaction.transactionIdentifier != nil
   }
 
   /// The payload of a transaction the App Store signs (`isSigned`); nil for the others.
@@ -70,16 +70,20 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     let storefront = transaction.storefront.flatMap(Storefront.named) ?? current
     transactionId = transaction.id
     // "This value is identical to the transaction identifier (`transactionId`) except when the user
-    // restores or renews a subscription": consumables are never restored or renewed
+    // restores or renews a subscription": a restored non-consumable names the purchase it restores
     // (https://developer.apple.com/documentation/appstoreservernotifications/originaltransactionid).
-    originalTransactionId = transaction.id
+    // Its `originalPurchaseDate` stays the restore's own: the payload is built from this
+    // transaction alone.
+    originalTransactionId = transaction.restoredTransactionID ?? transaction.id
     bundleId = catalog.bundleIdentifier
     productId = transaction.productIdentifier
     purchaseDate = Self.milliseconds(transaction.purchaseDate)
     originalPurchaseDate = purchaseDate
     quantity = transaction.quantity
-    // Every product the catalog sells is a consumable (CatalogLoader refuses other types).
-    type = "Consumable"
+    // Apple's `type` values include "Consumable" and "Non-Consumable"
+    // (https://developer.apple.com/documentation/appstoreserverapi/type). A product the catalog no
+    // longer sells was a consumable: the only kind sold before non-consumables.
+    type = catalog.product(transaction.productIdentifier)?.isNonConsumable == true ? "Non-Consumable" : "Consumable"
     // "The transaction belongs to the purchaser": this shop shares nothing through Family Sharing
     // (https://developer.apple.com/documentation/storekit/transaction/ownershiptype-swift.struct/purchased).
     inAppOwnershipType = "PURCHASED"

@@ -101,7 +101,10 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// StoreKit 2 likewise creates a `Transaction` only for a completed purchase. The App Store's
   /// own record (`id`, which `store approve`, `decline`, `resolve` and `refund` take) exists from
   /// the moment the payment is added; it becomes the identifier when the payment is purchased.
-  public var transactionIdentifier: String? { state == .purchased || state == .restored ? id : nil }
+  public var transactionIdentifier: String? { Self.hasIdentifier(state) ? id : nil }
+
+  /// Whether a transaction in this state has a `transactionIdentifier`.
+  public static func hasIdentifier(_ state: TransactionState) -> Bool { state == .purchased || state == .restored }
 
   /// How the log names the transaction: `#3` once it has a `transactionIdentifier`, `payment 3`
   /// before that and when it failed.
