@@ -59,7 +59,7 @@ extension CatalogCommand {
       }
       try Self.save(catalog, to: out, replacing: force)
       let products = configuration.products
-      let consumables = products.filter { $0.kind == .consumable }.count
+      let consumables = configuration.consumables.count
       say(
         "\(TerminalText.escaped(out)): \(counted(products.count, "product")) (\(counted(consumables, "consumable")), \(counted(products.count - consumables, "non-consumable"))), storefront \(configuration.storefront)"
       )

@@ -25,9 +25,10 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      let transactions = try options.dataFolder.readEveryTransaction()
+      // One reading of the store: the list and its signing storefront come from the same state.
+      let store = try options.dataFolder.readStore()
+      let transactions = store.withHistory(try options.dataFolder.readHistory())
       if json {
-        let store = try options.dataFolder.readStore()
         let jws = try SignedTransactions.jws(for: transactions, store: store, options: options)
         printJSON(transactions.map { Self.json($0).merging(jws[$0.id].map { ["jws": $0] } ?? [:]) { $1 } })
         return
