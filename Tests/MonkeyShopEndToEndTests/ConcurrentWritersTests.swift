@@ -55,6 +55,10 @@ struct ConcurrentWritersTests {
       return deletions
     }
 
+    let holder = Task { [folder] in
+      try await Task.sleep(until: start + Self.stopAt)
+      return try await Self.stoppedLockHolder(in: folder)
+    }
     let finished = CommandCount()
     let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
       for worker in 0..<Self.workers {
@@ -76,14 +80,11 @@ struct ConcurrentWritersTests {
           return outcomes
         }
       }
-      group.addTask { [folder] in
-        try await Task.sleep(until: start + Self.stopAt)
-        return try await Self.stoppedLockHolder(in: folder).map { [$0] } ?? []
-      }
       var all: [Outcome] = []
       for try await outcomes in group { all += outcomes }
       return all
     }
+    let stopped = try await holder.value
     deleter.cancel()
     let deletions = await deleter.value
 
@@ -123,8 +124,12 @@ struct ConcurrentWritersTests {
     #expect(report.problems.isEmpty, "\(report.problems.count) commands ended badly (the first 12 are above)\(caveat)")
     #expect(launch.result.exitStatus == 0 || launch.result.exitStatus == 1, "the final launch: \(launch)")
     // The stopped holder outlasted the commands' wait: they said whom they waited for, then gave up.
-    if Locations.executable(named: "flock") != nil {
-      let gaveUp = outcomes.filter { $0.result.exitStatus == 75 }
+    // Only a command that waited and gave up entirely while the holder was stopped certainly
+    // waited for it: on a busy machine a command may also give up behind the other writers.
+    if let stopped {
+      let gaveUp = outcomes.filter {
+        $0.result.exitStatus == 75 && stopped.from < $0.started && $0.ended < stopped.until
+      }
       #expect(!gaveUp.isEmpty, "no command gave up waiting for the stopped lock holder")
       for outcome in gaveUp.prefix(3) {
         #expect(outcome.result.stderr.contains("waiting for the lock on"), "\(outcome)")
@@ -176,11 +181,18 @@ struct ConcurrentWritersTests {
     }
   }
 
+  /// When the lock holder was stopped: from the moment it was stopped holding the lock until it
+  /// was continued.
+  struct StopWindow {
+    let from: ContinuousClock.Instant
+    let until: ContinuousClock.Instant
+  }
+
   /// A process that holds the data folder's lock and is stopped (SIGSTOP) for `stoppedFor`, then
   /// continued and ended: `flock(1)` takes the same `flock` on the folder that monkeyshop takes.
   /// (Stopping a real monkeyshop at the instant it holds the lock is a race; its holding the lock
-  /// while killed at every system call is the crash-point sweep's part.)
-  static func stoppedLockHolder(in folder: ShopFolder) async throws -> Outcome? {
+  /// while killed at every system call is the crash-point sweep's part.) Nil without flock(1).
+  static func stoppedLockHolder(in folder: ShopFolder) async throws -> StopWindow? {
     guard let flock = Locations.executable(named: "flock") else {
       print("concurrent writers: no flock(1): no stopped lock holder")
       return nil
@@ -194,14 +206,22 @@ struct ConcurrentWritersTests {
       sleeper = childPID(of: child.pid)
       try await Task.sleep(for: .milliseconds(5))
     }
+    guard let sleeper else {
+      Issue.record("flock(1) did not take the data folder's lock within 20 s")
+      kill(child.pid, SIGTERM)
+      _ = try? await child.wait(timeout: hangBound)
+      return nil
+    }
     kill(child.pid, SIGSTOP)
-    if let sleeper { kill(sleeper, SIGSTOP) }
+    kill(sleeper, SIGSTOP)
+    let from = ContinuousClock.now
     try await Task.sleep(for: stoppedFor)
-    if let sleeper { kill(sleeper, SIGCONT) }
+    let until = ContinuousClock.now
+    kill(sleeper, SIGCONT)
     kill(child.pid, SIGCONT)
-    if let sleeper { kill(sleeper, SIGTERM) }
+    kill(sleeper, SIGTERM)
     _ = try? await child.wait(timeout: hangBound)
-    return nil
+    return StopWindow(from: from, until: until)
   }
 }
 
@@ -356,14 +376,6 @@ private func childPID(of parent: pid_t) -> pid_t? {
     return nil
   }
   return text.split(separator: " ").first.flatMap { pid_t($0) }
-}
-
-/// The state letter of a process from /proc (R, S, T stopped, t traced-stopped, …).
-private func processState(_ pid: pid_t) -> Character? {
-  guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-    let close = text.lastIndex(of: ")")
-  else { return nil }
-  return text[text.index(after: close)...].first { $0 != " " }
 }
 
 /// How many commands the writers have finished, across their tasks.
