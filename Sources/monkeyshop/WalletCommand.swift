@@ -14,7 +14,7 @@ struct WalletCommand: ParsableCommand {
 
     @Flag(
       help:
-        "Print JSON: {\"balance\": N, \"owed\": N, \"owned\": [{productIdentifier, transactionID, contentVersion, content}], \"path\": …}; after refunds the balance may be below zero, owed."
+        "Print JSON: {\"balance\": N, \"owed\": N, \"owned\": [{productIdentifier, transactionID, contentVersion, content, contentPresent}], \"path\": …}; after refunds the balance may be below zero, owed."
     )
     var json = false
 
@@ -35,6 +35,7 @@ struct WalletCommand: ParsableCommand {
             if let version = entry.contentVersion {
               item["contentVersion"] = version
               item["content"] = folder.contentPath(of: entry.productIdentifier)
+              item["contentPresent"] = folder.hasContent(of: entry.productIdentifier)
             }
             return item
           },
@@ -48,8 +49,11 @@ struct WalletCommand: ParsableCommand {
           say(counted(wallet.balance, "monkey credit"))
         }
         for entry in owned.products {
+          let place = TerminalText.escaped(folder.contentPath(of: entry.productIdentifier))
           let content = entry.contentVersion.map {
-            " (content v\($0) in \(TerminalText.escaped(folder.contentPath(of: entry.productIdentifier))))"
+            folder.hasContent(of: entry.productIdentifier)
+              ? " (content v\($0) in \(place))"
+              : " (content v\($0) is missing from \(place): `monkeyshop restore` downloads it again)"
           }
           say("owned: \(TerminalText.escaped(entry.productIdentifier))\(content ?? "")")
         }

@@ -25,7 +25,19 @@ struct HostedContentCommandTests {
     #expect(!unpacked.isEmpty)
     #expect(unpacked == repository)
     let wallet = try await run("wallet", "show")
-    #expect(wallet.stdout.contains("owned: \(Self.jungleMap) (content v1.0"), "\(wallet)")
+    #expect(wallet.stdout.contains("owned: \(Self.jungleMap) (content v1.0 in"), "\(wallet)")
+
+    // The content deleted by hand: the wallet says so and how to get it back, which works.
+    try FileManager.default.removeItem(at: folder.data.appendingPathComponent("content/\(Self.jungleMap)"))
+    let missing = try await run("wallet", "show")
+    #expect(
+      missing.stdout.contains("owned: \(Self.jungleMap) (content v1.0 is missing from ")
+        && missing.stdout.contains("`monkeyshop restore` downloads it again"), "\(missing)")
+    let json = try await run("wallet", "show", "--json")
+    #expect(json.stdout.contains(#""contentPresent" : false"#), "\(json)")
+    try expectSuccess(await run("restore"))
+    let restored = try await run("wallet", "show")
+    #expect(restored.stdout.contains("owned: \(Self.jungleMap) (content v1.0 in"), "\(restored)")
   }
 
   @Test("a corrupt owned.json is refused with its path and exit 65, and left as it was")

@@ -25,6 +25,18 @@ extension DataFolder {
   /// Where a product's content is once unpacked.
   public func contentPath(of productIdentifier: String) -> String { contentPath + "/" + productIdentifier }
 
+  /// Whether a product's content is unpacked: `content/` and `content/<id>/` are folders (not
+  /// links) and the package's `ContentInfo.plist` is a regular file in it.
+  public func hasContent(of productIdentifier: String) -> Bool {
+    func isKind(_ path: String, _ kind: mode_t) -> Bool {
+      var info = stat()
+      return lstat(path, &info) == 0 && info.st_mode & S_IFMT == kind
+    }
+    let package = contentPath(of: productIdentifier)
+    return isKind(contentPath, S_IFDIR) && isKind(package, S_IFDIR)
+      && isKind(package + "/" + HostedContent.contentInfoName, S_IFREG)
+  }
+
   public func readOwned() throws(DataFileError) -> OwnedProducts {
     try opened { folder throws(DataFileError) in try readOwned(in: folder) } ?? OwnedProducts()
   }
