@@ -67,3 +67,11 @@ enum Output {
 
 /// `Output.say`: the one way headless commands print.
 func say(_ text: String = "") { Output.say(text) }
+
+/// A path or word as one shell word, for the commands messages suggest (`asciinema play PATH`):
+/// as it is when it holds only characters no shell treats specially, else in single quotes.
+func shellWord(_ text: String) -> String {
+  let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")
+  if !text.isEmpty, text.allSatisfy(plain.contains) { return text }
+  return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+}

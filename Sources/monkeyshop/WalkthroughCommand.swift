@@ -197,7 +197,7 @@ struct WalkthroughCommand: ParsableCommand {
     try write(recording.text, to: path, what: "the recording")
     say(
       "Recorded \(walkthrough.path) (\(size), \(String(format: "%.1f", recording.duration)) s) to \(path): "
-        + "asciinema play \(path)")
+        + "asciinema play \(shellWord(path))")
   }
 
   /// https://no-color.org: a recording made with NO_COLOR set has no colours, as the storefront.
@@ -231,7 +231,7 @@ struct WalkthroughCommand: ParsableCommand {
         say("  \(padded)(refused: \(error.problems.first?.description ?? "\(error)"))")
       }
     }
-    say("\nRun them all: monkeyshop walkthrough \(library)/*.yaml")
+    say("\nRun them all: monkeyshop walkthrough \(shellWord(library))/*.yaml")
     say("Present one:  monkeyshop walkthrough --play NAME")
   }
 
@@ -248,7 +248,7 @@ struct WalkthroughCommand: ParsableCommand {
     }
     guard Terminal.isInteractive else {
       throw Failure.failed(
-        "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(path)"
+        "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(shellWord(path))"
       )
     }
     let player = WalkthroughPlayer(

@@ -51,11 +51,13 @@ struct WalkthroughCastEndToEndTests {
   @Test("--cast writes a recording asciinema plays; played into tmux it ends on the player's last screen")
   func asciinemaPlaysTheRecording() async throws {
     let folder = try ShopFolder("cast-buy-5")
-    let path = folder.root.appendingPathComponent("casts/buy-5.cast").path
+    let path = folder.root.appendingPathComponent("new casts/buy 5's.cast").path
     let result = try await monkeyshop("walkthrough", buyFive, "--cast", path, in: folder)
     #expect(result.exitStatus == 0, "\(result)")
     #expect(result.stdout.contains("✓ passed"), "the transcript as without --cast: \(result)")
-    #expect(result.stdout.contains("to \(path): asciinema play \(path)"), "\(result)")
+    // The command to play it works pasted into a shell: the path is one quoted word.
+    let quoted = "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    #expect(result.stdout.contains("to \(path): asciinema play \(quoted)"), "\(result)")
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.hasPrefix("{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1767225600,"))
     let played = try await asciinemaCat(path, in: folder)
