@@ -202,7 +202,7 @@ struct StoreCommand: ParsableCommand {
       // unfinished one is never credited again.
       let (kept, _) = try folder.changeStore(catalog: catalog) { store in store.reset(at: Date()) }
       if !kept.isEmpty {
-        let ids = kept.map { "#\($0.id)" }.joined(separator: ", ")
+        let ids = kept.map(\.logName).joined(separator: ", ")
         say("kept \(ids): paid for and not yet delivered; the app delivers them at its next launch")
       }
       say("store reset: default conditions, the queue emptied; the history keeps every transaction")

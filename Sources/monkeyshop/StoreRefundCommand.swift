@@ -29,7 +29,7 @@ extension StoreCommand {
         try store.refund(transaction, reason: reason, at: now)
       }
       say(
-        "refunded: transaction #\(refunded.id) (\(refunded.productIdentifier) ×\(refunded.quantity)), "
+        "refunded: transaction \(refunded.logName) (\(refunded.productIdentifier) ×\(refunded.quantity)), "
           + "revocationDate \(ISO8601.string(from: refunded.revocationDate ?? now)), revocationReason \(reason)")
     }
   }
