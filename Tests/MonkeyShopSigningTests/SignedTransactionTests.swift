@@ -106,8 +106,7 @@ struct PayloadTests {
       "IND": "143467",
     ]
     for storefront in Storefront.all {
-      #expect(SignedTransactionPayload.storefrontIDs[storefront.code] == expected[storefront.code], "\(storefront)")
-      #expect(SignedTransactionPayload.storefrontIDs[storefront.code] != nil, "\(storefront) has no ID")
+      #expect(storefront.appleID == expected[storefront.code], "\(storefront)")
     }
   }
 

@@ -16,6 +16,15 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public let minorUnitDigits: Int
   /// The currency's unit in English, for messages: "a whole number of yen".
   let unitName: String
+  /// Apple's storefront ID, the signed transaction's `storefrontId`. Apple defines the field ("An
+  /// Apple-defined value that uniquely identifies an App Store storefront",
+  /// https://developer.apple.com/documentation/appstoreserverapi/storefrontid) but its current
+  /// documentation lists no values beyond its samples (USA "143441" in the App Store Server
+  /// Library's Xcode test data). These are the IDs of Apple's former iTunes affiliate
+  /// documentation's appendix ("linking-to-the-itunes-music-store", as kept at
+  /// https://gist.github.com/hmml/8942940 and https://gist.github.com/atnan/47807), the values the
+  /// App Store sends in its `X-Apple-Store-Front` header.
+  public let appleID: String
 
   public var description: String { code }
 
@@ -23,43 +32,43 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let all: [Storefront] = [
     Storefront(
       code: "USA", currencyCode: "USD", localeIdentifier: "en_US", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "US dollars"),
+      unitName: "US dollars", appleID: "143441"),
     Storefront(
       code: "JPN", currencyCode: "JPY", localeIdentifier: "ja_JP", currencySymbol: "￥", minorUnitDigits: 0,
-      unitName: "yen"),
+      unitName: "yen", appleID: "143462"),
     Storefront(
       code: "GBR", currencyCode: "GBP", localeIdentifier: "en_GB", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "pounds"),
+      unitName: "pounds", appleID: "143444"),
     Storefront(
       code: "DEU", currencyCode: "EUR", localeIdentifier: "de_DE", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros"),
+      unitName: "euros", appleID: "143443"),
     Storefront(
       code: "FRA", currencyCode: "EUR", localeIdentifier: "fr_FR", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros"),
+      unitName: "euros", appleID: "143442"),
     Storefront(
       code: "CAN", currencyCode: "CAD", localeIdentifier: "en_CA", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Canadian dollars"),
+      unitName: "Canadian dollars", appleID: "143455"),
     Storefront(
       code: "AUS", currencyCode: "AUD", localeIdentifier: "en_AU", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Australian dollars"),
+      unitName: "Australian dollars", appleID: "143460"),
     Storefront(
       code: "ITA", currencyCode: "EUR", localeIdentifier: "it_IT", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros"),
+      unitName: "euros", appleID: "143450"),
     Storefront(
       code: "ESP", currencyCode: "EUR", localeIdentifier: "es_ES", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros"),
+      unitName: "euros", appleID: "143454"),
     Storefront(
       code: "KOR", currencyCode: "KRW", localeIdentifier: "ko_KR", currencySymbol: nil, minorUnitDigits: 0,
-      unitName: "won"),
+      unitName: "won", appleID: "143466"),
     Storefront(
       code: "BRA", currencyCode: "BRL", localeIdentifier: "pt_BR", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "reais"),
+      unitName: "reais", appleID: "143503"),
     Storefront(
       code: "MEX", currencyCode: "MXN", localeIdentifier: "es_MX", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Mexican pesos"),
+      unitName: "Mexican pesos", appleID: "143468"),
     Storefront(
       code: "IND", currencyCode: "INR", localeIdentifier: "en_IN", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "rupees"),
+      unitName: "rupees", appleID: "143467"),
   ]
 
   public static let usa = named("USA")!

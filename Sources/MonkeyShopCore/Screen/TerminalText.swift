@@ -52,11 +52,33 @@ public enum TerminalText {
       if !isControl(scalar) || scalar == "\n" || scalar == "\t" || scalar == "\r" {
         result.unicodeScalars.append(scalar)
       } else {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        result += jsonNotation(scalar)
       }
     }
     return result
+  }
+
+  /// A JSON string literal of the text: quotes and backslashes escaped, and every control
+  /// (`isControl`, all in the Basic Multilingual Plane) written `\u001B`, so a JSON reader gets the
+  /// text back exactly and the document holds none raw. For JSON written by hand: asciicast
+  /// events, the signed payload whose bytes are fixed before they are signed.
+  public static func jsonString(_ text: String) -> String {
+    var result = "\""
+    result.reserveCapacity(text.utf8.count + 2)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case _ where isControl(scalar): result += jsonNotation(scalar)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
+  private static func jsonNotation(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 
   private static func notation(_ scalar: Unicode.Scalar) -> String {

@@ -98,7 +98,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     // (https://developer.apple.com/documentation/storekit/transaction/reason-swift.struct/purchase).
     transactionReason = "PURCHASE"
     self.storefront = storefront.code
-    storefrontId = Self.storefrontIDs[storefront.code] ?? ""
+    storefrontId = storefront.appleID
     price = catalog.product(transaction.productIdentifier)?.price(in: storefront)
       .flatMap { Self.milliunits($0, quantity: transaction.quantity) }
     currency = price == nil ? nil : storefront.currencyCode
@@ -144,29 +144,15 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     let members = fields.map { key, value in
       let text =
         switch value {
-        case .string(let string): Self.jsonString(string)
+        case .string(let string): TerminalText.jsonString(string)
         case .integer(let number), .date(let number): "\(number)"
         }
-      return Self.jsonString(key) + ":" + text
+      return TerminalText.jsonString(key) + ":" + text
     }
     return Data(("{" + members.joined(separator: ",") + "}").utf8)
   }
 
   // MARK: Apple's values
-
-  /// Apple's storefront IDs for the storefronts this shop simulates. Apple defines the field ("An
-  /// Apple-defined value that uniquely identifies an App Store storefront",
-  /// https://developer.apple.com/documentation/appstoreserverapi/storefrontid) but its current
-  /// documentation lists no values beyond its samples (USA "143441" in the App Store Server
-  /// Library's Xcode test data). These are the IDs of Apple's former iTunes affiliate
-  /// documentation's appendix ("linking-to-the-itunes-music-store", as kept at
-  /// https://gist.github.com/hmml/8942940 and https://gist.github.com/atnan/47807), the values the
-  /// App Store sends in its `X-Apple-Store-Front` header.
-  public static let storefrontIDs: [String: String] = [
-    "USA": "143441", "JPN": "143462", "GBR": "143444", "DEU": "143443", "FRA": "143442",
-    "CAN": "143455", "AUS": "143460", "ITA": "143450", "ESP": "143454", "KOR": "143466",
-    "BRA": "143503", "MEX": "143468", "IND": "143467",
-  ]
 
   /// "The price, in milliunits … multiplied by 1000" and, for a consumable, "the total amount of
   /// the transaction for the quantity" (https://developer.apple.com/documentation/appstoreservernotifications/price).
@@ -182,23 +168,5 @@ public struct SignedTransactionPayload: Equatable, Sendable {
 
   static func milliseconds(_ date: Date) -> Int64 {
     Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-  }
-
-  /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-  static func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
-        result += String(format: "\\u%04x", scalar.value)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }

@@ -35,37 +35,17 @@ public struct Cast: Sendable {
   public var text: String {
     var lines = [
       "{\"version\": 2, \"width\": \(size.width), \"height\": \(size.height), \"timestamp\": \(timestamp), "
-        + "\"duration\": \(Self.seconds(duration)), \"title\": \(Self.json(title)), "
-        + "\"env\": {\"TERM\": \(Self.json(Self.terminalType))}}"
+        + "\"duration\": \(Self.seconds(duration)), \"title\": \(TerminalText.jsonString(title)), "
+        + "\"env\": {\"TERM\": \(TerminalText.jsonString(Self.terminalType))}}"
     ]
     for event in events {
-      lines.append("[\(Self.seconds(event.time)), \"o\", \(Self.json(event.output))]")
+      lines.append("[\(Self.seconds(event.time)), \"o\", \(TerminalText.jsonString(event.output))]")
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
   /// Microseconds, as asciinema writes times.
   static func seconds(_ time: TimeInterval) -> String { String(format: "%.6f", max(0, time)) }
-
-  /// A JSON string. Controls (ESC above all) are written `\u001b`: a JSON reader turns them back
-  /// into the characters the terminal is sent, and the file itself holds none raw.
-  static func json(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      default:
-        if TerminalText.isControl(scalar) {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
-  }
 }
 
 extension Cast {
