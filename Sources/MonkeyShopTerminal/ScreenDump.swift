@@ -14,15 +14,12 @@ import MonkeyShopCore
 ///
 /// FILE is only ever a regular file the dump owns: one that exists and is anything else (a symlink,
 /// a FIFO, a device, a folder), or one whose folder does not exist, is refused before the screen
-/// opens, so nothing that is not a dump is ever replaced.
+/// opens, so nothing that is not a dump is ever replaced (`OutputFile`). Two storefronts dumping to
+/// one FILE each write their own temporary file beside it, named by process.
 struct ScreenDump {
   static let variable = "MONKEYSHOP_SCREEN_DUMP"
 
   let path: String
-  /// Each frame is written here, then renamed over `path`: same folder (rename(2) stays on one
-  /// file system), one per process (two storefronts dumping to one FILE do not write into each
-  /// other's frame).
-  let temporaryPath: String
 
   /// The dump asked for by the environment; nil when none was. Throws when FILE cannot be used.
   static func fromEnvironment() throws(Terminal.Failure) -> ScreenDump? {
@@ -35,51 +32,16 @@ struct ScreenDump {
       throw .unusableScreenDump(variable: Self.variable, path: path, reason: reason)
     }
     self.path = path
-    temporaryPath = "\(path).\(getpid()).partial"
   }
 
-  /// Why `path` cannot be the dump file, or nil when it can.
+  /// Why `path` cannot be the dump file, or nil when it can (`OutputFile`'s rule).
   static func refusal(of path: String) -> String? {
-    var status = stat()
-    if lstat(path, &status) == 0 {
-      switch status.st_mode & S_IFMT {
-      case S_IFREG: return nil
-      case S_IFLNK: return "it is a symbolic link, not a regular file"
-      case S_IFDIR: return "it is a folder, not a regular file"
-      case S_IFIFO: return "it is a FIFO, not a regular file"
-      case S_IFCHR, S_IFBLK: return "it is a device, not a regular file"
-      default: return "it is not a regular file"
-      }
-    }
-    guard errno == ENOENT, !path.hasSuffix("/") else {
-      return "it is not a regular file (\(String(cString: strerror(errno))))"
-    }
-    let folder = (path as NSString).deletingLastPathComponent
-    let folderPath = folder.isEmpty ? "." : folder
-    var folderStatus = stat()
-    guard stat(folderPath, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR else {
-      return "its folder \(folderPath) does not exist"
-    }
-    guard access(folderPath, W_OK) == 0 else { return "its folder \(folderPath) cannot be written" }
-    return nil
+    (OutputFile.obstacle(at: path, example: "screen.txt") ?? OutputFile.folderObstacle(of: path)).map { "it \($0)" }
   }
 
-  /// Writes `text` to the dump file whole: to the temporary file, then renamed over FILE.
+  /// Writes `text` to the dump file whole, moved over FILE; a frame that cannot be written is
+  /// skipped (the next one tries again). Not synced: a dump is evidence of the screen, not data.
   func save(_ text: String) {
-    unlink(temporaryPath)
-    let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
-    guard descriptor >= 0 else { return }
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      written += count
-    }
-    close(descriptor)
-    guard written == bytes.count, rename(temporaryPath, path) == 0 else {
-      unlink(temporaryPath)
-      return
-    }
+    try? OutputFile.write(Data(text.utf8), to: path, sync: false)
   }
 }

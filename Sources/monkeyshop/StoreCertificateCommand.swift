@@ -55,42 +55,19 @@ struct StoreCertificate: ParsableCommand {
   }
 
   /// A place `--out` may write: a regular file or a new name in an existing folder; never a
-  /// folder, a link or a device.
+  /// folder, a link or a device (`OutputFile`).
   static func checkPlace(_ path: String, example: String = "root.der") throws {
-    func refuse(_ problem: String) -> Failure {
-      Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
-    }
-    guard !path.isEmpty, !path.hasSuffix("/") else {
-      throw refuse("names no file (expected a file name, such as \(example))")
-    }
-    var info = stat()
-    if lstat(path, &info) == 0 {
-      switch info.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFDIR: throw refuse("is a folder (expected a file name, such as \(example))")
-      case S_IFLNK: throw refuse("is a symbolic link; monkeyshop does not write through it")
-      default: throw refuse("is not a regular file")
-      }
-    }
-    let folder =
-      (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-      throw refuse("the folder \(folder) does not exist")
-    }
-    guard access(folder, W_OK) == 0 else {
-      throw refuse("the folder \(folder) cannot be written to (\(String(cString: strerror(errno))))")
+    if let problem = OutputFile.obstacle(at: path, example: example) ?? OutputFile.folderObstacle(of: path) {
+      throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
     }
   }
 
-  /// Written whole to a new file in the same folder, then renamed over `path`: a reader never sees
-  /// half a certificate, and a link put there meanwhile is replaced, not followed.
+  /// Written whole and moved over `path` (`OutputFile.write`).
   static func save(_ bytes: Data, to path: String) throws {
-    let temporary = try writeBeside(path, bytes)
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw Failure.failed("--out \(TerminalText.escaped(path)): cannot be written: \(reason)")
+    do {
+      try OutputFile.write(bytes, to: path)
+    } catch {
+      throw Failure.failed("--out \(TerminalText.escaped(path)): \(error)")
     }
   }
 

@@ -175,9 +175,9 @@ struct WalkthroughCommand: ParsableCommand {
 
   private func write(_ text: String, to path: String, what: String = "the JUnit report") throws {
     do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      try OutputFile.write(Data(text.utf8), to: path)
     } catch {
-      throw Failure.failed("cannot write \(what) to \(path): \(error.localizedDescription)")
+      throw Failure.failed("cannot write \(what) to \(path): \(error)")
     }
   }
 

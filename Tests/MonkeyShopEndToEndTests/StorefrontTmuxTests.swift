@@ -153,7 +153,7 @@ struct StorefrontTmuxTests {
     defer { tmux.close() }
 
     for (path, reason) in [
-      (link, "symbolic link"), (fifo, "FIFO"), ("/dev/full", "device"), (directory, "folder, not a regular file"),
+      (link, "it is a symbolic link"), (fifo, "FIFO"), ("/dev/full", "device"), (directory, "it is a folder"),
       (inNoFolder, "does not exist"),
     ] {
       try await tmux.run("clear")
@@ -171,9 +171,8 @@ struct StorefrontTmuxTests {
     #expect(try String(contentsOf: target, encoding: .utf8) == "mine\n", "the symlink's target was written")
     #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
     #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full was replaced")
-    #expect(!FileManager.default.fileExists(atPath: directory + ".partial"))
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.root.path).filter {
-      $0.hasSuffix(".partial")
+      $0.hasSuffix(".tmp")
     }
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
@@ -191,7 +190,7 @@ struct StorefrontTmuxTests {
     #expect(shell.exitStatus == 0, "\(shell)")
     #expect(try String(contentsOfFile: dump, encoding: .utf8).contains("Buy $0.99"))
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.root.path)
-    #expect(names.filter { $0.hasSuffix(".partial") }.isEmpty, "\(names)")
+    #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(names)")
   }
 
   enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {

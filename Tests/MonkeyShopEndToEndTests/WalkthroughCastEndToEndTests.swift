@@ -2,6 +2,12 @@ import Foundation
 import MonkeyShopCore
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `monkeyshop walkthrough FILE --cast OUT.cast` through the built binary, the recording played
 /// by asciinema's own `asciinema cat` (asciinema 2.4.0 from PyPI, as .ci/run installs it) into a
 /// real terminal (tmux), where it must leave the screen the walkthrough player draws.
@@ -124,12 +130,15 @@ struct WalkthroughCastEndToEndTests {
     let folder = try ShopFolder("cast-refused")
     let notes = folder.file("notes.txt").path
     #expect(FileManager.default.createFile(atPath: notes, contents: Data("mine\n".utf8)))
+    let link = folder.file("link.cast").path
+    #expect(symlink(notes, link) == 0)
     let cases: [(arguments: [String], fragment: String)] = [
       (
         [buyFive, "--cast", notes],
         "--cast \(notes): is a file that is not an asciicast recording; it is left as it is"
       ),
       ([buyFive, "--cast", folder.root.path], "--cast \(folder.root.path): is a folder"),
+      ([buyFive, "--cast", link], "--cast \(link): is a symbolic link; monkeyshop does not write through it"),
       ([buyFive, buyFive, "--cast", "two.cast"], "records one walkthrough"),
       (
         [Locations.repository.appendingPathComponent("Walkthroughs").path, "--cast", "all.cast"],

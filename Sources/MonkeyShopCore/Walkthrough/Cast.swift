@@ -114,7 +114,7 @@ extension Cast {
   /// for a report; a file already there is replaced only when it is empty or a recording (its first
   /// line an asciicast header), so a mistyped path never costs a person a file of theirs.
   public static func prepare(_ path: String) throws(ReportFile.PlaceError) {
-    try ReportFile.prepare(path, example: "walkthrough.cast", kind: "the recording")
+    try ReportFile.prepare(path, example: "walkthrough.cast")
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: 4096)) ?? Data()

@@ -16,30 +16,15 @@ public enum ReportFile {
     public var description: String { "\(path): \(problem)" }
   }
 
-  /// Creates the folders `path` needs and checks that a file can be written there. `example` is a
-  /// file name the messages suggest; `kind` says what the file holds.
-  public static func prepare(
-    _ path: String, example: String = "build/walkthroughs.xml", kind: String = "the report"
-  ) throws(PlaceError) {
-    let manager = FileManager.default
-    // `newdir/` would be written as a file named `newdir`; an empty path as nothing at all.
-    guard !path.isEmpty, !path.hasSuffix("/") else {
-      throw PlaceError(path: path, problem: "names no file (expected a file name, such as \(example))")
+  /// Creates the folders `path` needs and checks that a file can be written there (`OutputFile`'s
+  /// rule). `example` is a file name the messages suggest.
+  public static func prepare(_ path: String, example: String = "build/walkthroughs.xml") throws(PlaceError) {
+    if let problem = OutputFile.obstacle(at: path, example: example) {
+      throw PlaceError(path: path, problem: problem)
     }
-    var isFolder: ObjCBool = false
-    if manager.fileExists(atPath: path, isDirectory: &isFolder) {
-      if isFolder.boolValue {
-        throw PlaceError(path: path, problem: "is a folder (expected a file name, such as \(example))")
-      }
-      let attributes = try? manager.attributesOfItem(atPath: path)
-      if attributes?[.type] as? FileAttributeType != .typeRegular {
-        throw PlaceError(path: path, problem: "is not a regular file (expected a file to write \(kind) in)")
-      }
-    }
-    let parent = (path as NSString).deletingLastPathComponent
-    let folder = parent.isEmpty ? "." : parent
+    let folder = OutputFile.folder(of: path)
     do {
-      try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
       throw PlaceError(path: path, problem: "cannot create the folder \(folder): \(whyNotCreated(folder))")
     }

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file a person names for monkeyshop to write: `--out`, `--junit`, `--cast`,
+/// `MONKEYSHOP_SCREEN_DUMP`. One rule for all of them: only a regular file is ever replaced, never
+/// a folder, a symbolic link (it could lead anywhere, the data folder included), a FIFO or a
+/// device; and it is replaced whole, written to a new file beside it and then moved into place,
+/// so a reader never sees half of it and a link put there meanwhile is replaced, not followed.
+public enum OutputFile {
+  /// Why nothing may be written at `path` as it is, in words that follow the path ("is a folder
+  /// (expected a file name, such as root.der)"); nil when it names a regular file or nothing yet.
+  public static func obstacle(at path: String, example: String) -> String? {
+    guard !path.isEmpty, !path.hasSuffix("/") else {
+      return "names no file (expected a file name, such as \(example))"
+    }
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      return errno == ENOENT || errno == ENOTDIR ? nil : "cannot be looked at (\(String(cString: strerror(errno))))"
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "is a folder (expected a file name, such as \(example))"
+    case S_IFLNK: return "is a symbolic link; monkeyshop does not write through it"
+    case S_IFIFO: return "is a FIFO, not a regular file"
+    case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
+    default: return "is not a regular file"
+    }
+  }
+
+  /// The folder a file at `path` goes in: "." for a bare name.
+  public static func folder(of path: String) -> String {
+    let parent = (path as NSString).deletingLastPathComponent
+    return parent.isEmpty ? "." : parent
+  }
+
+  /// Why no file can be made in the folder of `path` (it does not exist, or cannot be written
+  /// to), or nil.
+  public static func folderObstacle(of path: String) -> String? {
+    let folder = folder(of: path)
+    var info = stat()
+    guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      return "the folder \(folder) does not exist"
+    }
+    guard access(folder, W_OK) == 0 else {
+      return "the folder \(folder) cannot be written to (\(String(cString: strerror(errno))))"
+    }
+    return nil
+  }
+
+  /// Why a file could not be written.
+  public enum WriteError: Error, Sendable, CustomStringConvertible {
+    /// Without `replacing`, something appeared at the path meanwhile; it was kept.
+    case exists
+    case failed(String)
+
+    public var description: String {
+      switch self {
+      case .exists: "exists"
+      case .failed(let reason): "cannot be written: \(reason)"
+      }
+    }
+  }
+
+  /// Writes `bytes` to a new file beside `path` (never through a link), syncs it when `sync`, then
+  /// moves it into place: renamed over what is there when `replacing`, else linked, so a file that
+  /// appeared at `path` meanwhile is kept (`WriteError.exists`). Nothing is left behind when it
+  /// fails.
+  public static func write(_ bytes: Data, to path: String, replacing: Bool = true, sync: Bool = true)
+    throws(WriteError)
+  {
+    let temporary = (folder(of: path) as NSString).appendingPathComponent(
+      ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+    unlink(temporary)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else { throw .failed(String(cString: strerror(errno))) }
+    defer { unlink(temporary) }
+    var failure: Int32 = bytes.withUnsafeBytes { buffer in
+      var written = 0
+      while written < buffer.count, let base = buffer.baseAddress {
+        let count = writeSome(descriptor, base + written, buffer.count - written)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return count < 0 ? errno : ENOSPC }
+        written += count
+      }
+      return 0
+    }
+    if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
+    close(descriptor)
+    guard failure == 0 else { throw .failed(String(cString: strerror(failure))) }
+    if replacing {
+      guard rename(temporary, path) == 0 else { throw .failed(String(cString: strerror(errno))) }
+    } else {
+      guard link(temporary, path) == 0 else {
+        throw errno == EEXIST ? .exists : .failed(String(cString: strerror(errno)))
+      }
+    }
+  }
+}
+
+/// write(2), which `OutputFile.write` hides inside the enum.
+private func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one rule for files a person names for monkeyshop to write (`--out`, `--junit`, `--cast`,
+/// `MONKEYSHOP_SCREEN_DUMP`): only a regular file is replaced, whole; nothing else is touched.
+@Suite("Output files")
+struct OutputFileTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "monkeyshop-output-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  @Test("what is in the way is named: a folder, a symbolic link, a FIFO, a device, no file name")
+  func obstacles() throws {
+    let target = root + "/mine.txt"
+    try "mine\n".write(toFile: target, atomically: false, encoding: .utf8)
+    #expect(symlink(target, root + "/link") == 0)
+    #expect(mkfifo(root + "/fifo", 0o600) == 0)
+    let cases: [(String, String?)] = [
+      (target, nil), (root + "/new.txt", nil), (root, "is a folder (expected a file name, such as x.txt)"),
+      (root + "/link", "is a symbolic link; monkeyshop does not write through it"),
+      (root + "/fifo", "is a FIFO, not a regular file"), ("/dev/null", "is a device, not a regular file"),
+      ("", "names no file (expected a file name, such as x.txt)"),
+      (root + "/new/", "names no file (expected a file name, such as x.txt)"),
+    ]
+    for (path, expected) in cases {
+      #expect(OutputFile.obstacle(at: path, example: "x.txt") == expected, "\(path)")
+    }
+    #expect(OutputFile.folderObstacle(of: root + "/missing/x.txt") == "the folder \(root)/missing does not exist")
+    #expect(OutputFile.folderObstacle(of: root + "/x.txt") == nil)
+  }
+
+  @Test("a write replaces a regular file whole and a link put there, never what the link points at")
+  func writesWhole() throws {
+    let path = root + "/out.txt"
+    try OutputFile.write(Data("one".utf8), to: path)
+    try OutputFile.write(Data("two".utf8), to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+    let target = root + "/theirs.txt"
+    try "theirs".write(toFile: target, atomically: false, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: path)
+    #expect(symlink(target, path) == 0)
+    try OutputFile.write(Data("three".utf8), to: path)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "three")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["out.txt", "theirs.txt"])
+  }
+
+  @Test("without replacing, a file that is there is kept and the write says it exists")
+  func keepsWhatIsThere() throws {
+    let path = root + "/kept.txt"
+    try "mine".write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(throws: OutputFile.WriteError.self) { try OutputFile.write(Data("new".utf8), to: path, replacing: false) }
+    do {
+      try OutputFile.write(Data("new".utf8), to: path, replacing: false)
+    } catch {
+      #expect(error.description == "exists")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine")
+    try OutputFile.write(Data("new".utf8), to: root + "/fresh.txt", replacing: false)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["fresh.txt", "kept.txt"])
+  }
+
+  @Test("a write to a folder that cannot hold it says why and leaves nothing behind")
+  func failsCleanly() throws {
+    do {
+      try OutputFile.write(Data("x".utf8), to: root + "/missing/x.txt")
+      Issue.record("wrote into a missing folder")
+    } catch {
+      #expect(error.description == "cannot be written: No such file or directory")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
+  }
+}
