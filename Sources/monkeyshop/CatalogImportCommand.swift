@@ -26,7 +26,9 @@ extension CatalogCommand {
     @Argument(help: "The Xcode StoreKit configuration file.")
     var file: String
 
-    @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+    @Option(
+      name: .long, parsing: .unconditionalSingleValue, help: ProductCredits.help,
+      transform: ProductCredits.init(argument:))
     var credits: [ProductCredits] = []
 
     @Option(help: ArgumentHelp("Write the catalog to this file instead of standard output.", valueName: "file"))

@@ -145,9 +145,21 @@ struct CatalogImportTests {
     #expect(plist.exitStatus == 65, "\(plist)")
     #expect(plist.stderr.contains("key '--credits': is read only with a .storekit catalog"), "\(plist)")
 
-    let malformed = try await monkeyshop("catalog", "import", Self.version1, "--credits", "five", in: folder)
-    #expect(malformed.exitStatus == 64, "\(malformed)")
-    #expect(malformed.stderr.contains("'five' is not PRODUCT_ID=N"), "\(malformed)")
+    // N is digits only; a value that starts with a dash is still the option's value, refused as such.
+    for word in ["five", "com.example.bananas.5=+5", "com.example.bananas.5= 5", "-5", "--out"] {
+      let malformed = try await monkeyshop("catalog", "import", Self.version1, "--credits", word, in: folder)
+      #expect(malformed.exitStatus == 64, "\(malformed)")
+      #expect(
+        malformed.stderr.contains("'\(word)' is not PRODUCT_ID=N with N digits only, from 1 to 1000000000"),
+        "\(malformed)")
+      #expect(!malformed.stderr.contains("Missing value"), "\(malformed)")
+      #expect(malformed.stdout.isEmpty, "\(malformed)")
+    }
+    let fromEnvironment = try await monkeyshop(
+      "catalog", "check", Self.version1, in: folder,
+      environment: ["MONKEYSHOP_CREDITS": "com.example.bananas.5=+5 com.example.bananas.12=12"])
+    #expect(fromEnvironment.exitStatus == 65, "\(fromEnvironment)")
+    #expect(fromEnvironment.stderr.contains("'com.example.bananas.5=+5' is not PRODUCT_ID=N"), "\(fromEnvironment)")
   }
 
   @Test("a malformed file names the file and the key path, exit 65; a missing one is refused as a missing catalog")
