@@ -193,32 +193,71 @@ struct CatalogImportTests {
     }
   }
 
-  @Test("control characters of the file never reach the terminal raw")
+  @Test("text with control characters is refused where it is, exit 65; nothing of it reaches the terminal raw")
   func controlCharacters() async throws {
     let folder = try ShopFolder("import-controls")
     let file = try storeKitFile(
       #"""
       {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
-        "localizations": [{"locale": "en_US", "displayName": "Red\u001b[31m\u0007", "description": "Two\nlines"}]}],
-       "subscriptionGroups": [{"subscriptions": [{"productID": "com.example.club\u001b[2J"}]}],
-       "settings": {"_timeRate\u001b[1m": 6}}
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"},
+                          {"locale": "de_DE", "displayName": "Rot\u001b[31m\u0007", "description": "Bananen"}]}],
+       "settings": {}}
       """#, in: folder)
+    let out = folder.file("products").path + ".plist"
     let imported = try await monkeyshop(
-      "catalog", "import", file, "--credits", "com.example.bananas.5=5", in: folder)
+      "catalog", "import", file, "--credits", "com.example.bananas.5=5", "--out", out, in: folder)
     let checked = try await monkeyshop("catalog", "check", file, "--credits", "com.example.bananas.5=5", in: folder)
-    let bad = try await monkeyshop(
-      "catalog", "check", file, "--credits", "com.example.bananas.5\u{1B}[2J=5", in: folder)
-    for result in [imported, checked, bad] {
-      #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"), "\(result)")
-      #expect(!result.stdout.contains("\u{07}") && !result.stderr.contains("\u{07}"), "\(result)")
+    let expected =
+      "\(file): product 'com.example.bananas.5', key 'products[0].localizations[1].displayName': holds the control character U+001B (expected one line of text without control characters)"
+    for result in [imported, checked] {
+      #expect(result.exitStatus == 65, "\(result)")
+      #expect(result.stderr.contains(expected), "\(result)")
+      #expect(result.stdout.isEmpty, "\(result)")
+      #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"), "\(result)")
     }
-    try expectSuccess(imported)
-    try expectSuccess(checked)
-    #expect(imported.stdout.contains("<string>Red&#x1B;[31m&#x7;</string>"), "\(imported)")
-    #expect(
-      imported.stderr.contains(#"com.example.club\u{1B}[2J (subscriptionGroups[0].subscriptions[0])"#), "\(imported)")
-    #expect(checked.stdout.contains(#"Red\u{1B}[31m\u{7}"#), "\(checked)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    // An escape in a product ID given to --credits is shown escaped.
+    let good = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"}]}],
+       "settings": {}}
+      """#, in: folder)
+    let bad = try await monkeyshop(
+      "catalog", "check", good, "--credits", "com.example.bananas.5\u{1B}[2J=5", in: folder)
     #expect(bad.exitStatus == 65, "\(bad)")
+    #expect(bad.stderr.contains(#"product 'com.example.bananas.5\u{1B}[2J', key '--credits'"#), "\(bad)")
+    #expect(!bad.stderr.contains("\u{1B}"), "\(bad)")
+  }
+
+  @Test("a description's line breaks and tabs are kept, in a products.plist Python's plistlib reads back")
+  func lineBreaksReadByOtherTools() async throws {
+    let folder = try ShopFolder("import-line-breaks")
+    let file = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas \u200f", "description": "Line one\n\tLine two"}]}],
+       "settings": {}}
+      """#, in: folder)
+    let out = folder.file("products").path + ".plist"
+    try expectSuccess(
+      await monkeyshop("catalog", "import", file, "--credits", "com.example.bananas.5=5", "--out", out, in: folder))
+    guard let python = Locations.executable(named: "python3") else {
+      throw E2EFailure("python3 is not installed; its plistlib reads the written catalog (apt-get install python3)")
+    }
+    let read = try await Child(
+      executable: python,
+      [
+        "-c",
+        "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb'))['products'][0]['localizations']['en']))",
+        out,
+      ], in: folder, environment: folder.environment()
+    ).wait(timeout: .seconds(60))
+    try expectSuccess(read)
+    #expect(read.stdout == #"{"title": "Bananas \u200f", "description": "Line one\n\tLine two"}"# + "\n", "\(read)")
+    let checked = try await monkeyshop("catalog", "check", out, in: folder)
+    try expectSuccess(checked)
   }
 
   @Test("a non-consumable is imported and sold, with no credits")
