@@ -126,7 +126,7 @@ enum StoreKitReport {
       }
     }
     if let language = settings.language, language != .en, let locale = settings.locale {
-      lines.append("_locale \(TerminalText.escaped(locale)): open the storefront with --lang \(language.rawValue)")
+      lines.append("_locale \(TerminalText.clipped(locale)): open the storefront with --lang \(language.rawValue)")
     }
     if !settings.notSimulated.isEmpty {
       lines.append("settings not simulated: \(settings.notSimulated.map(TerminalText.escaped).joined(separator: ", "))")

@@ -245,6 +245,15 @@ struct StoreKitConfigurationTests {
     let missing = try #require(throws: CatalogError.self) { try longIDs.catalog(credits: ["com.example.bananas.5": 5]) }
     #expect(missing.message.contains("one unit grants: \(clipped) (expected --credits \(clipped)=N, N from 1"))
     #expect(!missing.message.contains(String(long.prefix(TerminalText.clipLength + 1))))
+
+    // A key of the file, written twice.
+    let key = String(repeating: "k", count: 300)
+    let twice = try #require(throws: CatalogError.self) {
+      try StoreKitConfiguration.parse(
+        Data(#"{"products": [], "settings": {"\#(key)": 1, "\#(key)": 2}}"#.utf8), path: "Shop.storekit")
+    }
+    #expect(twice.message.contains("key 'settings.\(key.prefix(TerminalText.clipLength - 9))…': is written twice"))
+    #expect(!twice.message.contains(String(key.prefix(TerminalText.clipLength))))
   }
 
   @Test("a file with no consumable takes no --credits, and says so without an empty list")

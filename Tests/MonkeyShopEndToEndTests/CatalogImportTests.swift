@@ -231,6 +231,32 @@ struct CatalogImportTests {
     #expect(!bad.stderr.contains("\u{1B}"), "\(bad)")
   }
 
+  @Test("long text of the file is clipped where the import reports it")
+  func longTextClipped() async throws {
+    let folder = try ShopFolder("import-long")
+    let locale = "ja_" + String(repeating: "X", count: 300)
+    let id = "com.example.club." + String(repeating: "c", count: 300)
+    let file = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"}]}],
+       "nonRenewingSubscriptions": [{"productID": "\#(id)"}],
+       "settings": {"_locale": "\#(locale)", "_timeRate": "\#(String(repeating: "6", count: 300))"}}
+      """#, in: folder)
+    let imported = try await monkeyshop(
+      "catalog", "import", file, "--credits", "com.example.bananas.5=5", in: folder)
+    try expectSuccess(imported)
+    #expect(
+      imported.stderr.contains("_locale \(locale.prefix(100))…: open the storefront with --lang ja"), "\(imported)")
+    #expect(
+      imported.stderr.contains("not sold here (subscriptions): \(id.prefix(100))… (nonRenewingSubscriptions[0])"),
+      "\(imported)")
+    #expect(
+      imported.stderr.contains("settings not simulated: _timeRate \(String(repeating: "6", count: 100))…\n"),
+      "\(imported)")
+    #expect(!imported.stderr.contains(String(repeating: "X", count: 100)), "\(imported)")
+  }
+
   @Test("a description's line breaks and tabs are kept, in a products.plist Python's plistlib reads back")
   func lineBreaksReadByOtherTools() async throws {
     let folder = try ShopFolder("import-line-breaks")

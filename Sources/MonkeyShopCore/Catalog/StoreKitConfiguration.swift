@@ -128,13 +128,15 @@ public struct StoreKitConfiguration: Sendable, Equatable {
       try JSONShape.check(data)
     } catch {
       switch error {
+      // The key path is the file's own keys: clipped, as any text of the file in a message.
       case .duplicateKey(let key, let place):
         throw CatalogError(
-          path: path, key: place == "the top level" ? key : "\(place).\(key)", problem: "is written twice",
-          expected: "each key once")
+          path: path, key: TerminalText.clipped(place == "the top level" ? key : "\(place).\(key)"),
+          problem: "is written twice", expected: "each key once")
       case .tooDeep(let place):
         throw CatalogError(
-          path: path, key: place, problem: "is nested too deeply", expected: "an Xcode StoreKit configuration file")
+          path: path, key: TerminalText.clipped(place), problem: "is nested too deeply",
+          expected: "an Xcode StoreKit configuration file")
       }
     }
     let root: JSONValue
