@@ -26,7 +26,9 @@ extension CatalogCommand {
     @Argument(help: "The Xcode StoreKit configuration file.")
     var file: String
 
-    @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+    @Option(
+      name: .long, parsing: .unconditionalSingleValue, help: ProductCredits.help,
+      transform: ProductCredits.init(argument:))
     var credits: [ProductCredits] = []
 
     @Option(help: ArgumentHelp("Write the catalog to this file instead of standard output.", valueName: "file"))
@@ -124,7 +126,7 @@ enum StoreKitReport {
       }
     }
     if let language = settings.language, language != .en, let locale = settings.locale {
-      lines.append("_locale \(TerminalText.escaped(locale)): open the storefront with --lang \(language.rawValue)")
+      lines.append("_locale \(TerminalText.clipped(locale)): open the storefront with --lang \(language.rawValue)")
     }
     if !settings.notSimulated.isEmpty {
       lines.append("settings not simulated: \(settings.notSimulated.map(TerminalText.escaped).joined(separator: ", "))")

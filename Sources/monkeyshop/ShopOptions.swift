@@ -22,7 +22,9 @@ struct ShopOptions: ParsableArguments, ShopPlaces {
   @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
 
-  @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+  @Option(
+    name: .long, parsing: .unconditionalSingleValue, help: ProductCredits.help,
+    transform: ProductCredits.init(argument:))
   var credits: [ProductCredits] = []
 
   @Option(
@@ -38,7 +40,9 @@ struct CatalogOption: ParsableArguments, ShopPlaces {
   @Option(name: .long, help: ArgumentHelp(Self.catalogHelp, valueName: "path"))
   var catalog: String?
 
-  @Option(name: .long, help: ProductCredits.help, transform: ProductCredits.init(argument:))
+  @Option(
+    name: .long, parsing: .unconditionalSingleValue, help: ProductCredits.help,
+    transform: ProductCredits.init(argument:))
   var credits: [ProductCredits] = []
 
   var dataDir: String? { nil }
@@ -178,20 +182,25 @@ struct ProductCredits: Equatable {
     valueName: "id=n")
 
   /// `com.example.credits.5=5`; nil for anything else. The ID is whatever comes before the last
-  /// `=`: the file's own IDs are checked against it when the catalog is read.
+  /// `=`: the file's own IDs are checked against it when the catalog is read. N is digits only
+  /// (`Int` would also take `+5`).
   init?(word: String) {
-    guard let equals = word.lastIndex(of: "="), equals != word.startIndex,
-      let credits = Int(word[word.index(after: equals)...]), (1...Product.maximumCredits).contains(credits)
+    guard let equals = word.lastIndex(of: "="), equals != word.startIndex else { return nil }
+    let digits = word[word.index(after: equals)...]
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }), let credits = Int(digits),
+      (1...Product.maximumCredits).contains(credits)
     else { return nil }
     productID = String(word[..<equals])
     self.credits = credits
   }
 
-  /// For the command-line parser: a refusal says what was expected.
+  /// For the command-line parser: a refusal says what was expected. The option takes the next
+  /// argument whatever it starts with (`parsing: .unconditionalSingleValue`), so `--credits -5`
+  /// is told it is not PRODUCT_ID=N rather than that its value is missing.
   init(argument: String) throws {
     guard let parsed = ProductCredits(word: argument) else {
       throw ValidationError(
-        "'\(TerminalText.escaped(argument))' is not PRODUCT_ID=N with N from 1 to \(Product.maximumCredits), such as com.example.credits.5=5"
+        "'\(TerminalText.escaped(argument))' is not PRODUCT_ID=N with N digits only, from 1 to \(Product.maximumCredits), such as com.example.credits.5=5"
       )
     }
     self = parsed

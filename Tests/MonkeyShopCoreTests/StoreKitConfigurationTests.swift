@@ -189,23 +189,83 @@ struct StoreKitConfigurationTests {
     }
   }
 
-  @Test("text with control characters is written as character references and read back the same")
-  func controlCharacters() throws {
+  @Test("line breaks and tabs of a description, and bidirectional marks, are written as references and read back")
+  func lineBreaksAndMarks() throws {
     var root = StoreKitJSON.good()
     StoreKitJSON.editProduct(&root, 0) { product in
       product["localizations"] = [
-        ["locale": "en_US", "displayName": "Bananas\u{1B}[31m red", "description": "one\ntwo\u{202E} & <three>"]
+        ["locale": "en_US", "displayName": "Bananas \u{200F}red\u{202E}", "description": "one\ntwo\tthree & <four>"]
       ]
     }
     let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
     let xml = try configuration.catalogPropertyList(credits: StoreKitJSON.credits)
-    #expect(xml.contains("Bananas&#x1B;[31m red"))
-    #expect(xml.contains("one&#xA;two&#x202E; &amp; &lt;three&gt;"))
+    #expect(xml.contains("<string>Bananas &#x200F;red&#x202E;</string>"))
+    #expect(xml.contains("<string>one&#xA;two&#x9;three &amp; &lt;four&gt;</string>"))
     #expect(!xml.unicodeScalars.contains { TerminalText.isControl($0) && $0 != "\n" && $0 != "\t" })
     for fast in [true, false] {
       let catalog = try CatalogLoader.parse(Data(xml.utf8), path: "products.plist", fastXML: fast)
-      #expect(catalog.products[0].localization("en").title == "Bananas\u{1B}[31m red")
-      #expect(catalog.products[0].localization("en").description == "one\ntwo\u{202E} & <three>")
+      #expect(catalog.products[0].localization("en").title == "Bananas \u{200F}red\u{202E}")
+      #expect(catalog.products[0].localization("en").description == "one\ntwo\tthree & <four>")
+    }
+  }
+
+  @Test("the writer writes no character XML 1.0 refuses: it throws, naming where the text is")
+  func writerRefusesWhatXMLCannotHold() throws {
+    for scalar: Unicode.Scalar in ["\u{0}", "\u{7}", "\u{1B}", "\u{1F}", "\u{FFFE}", "\u{FFFF}"] {
+      let root: [String: Any] = [
+        "products": [["productIdentifier": "com.example.a", "localizations": ["en": ["title": "a\(scalar)b"]]]]
+      ]
+      let error = try #require(throws: PropertyListWriter.IllegalCharacter.self) { try PropertyListWriter.xml(root) }
+      #expect(error == .init(scalar: scalar, place: "products[0].localizations.en.title"))
+    }
+    // What XML 1.0 allows as a reference is written as one.
+    let allowed = try PropertyListWriter.xml(["title": "\t\n\r\u{7F}\u{9B}\u{2028}"])
+    #expect(allowed.contains("<string>&#x9;&#xA;&#xD;&#x7F;&#x9B;&#x2028;</string>"))
+  }
+
+  @Test("a long value from the file is clipped in a message, which says so")
+  func longValuesClipped() throws {
+    let digits = String(repeating: "9", count: 400)
+    var root = StoreKitJSON.good()
+    StoreKitJSON.editProduct(&root, 1) { $0["displayPrice"] = digits }
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let error = try #require(throws: CatalogError.self) { try configuration.catalog(credits: StoreKitJSON.credits) }
+    let shown = String(repeating: "9", count: TerminalText.clipLength)
+    #expect(error.message.contains("key 'products[1].displayPrice': '\(shown)…' has more than 15 significant digits"))
+    #expect(!error.message.contains(shown + "9"))
+
+    // A product ID of the file, in the report and in a message.
+    let long = "com.example." + String(repeating: "x", count: 300)
+    root = StoreKitJSON.good()
+    root["subscriptionGroups"] = [["id": "1", "subscriptions": [StoreKitJSON.product(long, "1.99")]]]
+    StoreKitJSON.editProduct(&root, 1) { $0["productID"] = long }
+    let longIDs = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let clipped = String(long.prefix(TerminalText.clipLength)) + "…"
+    #expect(longIDs.notes == ["not sold here (subscriptions): \(clipped) (subscriptionGroups[0].subscriptions[0])"])
+    let missing = try #require(throws: CatalogError.self) { try longIDs.catalog(credits: ["com.example.bananas.5": 5]) }
+    #expect(missing.message.contains("one unit grants: \(clipped) (expected --credits \(clipped)=N, N from 1"))
+    #expect(!missing.message.contains(String(long.prefix(TerminalText.clipLength + 1))))
+
+    // A key of the file, written twice.
+    let key = String(repeating: "k", count: 300)
+    let twice = try #require(throws: CatalogError.self) {
+      try StoreKitConfiguration.parse(
+        Data(#"{"products": [], "settings": {"\#(key)": 1, "\#(key)": 2}}"#.utf8), path: "Shop.storekit")
+    }
+    #expect(twice.message.contains("key 'settings.\(key.prefix(TerminalText.clipLength - 9))…': is written twice"))
+    #expect(!twice.message.contains(String(key.prefix(TerminalText.clipLength))))
+  }
+
+  @Test("a file with no consumable takes no --credits, and says so without an empty list")
+  func creditsForAFileWithoutConsumables() throws {
+    var root = StoreKitJSON.good()
+    root["products"] = [StoreKitJSON.product("com.example.map", "4.99", type: "NonConsumable")]
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    #expect(try configuration.catalog(credits: [:]).products.count == 1)
+    for credits in [["com.example.bananas": 5], ["com.example.map": 5], ["com.example.club": 5]] {
+      let error = try #require(throws: CatalogError.self) { try configuration.catalog(credits: credits) }
+      #expect(error.expected == "no --credits: the file has no consumable", "\(error)")
+      #expect(!error.message.contains("consumables:"), "\(error)")
     }
   }
 
@@ -380,11 +440,68 @@ let badStoreKitFiles: [BadStoreKit] = [
   .second("a localization's locale a number", key: "products[1].localizations[0].locale", "is a number") {
     $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": 1]]
   },
-  .second("a locale that is none", key: "products[1].localizations[0].locale", #"'en\u{1B}]0;x' is not a locale"#) {
-    $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": "en\u{1B}]0;x"]]
+  .second("a locale that is none", key: "products[1].localizations[0].locale", "'english' is not a locale") {
+    $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": "english"]]
   },
   .second("an empty description", key: "products[1].localizations[0].description", "is empty") {
     $0["localizations"] = [["description": " ", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  // Text with control characters: refused where it is, whatever would have read it.
+  .second(
+    "an escape in a displayName", key: "products[1].localizations[1].displayName",
+    "holds the control character U+001B (expected one line of text without control characters)"
+  ) {
+    $0["localizations"] = [
+      ["description": "Bananas", "displayName": "Bananas", "locale": "en_US"],
+      ["description": "Bananen", "displayName": "Rot\u{1B}[31m", "locale": "de_DE"],
+    ]
+  },
+  .second("a line break in a displayName", key: "products[1].localizations[0].displayName", "U+000A") {
+    $0["localizations"] = [["description": "Bananas", "displayName": "Two\nlines", "locale": "en_US"]]
+  },
+  .second(
+    "NUL in a description", key: "products[1].localizations[0].description",
+    "holds the control character U+0000 (expected text without control characters other than line breaks and tabs)"
+  ) {
+    $0["localizations"] = [["description": "a\u{0}b", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  .second("a carriage return in a description", key: "products[1].localizations[0].description", "U+000D") {
+    $0["localizations"] = [["description": "a\r\nb", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  .second("a C1 control in a description", key: "products[1].localizations[0].description", "U+009B") {
+    $0["localizations"] = [["description": "a\u{9B}31m", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  .second("DEL in a displayName", key: "products[1].localizations[0].displayName", "U+007F") {
+    $0["localizations"] = [["description": "Bananas", "displayName": "a\u{7F}", "locale": "en_US"]]
+  },
+  .second(
+    "a noncharacter in a description", key: "products[1].localizations[0].description",
+    "holds the noncharacter U+FFFF (expected text without noncharacters)"
+  ) {
+    $0["localizations"] = [["description": "a\u{FFFF}", "displayName": "Bananas", "locale": "en_US"]]
+  },
+  .second("BEL in a productID", key: "products[1].productID", "holds the control character U+0007", product: nil) {
+    $0["productID"] = "com.example.bananas.12\u{7}"
+  },
+  .second("an escape in a displayPrice", key: "products[1].displayPrice", "holds the control character U+001B") {
+    $0["displayPrice"] = "1.99\u{1B}[2J"
+  },
+  BadStoreKit(
+    "an escape in a subscription's productID", key: "subscriptionGroups[0].subscriptions[0].productID",
+    "holds the control character U+001B"
+  ) {
+    $0["subscriptionGroups"] = [["id": "1", "subscriptions": [["productID": "com.example.club\u{1B}[2J"]]]]
+  },
+  .setting("an escape in the locale", key: "_locale", "holds the control character U+001B", "en_US\u{1B}]0;x\u{7}"),
+  .setting(
+    "BEL in an error's name", key: "_storeKitErrors", at: "_storeKitErrors[0].name",
+    "holds the control character U+0007", [["current": NSNull(), "enabled": true, "name": "Load\u{7}"]]),
+  .setting("an escape in a setting's value", key: "_timeRate", "holds the control character U+001B", "6\u{1B}[1m"),
+  BadStoreKit(
+    "an escape in a setting's name", key: #"settings._timeRate\u{1B}[1m"#,
+    "its name holds the control character U+001B"
+  ) { root in
+    root["settings"] = ["_timeRate\u{1B}[1m": 6]
   },
   .setting("an unknown storefront", key: "_storefront", "unknown storefront 'NZL'", "NZL"),
   .setting("a storefront a number", key: "_storefront", "is a number", 840),

@@ -145,9 +145,21 @@ struct CatalogImportTests {
     #expect(plist.exitStatus == 65, "\(plist)")
     #expect(plist.stderr.contains("key '--credits': is read only with a .storekit catalog"), "\(plist)")
 
-    let malformed = try await monkeyshop("catalog", "import", Self.version1, "--credits", "five", in: folder)
-    #expect(malformed.exitStatus == 64, "\(malformed)")
-    #expect(malformed.stderr.contains("'five' is not PRODUCT_ID=N"), "\(malformed)")
+    // N is digits only; a value that starts with a dash is still the option's value, refused as such.
+    for word in ["five", "com.example.bananas.5=+5", "com.example.bananas.5= 5", "-5", "--out"] {
+      let malformed = try await monkeyshop("catalog", "import", Self.version1, "--credits", word, in: folder)
+      #expect(malformed.exitStatus == 64, "\(malformed)")
+      #expect(
+        malformed.stderr.contains("'\(word)' is not PRODUCT_ID=N with N digits only, from 1 to 1000000000"),
+        "\(malformed)")
+      #expect(!malformed.stderr.contains("Missing value"), "\(malformed)")
+      #expect(malformed.stdout.isEmpty, "\(malformed)")
+    }
+    let fromEnvironment = try await monkeyshop(
+      "catalog", "check", Self.version1, in: folder,
+      environment: ["MONKEYSHOP_CREDITS": "com.example.bananas.5=+5 com.example.bananas.12=12"])
+    #expect(fromEnvironment.exitStatus == 65, "\(fromEnvironment)")
+    #expect(fromEnvironment.stderr.contains("'com.example.bananas.5=+5' is not PRODUCT_ID=N"), "\(fromEnvironment)")
   }
 
   @Test("a malformed file names the file and the key path, exit 65; a missing one is refused as a missing catalog")
@@ -181,32 +193,97 @@ struct CatalogImportTests {
     }
   }
 
-  @Test("control characters of the file never reach the terminal raw")
+  @Test("text with control characters is refused where it is, exit 65; nothing of it reaches the terminal raw")
   func controlCharacters() async throws {
     let folder = try ShopFolder("import-controls")
     let file = try storeKitFile(
       #"""
       {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
-        "localizations": [{"locale": "en_US", "displayName": "Red\u001b[31m\u0007", "description": "Two\nlines"}]}],
-       "subscriptionGroups": [{"subscriptions": [{"productID": "com.example.club\u001b[2J"}]}],
-       "settings": {"_timeRate\u001b[1m": 6}}
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"},
+                          {"locale": "de_DE", "displayName": "Rot\u001b[31m\u0007", "description": "Bananen"}]}],
+       "settings": {}}
+      """#, in: folder)
+    let out = folder.file("products").path + ".plist"
+    let imported = try await monkeyshop(
+      "catalog", "import", file, "--credits", "com.example.bananas.5=5", "--out", out, in: folder)
+    let checked = try await monkeyshop("catalog", "check", file, "--credits", "com.example.bananas.5=5", in: folder)
+    let expected =
+      "\(file): product 'com.example.bananas.5', key 'products[0].localizations[1].displayName': holds the control character U+001B (expected one line of text without control characters)"
+    for result in [imported, checked] {
+      #expect(result.exitStatus == 65, "\(result)")
+      #expect(result.stderr.contains(expected), "\(result)")
+      #expect(result.stdout.isEmpty, "\(result)")
+      #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"), "\(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    // An escape in a product ID given to --credits is shown escaped.
+    let good = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"}]}],
+       "settings": {}}
+      """#, in: folder)
+    let bad = try await monkeyshop(
+      "catalog", "check", good, "--credits", "com.example.bananas.5\u{1B}[2J=5", in: folder)
+    #expect(bad.exitStatus == 65, "\(bad)")
+    #expect(bad.stderr.contains(#"product 'com.example.bananas.5\u{1B}[2J', key '--credits'"#), "\(bad)")
+    #expect(!bad.stderr.contains("\u{1B}"), "\(bad)")
+  }
+
+  @Test("long text of the file is clipped where the import reports it")
+  func longTextClipped() async throws {
+    let folder = try ShopFolder("import-long")
+    let locale = "ja_" + String(repeating: "X", count: 300)
+    let id = "com.example.club." + String(repeating: "c", count: 300)
+    let file = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas", "description": "Bananas"}]}],
+       "nonRenewingSubscriptions": [{"productID": "\#(id)"}],
+       "settings": {"_locale": "\#(locale)", "_timeRate": "\#(String(repeating: "6", count: 300))"}}
       """#, in: folder)
     let imported = try await monkeyshop(
       "catalog", "import", file, "--credits", "com.example.bananas.5=5", in: folder)
-    let checked = try await monkeyshop("catalog", "check", file, "--credits", "com.example.bananas.5=5", in: folder)
-    let bad = try await monkeyshop(
-      "catalog", "check", file, "--credits", "com.example.bananas.5\u{1B}[2J=5", in: folder)
-    for result in [imported, checked, bad] {
-      #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"), "\(result)")
-      #expect(!result.stdout.contains("\u{07}") && !result.stderr.contains("\u{07}"), "\(result)")
-    }
     try expectSuccess(imported)
-    try expectSuccess(checked)
-    #expect(imported.stdout.contains("<string>Red&#x1B;[31m&#x7;</string>"), "\(imported)")
     #expect(
-      imported.stderr.contains(#"com.example.club\u{1B}[2J (subscriptionGroups[0].subscriptions[0])"#), "\(imported)")
-    #expect(checked.stdout.contains(#"Red\u{1B}[31m\u{7}"#), "\(checked)")
-    #expect(bad.exitStatus == 65, "\(bad)")
+      imported.stderr.contains("_locale \(locale.prefix(100))…: open the storefront with --lang ja"), "\(imported)")
+    #expect(
+      imported.stderr.contains("not sold here (subscriptions): \(id.prefix(100))… (nonRenewingSubscriptions[0])"),
+      "\(imported)")
+    #expect(
+      imported.stderr.contains("settings not simulated: _timeRate \(String(repeating: "6", count: 100))…\n"),
+      "\(imported)")
+    #expect(!imported.stderr.contains(String(repeating: "X", count: 100)), "\(imported)")
+  }
+
+  @Test("a description's line breaks and tabs are kept, in a products.plist Python's plistlib reads back")
+  func lineBreaksReadByOtherTools() async throws {
+    let folder = try ShopFolder("import-line-breaks")
+    let file = try storeKitFile(
+      #"""
+      {"products": [{"productID": "com.example.bananas.5", "type": "Consumable", "displayPrice": "0.99",
+        "localizations": [{"locale": "en_US", "displayName": "Bananas \u200f", "description": "Line one\n\tLine two"}]}],
+       "settings": {}}
+      """#, in: folder)
+    let out = folder.file("products").path + ".plist"
+    try expectSuccess(
+      await monkeyshop("catalog", "import", file, "--credits", "com.example.bananas.5=5", "--out", out, in: folder))
+    guard let python = Locations.executable(named: "python3") else {
+      throw E2EFailure("python3 is not installed; its plistlib reads the written catalog (apt-get install python3)")
+    }
+    let read = try await Child(
+      executable: python,
+      [
+        "-c",
+        "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb'))['products'][0]['localizations']['en']))",
+        out,
+      ], in: folder, environment: folder.environment()
+    ).wait(timeout: .seconds(60))
+    try expectSuccess(read)
+    #expect(read.stdout == #"{"title": "Bananas \u200f", "description": "Line one\n\tLine two"}"# + "\n", "\(read)")
+    let checked = try await monkeyshop("catalog", "check", out, in: folder)
+    try expectSuccess(checked)
   }
 
   @Test("a non-consumable is imported and sold, with no credits")

@@ -82,7 +82,7 @@ public struct CatalogError: ShopError, Equatable {
 
   public var message: String {
     var place = path
-    if let product { place += ": product '\(product)'" }
+    if let product { place += ": product '\(TerminalText.clipped(product))'" }
     if let key { place += ", key '\(key)'" }
     var text = "\(place): \(problem)"
     if let expected { text += " (expected \(expected))" }

@@ -111,7 +111,7 @@ public enum CatalogLoader {
         }
         guard let known = Storefront.named(code) else {
           throw fail(
-            "defaultStorefront", "unknown storefront '\(code)'",
+            "defaultStorefront", "unknown storefront '\(TerminalText.clipped(code))'",
             expected: "one of \(Storefront.knownCodes)")
         }
         storefront = known
@@ -121,7 +121,7 @@ public enum CatalogLoader {
         bundleIdentifier = try string(root, "bundleIdentifier")
         guard Self.isBundleIdentifier(bundleIdentifier) else {
           throw fail(
-            "bundleIdentifier", "'\(bundleIdentifier)' is not a bundle ID",
+            "bundleIdentifier", "'\(TerminalText.clipped(bundleIdentifier))' is not a bundle ID",
             expected: "reverse-DNS of letters, digits, hyphens and periods, such as com.example.app")
         }
       }
@@ -164,7 +164,8 @@ public enum CatalogLoader {
       product = identifier
       guard Self.isReverseDNS(identifier) else {
         throw fail(
-          "productIdentifier", "'\(identifier)' is not reverse-DNS", expected: "e.g. com.example.monkeycredits.5")
+          "productIdentifier", "'\(TerminalText.clipped(identifier))' is not reverse-DNS",
+          expected: "e.g. com.example.monkeycredits.5")
       }
       if let key = Self.firstUnknownKey(of: entry, known: known) {
         throw fail(key, "unknown key", expected: known.joined(separator: ", "))
@@ -173,7 +174,8 @@ public enum CatalogLoader {
       guard Self.types.contains(type) else {
         let subscription = type.lowercased().contains("subscription") || type.lowercased().contains("renew")
         throw fail(
-          "type", "'\(type)' is not sold here\(subscription ? " (subscriptions are not simulated)" : "")",
+          "type",
+          "'\(TerminalText.clipped(type))' is not sold here\(subscription ? " (subscriptions are not simulated)" : "")",
           expected: Self.types.joined(separator: " or "))
       }
       let kind: Product.Kind
@@ -293,7 +295,9 @@ public enum CatalogLoader {
       // Known and written in capitals: the same as `Storefront.named(code) != nil` and
       // `code == code.uppercased()`, without uppercasing.
       guard let storefront = Storefront.withCode(code) else {
-        throw fail("prices.\(code)", "unknown storefront '\(code)'", expected: "one of \(Storefront.knownCodes)")
+        throw fail(
+          "prices.\(code)", "unknown storefront '\(TerminalText.clipped(code))'",
+          expected: "one of \(Storefront.knownCodes)")
       }
       guard let text = entry as? String else {
         throw fail("prices.\(code)", "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
@@ -307,25 +311,27 @@ public enum CatalogLoader {
         // digits: a longer price would be shown rounded (99999999999999.99 as $100,000,000,000,000).
         guard Self.significantDigits(text) <= Self.maximumSignificantDigits else {
           throw fail(
-            "prices.\(code)", "'\(text)' has more than \(Self.maximumSignificantDigits) significant digits",
+            "prices.\(code)",
+            "'\(TerminalText.clipped(text))' has more than \(Self.maximumSignificantDigits) significant digits",
             expected: "a price shown exactly, such as \"9999.99\"")
         }
         guard let parsed = Self.decimal(text) else {
           throw fail(
-            "prices.\(code)", "'\(text)' is not a decimal number", expected: "a decimal string such as \"0.99\"")
+            "prices.\(code)", "'\(TerminalText.clipped(text))' is not a decimal number",
+            expected: "a decimal string such as \"0.99\"")
         }
         price = parsed
         places = Self.decimalPlaces(text)
         decimals[text] = (price, places)
       }
       guard price >= 0 else {
-        throw fail("prices.\(code)", "'\(text)' is negative", expected: "a price of 0 or more")
+        throw fail("prices.\(code)", "'\(TerminalText.clipped(text))' is negative", expected: "a price of 0 or more")
       }
       // A price the currency cannot be charged in (0.19 yen) would be rounded when shown: refused.
       guard places <= storefront.minorUnitDigits else {
         let unit = storefront.unitName
         let digits = storefront.minorUnitDigits
-        let has = "'\(text)' has \(counted(places, "decimal place"))"
+        let has = "'\(TerminalText.clipped(text))' has \(counted(places, "decimal place"))"
         guard digits > 0 else {
           throw fail(
             "prices.\(code)", "\(has), but \(storefront.currencyCode) has no minor unit",

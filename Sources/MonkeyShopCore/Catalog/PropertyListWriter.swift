@@ -4,49 +4,63 @@ import Foundation
 /// `productIdentifier` before `type`, English before other languages), so that a catalog made by
 /// `catalog import` reads like one written by hand.
 ///
-/// Foundation's writer orders keys as it likes and writes control characters raw, which no XML
-/// reader takes back; here every character a terminal acts on (`TerminalText.isControl`) is a
-/// character reference (`&#x1B;`), which the catalog loader and Foundation read back to the same
-/// text: the file is safe to print, and printing it changes nothing.
+/// Foundation's writer orders keys as it likes and writes control characters raw. Here every
+/// character a terminal acts on (`TerminalText.isControl`) that XML 1.0 allows — tab, line feed,
+/// carriage return, C1 controls, bidirectional marks — is a character reference (`&#xA;`), which
+/// the catalog loader, Foundation and other XML readers (Python's plistlib) read back to the same
+/// text: the file is safe to print, and printing it changes nothing. A character XML 1.0 does not
+/// allow at all, even as a reference (the other C0 controls, U+FFFE, U+FFFF), is never written:
+/// the writer throws, naming where it is, rather than write a file other tools refuse.
 enum PropertyListWriter {
+  /// Text XML 1.0 cannot hold, and where it is in the property list (`products[0].localizations.en.title`).
+  struct IllegalCharacter: Error, Equatable {
+    let scalar: Unicode.Scalar
+    let place: String
+  }
+
   /// Keys in the order they are written; others follow in alphabetical order.
   static let keyOrder = [
     "defaultStorefront", "bundleIdentifier", "products", "productIdentifier", "type", "credits", "title",
     "description", "en", "localizations", "prices", "availableInStore",
   ]
 
-  static func xml(_ root: [String: Any]) -> String {
+  static func xml(_ root: [String: Any]) throws(IllegalCharacter) -> String {
     var text = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
       <plist version="1.0">
 
       """
-    write(root, depth: 0, into: &text)
+    try write(root, depth: 0, place: "", into: &text)
     text += "</plist>\n"
     return text
   }
 
-  private static func write(_ value: Any, depth: Int, into text: inout String) {
+  private static func write(_ value: Any, depth: Int, place: String, into text: inout String)
+    throws(IllegalCharacter)
+  {
     let indent = String(repeating: "\t", count: depth)
     switch value {
     case let dictionary as [String: Any]:
       text += "\(indent)<dict>\n"
       for key in dictionary.keys.sorted(by: precedes) {
-        text += "\(indent)\t<key>\(escaped(key))</key>\n"
-        write(dictionary[key]!, depth: depth + 1, into: &text)
+        let inner = place.isEmpty ? key : "\(place).\(key)"
+        text += "\(indent)\t<key>\(try escaped(key, at: inner))</key>\n"
+        try write(dictionary[key]!, depth: depth + 1, place: inner, into: &text)
       }
       text += "\(indent)</dict>\n"
     case let array as [Any]:
       text += "\(indent)<array>\n"
-      for item in array { write(item, depth: depth + 1, into: &text) }
+      for (index, item) in array.enumerated() {
+        try write(item, depth: depth + 1, place: "\(place)[\(index)]", into: &text)
+      }
       text += "\(indent)</array>\n"
     case let flag as Bool:
       text += "\(indent)<\(flag)/>\n"
     case let number as Int:
       text += "\(indent)<integer>\(number)</integer>\n"
     default:
-      text += "\(indent)<string>\(escaped("\(value)"))</string>\n"
+      text += "\(indent)<string>\(try escaped("\(value)", at: place))</string>\n"
     }
   }
 
@@ -56,8 +70,18 @@ enum PropertyListWriter {
     return a != b ? a < b : first < second
   }
 
+  /// Whether XML 1.0 allows the character, raw or as a reference: its `Char` production,
+  /// `#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`
+  /// (https://www.w3.org/TR/xml/#charsets).
+  static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+    default: false
+    }
+  }
+
   /// XML's special characters as entities, and controls as character references.
-  static func escaped(_ text: String) -> String {
+  static func escaped(_ text: String, at place: String) throws(IllegalCharacter) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {
@@ -65,6 +89,8 @@ enum PropertyListWriter {
       case "&": result += "&amp;"
       case "<": result += "&lt;"
       case ">": result += "&gt;"
+      case _ where !isXMLCharacter(scalar):
+        throw IllegalCharacter(scalar: scalar, place: place)
       case _ where TerminalText.isControl(scalar):
         result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
       default: result.unicodeScalars.append(scalar)
@@ -79,6 +105,15 @@ extension StoreKitConfiguration {
   /// the same catalog as `catalog(credits:)`, refused as that is.
   public func catalogPropertyList(credits: [String: Int]) throws(CatalogError) -> String {
     _ = try catalog(credits: credits)
-    return PropertyListWriter.xml(catalogRoot(credits: credits))
+    do {
+      return try PropertyListWriter.xml(catalogRoot(credits: credits))
+    } catch {
+      // The file's text is refused before it gets here (`refusal(of:lineBreaks:)`): this is the
+      // writer keeping its own promise.
+      throw CatalogError(
+        path: path, key: error.place,
+        problem: "holds \(Self.codePoint(error.scalar)), which XML 1.0 does not allow in a property list",
+        expected: "text a products.plist can hold")
+    }
   }
 }

@@ -22,7 +22,7 @@ extension StoreKitConfiguration {
     try checkCredits(credits)
     let missing = consumables.filter { credits[$0.productID] == nil }
     if !missing.isEmpty {
-      let names = missing.map(\.productID)
+      let names = missing.map { TerminalText.clipped($0.productID) }
       let options = names.map { "--credits \($0)=N" }.joined(separator: " ")
       throw CatalogError(
         path: path,
@@ -36,8 +36,12 @@ extension StoreKitConfiguration {
   /// Credits for a product the file does not sell as a consumable are refused: a typing mistake
   /// would otherwise leave the product it meant without credits, or be silently ignored.
   private func checkCredits(_ credits: [String: Int]) throws(CatalogError) {
+    // What the file takes: credits for its consumables, named; or, when it has none, no credits.
+    let expected =
+      consumables.isEmpty
+      ? "no --credits: the file has no consumable"
+      : "--credits for the consumables: \(consumables.map { TerminalText.clipped($0.productID) }.joined(separator: ", "))"
     for productID in credits.keys.sorted() {
-      let expected = "--credits for the consumables: \(consumables.map(\.productID).joined(separator: ", "))"
       if let product = products.first(where: { $0.productID == productID }) {
         guard product.kind == .consumable else {
           throw CatalogError(
@@ -98,11 +102,11 @@ extension StoreKitConfiguration {
   func catalogLocalizations(of product: InAppProduct) -> (chosen: [String: Localization], notes: [String]) {
     var chosen: [String: Localization] = [:]
     var notes: [String] = []
-    let name = "\(product.place) '\(TerminalText.escaped(product.productID))'"
+    let name = "\(product.place) '\(TerminalText.clipped(product.productID))'"
     for localization in product.localizations {
       if let kept = chosen[localization.language] {
         notes.append(
-          "\(name): localizations[\(localization.index)] (\(TerminalText.escaped(localization.locale))) left out: \(localization.language) comes from \(TerminalText.escaped(kept.locale))"
+          "\(name): localizations[\(localization.index)] (\(TerminalText.clipped(localization.locale))) left out: \(TerminalText.clipped(localization.language)) comes from \(TerminalText.clipped(kept.locale))"
         )
       } else {
         chosen[localization.language] = localization
@@ -111,7 +115,7 @@ extension StoreKitConfiguration {
     if chosen["en"] == nil, let first = product.localizations.first {
       chosen["en"] = first
       notes.append(
-        "\(name): no English localization; \(TerminalText.escaped(first.locale))'s text is shown for English too")
+        "\(name): no English localization; \(TerminalText.clipped(first.locale))'s text is shown for English too")
     }
     return (chosen, notes)
   }
@@ -121,7 +125,7 @@ extension StoreKitConfiguration {
   public var notes: [String] {
     var notes = products.flatMap { catalogLocalizations(of: $0).notes }
     if !subscriptions.isEmpty {
-      let listed = subscriptions.map { "\(TerminalText.escaped($0.productID)) (\($0.place))" }
+      let listed = subscriptions.map { "\(TerminalText.clipped($0.productID)) (\($0.place))" }
       notes.append("not sold here (subscriptions): \(listed.joined(separator: ", "))")
     }
     return notes

@@ -76,6 +76,41 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     (path as NSString).pathExtension.lowercased() == "storekit"
   }
 
+  /// What is wrong with text read from the file, or nil: every text monkeyshop takes from it
+  /// reaches the written products.plist or the terminal.
+  ///
+  /// Refused: control characters (Unicode's `Cc` of `TerminalText.isControl`: C0, DEL, C1), which
+  /// a terminal acts on and XML 1.0 does not allow below U+0020 (a products.plist holding them is
+  /// refused by other readers), and the noncharacters, which XML 1.0 does not allow either. A
+  /// description may hold line breaks and tabs, as Xcode's editor lets it: the catalog keeps them
+  /// (written `&#xA;`, `&#x9;`), the storefront draws nothing for them and messages show them
+  /// escaped. Formatting marks, such as the bidirectional marks of Arabic and Hebrew text, are
+  /// kept the same way.
+  static func refusal(of text: String, lineBreaks: Bool) -> (problem: String, expected: String)? {
+    for scalar in text.unicodeScalars {
+      if scalar.value >= 0x20 && scalar.value < 0x7F { continue }
+      if lineBreaks && (scalar == "\n" || scalar == "\t") { continue }
+      if TerminalText.isControl(scalar) && scalar.properties.generalCategory == .control {
+        return (
+          "holds the control character \(Self.codePoint(scalar))",
+          lineBreaks
+            ? "text without control characters other than line breaks and tabs"
+            : "one line of text without control characters"
+        )
+      }
+      if scalar.properties.isNoncharacterCodePoint {
+        return ("holds the noncharacter \(Self.codePoint(scalar))", "text without noncharacters")
+      }
+    }
+    return nil
+  }
+
+  /// `U+001B`.
+  static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+
   public static func load(path: String) throws(CatalogError) -> StoreKitConfiguration {
     let data: Data
     do {
@@ -93,13 +128,15 @@ public struct StoreKitConfiguration: Sendable, Equatable {
       try JSONShape.check(data)
     } catch {
       switch error {
+      // The key path is the file's own keys: clipped, as any text of the file in a message.
       case .duplicateKey(let key, let place):
         throw CatalogError(
-          path: path, key: place == "the top level" ? key : "\(place).\(key)", problem: "is written twice",
-          expected: "each key once")
+          path: path, key: TerminalText.clipped(place == "the top level" ? key : "\(place).\(key)"),
+          problem: "is written twice", expected: "each key once")
       case .tooDeep(let place):
         throw CatalogError(
-          path: path, key: place, problem: "is nested too deeply", expected: "an Xcode StoreKit configuration file")
+          path: path, key: TerminalText.clipped(place), problem: "is nested too deeply",
+          expected: "an Xcode StoreKit configuration file")
       }
     }
     let root: JSONValue
@@ -184,12 +221,17 @@ private struct StoreKitReader {
     return try array(value, at: key, expected: expected)
   }
 
-  func string(_ fields: [String: JSONValue], _ name: String, at place: String, nonEmpty: Bool = true)
-    throws(CatalogError) -> String
-  {
+  /// Text of the file, refused with its key path when it holds what `refusal(of:lineBreaks:)`
+  /// refuses; `lineBreaks` for a description.
+  func string(
+    _ fields: [String: JSONValue], _ name: String, at place: String, nonEmpty: Bool = true, lineBreaks: Bool = false
+  ) throws(CatalogError) -> String {
     let key = place.isEmpty ? name : "\(place).\(name)"
     guard let value = fields[name] else { throw fail(key, "missing", expected: "a string") }
     guard case .string(let text) = value else { throw fail(key, "is \(value.typeName)", expected: "a string") }
+    if let refusal = StoreKitConfiguration.refusal(of: text, lineBreaks: lineBreaks) {
+      throw fail(key, refusal.problem, expected: refusal.expected)
+    }
     guard !nonEmpty || !text.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw fail(key, "is empty", expected: "a non-empty string")
     }
@@ -230,7 +272,7 @@ private struct StoreKitReader {
           subscriptions.append(.init(productID: productID, place: place))
           continue
         }
-        throw fail("\(place).type", "is '\(type)'", expected: "Consumable or NonConsumable")
+        throw fail("\(place).type", "is '\(TerminalText.clipped(type))'", expected: "Consumable or NonConsumable")
       }
       let displayPrice = try string(fields, "displayPrice", at: place)
       products.append(
@@ -277,14 +319,16 @@ private struct StoreKitReader {
       let fields = try object(entry, at: at, expected: "an object {description, displayName, locale}")
       let locale = try string(fields, "locale", at: at)
       guard Self.isLocale(locale) else {
-        throw fail("\(at).locale", "'\(locale)' is not a locale", expected: "a locale such as en_US, ja or zh_Hans")
+        throw fail(
+          "\(at).locale", "'\(TerminalText.clipped(locale))' is not a locale",
+          expected: "a locale such as en_US, ja or zh_Hans")
       }
       result.append(
         .init(
           index: index, locale: locale,
           displayName: try string(fields, "displayName", at: at),
           // Left to the catalog loader, which names an empty one as it does in a products.plist.
-          description: try string(fields, "description", at: at, nonEmpty: false)))
+          description: try string(fields, "description", at: at, nonEmpty: false, lineBreaks: true)))
     }
     return result
   }

@@ -53,17 +53,34 @@ public struct StoreKitSettings: Sendable, Equatable {
       guard case .bool(let flag) = value else { throw fail(key, value, expected: "true or false") }
       return flag
     }
+    // Text of the settings reaches the terminal (the report): held to the rule of the file's
+    // other text.
+    func checked(_ text: String, at key: String) throws(CatalogError) -> String {
+      if let refusal = StoreKitConfiguration.refusal(of: text, lineBreaks: false) {
+        throw CatalogError(
+          path: path, key: "settings.\(TerminalText.clipped(key))", problem: refusal.problem,
+          expected: refusal.expected)
+      }
+      return text
+    }
+    for key in fields.keys.sorted() {
+      if let refusal = StoreKitConfiguration.refusal(of: key, lineBreaks: false) {
+        throw CatalogError(
+          path: path, key: "settings.\(TerminalText.clipped(key))", problem: "its name \(refusal.problem)",
+          expected: "a setting name: \(refusal.expected)")
+      }
+    }
     func text(_ key: String) throws(CatalogError) -> String? {
       guard let value = fields[key] else { return nil }
       guard case .string(let text) = value else { throw fail(key, value, expected: "a string") }
-      return text
+      return try checked(text, at: key)
     }
 
     var storefront = Storefront.usa
     if let code = try text("_storefront") {
       guard let known = Storefront.named(code) else {
         throw CatalogError(
-          path: path, key: "settings._storefront", problem: "unknown storefront '\(code)'",
+          path: path, key: "settings._storefront", problem: "unknown storefront '\(TerminalText.clipped(code))'",
           expected: "one of \(Storefront.knownCodes)")
       }
       storefront = known
@@ -75,7 +92,9 @@ public struct StoreKitSettings: Sendable, Equatable {
     locale = try text("_locale")
     if let locale {
       language = Language(rawValue: String(locale.prefix { $0 != "_" && $0 != "-" }).lowercased())
-      if language == nil { notSimulated.append("_locale \(locale) (the screen speaks en and ja)") }
+      if language == nil {
+        notSimulated.append("_locale \(TerminalText.clipped(locale)) (the screen speaks en and ja)")
+      }
     } else {
       language = nil
     }
@@ -138,14 +157,15 @@ public struct StoreKitSettings: Sendable, Equatable {
         guard case .object(let error) = entry else {
           throw fail(place, entry, expected: "an object {name, enabled, current}")
         }
-        guard case .string(let name)? = error["name"] else {
+        guard case .string(let text)? = error["name"] else {
           throw fail("\(place).name", error["name"] ?? .null, expected: "a string")
         }
+        let name = try checked(text, at: "\(place).name")
         guard case .bool(let enabled)? = error["enabled"] else {
           throw fail("\(place).enabled", error["enabled"] ?? .null, expected: "true or false")
         }
         guard enabled else { continue }
-        let setting = "_storeKitErrors '\(name)' enabled"
+        let setting = "_storeKitErrors '\(TerminalText.clipped(name))' enabled"
         switch name {
         case "Purchase" where !conditions.contains { $0.condition == .failAll }:
           // Apple fails a StoreKit 2 purchase with a `Product.PurchaseError` or `StoreKitError`
@@ -172,10 +192,11 @@ public struct StoreKitSettings: Sendable, Equatable {
       // while they are away from off.
       switch fields[key]! {
       case .bool(false), .integer(0), .null: continue
-      case .bool(let flag): notSimulated.append("\(key) \(flag)")
-      case .integer(let number): notSimulated.append("\(key) \(number)")
-      case .string(let text): notSimulated.append("\(key) \(text)")
-      case let other: notSimulated.append("\(key) (\(other.typeName))")
+      case .bool(let flag): notSimulated.append("\(TerminalText.clipped(key)) \(flag)")
+      case .integer(let number): notSimulated.append("\(TerminalText.clipped(key)) \(number)")
+      case .string(let text):
+        notSimulated.append("\(TerminalText.clipped(key)) \(TerminalText.clipped(try checked(text, at: key)))")
+      case let other: notSimulated.append("\(TerminalText.clipped(key)) (\(other.typeName))")
       }
     }
     self.conditions = conditions

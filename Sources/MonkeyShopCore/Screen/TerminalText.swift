@@ -39,6 +39,22 @@ public enum TerminalText {
     return result
   }
 
+  /// How many scalars of a value `clipped(_:)` keeps: a product ID "can be as long as 100
+  /// characters" (https://developer.apple.com/help/app-store-connect/reference/in-app-purchase-information),
+  /// and is never clipped.
+  public static let clipLength = 100
+
+  /// A value read from a file, as a message quotes it: escaped, and when longer than
+  /// `clipLength` scalars, its first ones and `…`, so a message stays one readable line whatever
+  /// the file holds (a price of 400 digits, a product ID of a thousand characters).
+  public static func clipped(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > clipLength else { return escaped(text) }
+    var kept = ""
+    kept.unicodeScalars.append(contentsOf: scalars.prefix(clipLength))
+    return escaped(kept) + "…"
+  }
+
   /// Like `escaped(_:)`, but in JSON's own notation (`\u009B`), for JSON text whose strings
   /// JSONSerialization already escaped below U+0020 but left C1, DEL and bidirectional controls
   /// in. Those can only occur inside JSON strings, where `\uXXXX` means the same character, so the
