@@ -89,24 +89,16 @@ extension CatalogCommand {
       }
     }
 
-    /// Written whole beside `path` and moved there: a reader never sees half a catalog.
+    /// Written whole beside `path` and moved there (`OutputFile.write`): a reader never sees half a
+    /// catalog. Without `--force` it is linked into place rather than renamed over it, so a file
+    /// that appeared at `path` meanwhile is kept, and the catalog refused.
     static func save(_ catalog: String, to path: String, replacing: Bool) throws {
-      guard replacing else {
-        try saveNew(Data(catalog.utf8), to: path)
-        return
-      }
-      try StoreCertificate.save(Data(catalog.utf8), to: path)
-    }
-
-    /// Like `StoreCertificate.save`, but linked into place rather than renamed over it: a file that
-    /// appeared at `path` meanwhile is kept, and the catalog refused.
-    private static func saveNew(_ bytes: Data, to path: String) throws {
-      let temporary = try StoreCertificate.writeBeside(path, bytes)
-      defer { unlink(temporary) }
-      guard link(temporary, path) == 0 else {
-        if errno == EEXIST { throw refusal(path, "exists (--force replaces it)") }
-        throw Failure.failed(
-          "--out \(TerminalText.escaped(path)): cannot be written: \(String(cString: strerror(errno)))")
+      do {
+        try OutputFile.write(Data(catalog.utf8), to: path, replacing: replacing)
+      } catch .exists {
+        throw refusal(path, "exists (--force replaces it)")
+      } catch {
+        throw Failure.failed("--out \(TerminalText.escaped(path)): \(error)")
       }
     }
   }

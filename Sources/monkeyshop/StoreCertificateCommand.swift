@@ -70,30 +70,6 @@ struct StoreCertificate: ParsableCommand {
       throw Failure.failed("--out \(TerminalText.escaped(path)): \(error)")
     }
   }
-
-  /// `bytes` in a new file beside `path`, synced, never through a link: the path of that file,
-  /// which the caller moves into place. Nothing is left behind when it fails.
-  static func writeBeside(_ path: String, _ bytes: Data) throws -> String {
-    let folder =
-      (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-    let temporary = (folder as NSString).appendingPathComponent(
-      ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard descriptor >= 0 else {
-      throw Failure.failed(
-        "--out \(TerminalText.escaped(path)): cannot write in \(TerminalText.escaped(folder)): \(String(cString: strerror(errno)))"
-      )
-    }
-    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    let synced = fsync(descriptor) == 0
-    close(descriptor)
-    guard written == bytes.count, synced else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw Failure.failed("--out \(TerminalText.escaped(path)): cannot be written: \(reason)")
-    }
-    return temporary
-  }
 }
 
 /// `jws` in `store transactions --json`: each purchased transaction signed with the data folder's

@@ -70,33 +70,12 @@ enum PropertyListWriter {
     return a != b ? a < b : first < second
   }
 
-  /// Whether XML 1.0 allows the character, raw or as a reference: its `Char` production,
-  /// `#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`
-  /// (https://www.w3.org/TR/xml/#charsets).
-  static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-    default: false
-    }
-  }
-
-  /// XML's special characters as entities, and controls as character references.
+  /// XML's special characters as entities, and controls as character references (`XMLText`); a
+  /// character XML 1.0 cannot hold is refused where it is.
   static func escaped(_ text: String, at place: String) throws(IllegalCharacter) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case _ where !isXMLCharacter(scalar):
-        throw IllegalCharacter(scalar: scalar, place: place)
-      case _ where TerminalText.isControl(scalar):
-        result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
-      default: result.unicodeScalars.append(scalar)
-      }
+    try XMLText.escaped(text) { scalar throws(IllegalCharacter) in
+      throw IllegalCharacter(scalar: scalar, place: place)
     }
-    return result
   }
 }
 

@@ -53,23 +53,6 @@ public enum JUnitReport {
 
   /// Text safe in an attribute or element: the five entities, and no characters XML 1.0 forbids.
   static func escape(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      case "\n", "\t": result.unicodeScalars.append(scalar)
-      case "\r": result += "&#13;"
-      default:
-        let value = scalar.value
-        let allowed = value >= 0x20 && !(0xFFFE...0xFFFF).contains(value)
-        if allowed { result.unicodeScalars.append(scalar) } else { result += "\u{FFFD}" }
-      }
-    }
-    return result
+    XMLText.escaped(text) { _ in "\u{FFFD}" }
   }
 }
