@@ -22,21 +22,22 @@ struct ScreenDump {
   let path: String
 
   /// The dump asked for by the environment; nil when none was. Throws when FILE cannot be used.
-  static func fromEnvironment() throws(Terminal.Failure) -> ScreenDump? {
+  static func fromEnvironment(dataFolder: DataFolder) throws(Terminal.Failure) -> ScreenDump? {
     guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else { return nil }
-    return try ScreenDump(path: value)
+    return try ScreenDump(path: value, dataFolder: dataFolder)
   }
 
-  init(path: String) throws(Terminal.Failure) {
-    if let reason = Self.refusal(of: path) {
+  init(path: String, dataFolder: DataFolder) throws(Terminal.Failure) {
+    if let reason = Self.refusal(of: path, dataFolder: dataFolder) {
       throw .unusableScreenDump(variable: Self.variable, path: path, reason: reason)
     }
     self.path = path
   }
 
   /// Why `path` cannot be the dump file, or nil when it can (`OutputFile`'s rule).
-  static func refusal(of path: String) -> String? {
-    (OutputFile.obstacle(at: path, example: "screen.txt") ?? OutputFile.folderObstacle(of: path)).map { "it \($0)" }
+  static func refusal(of path: String, dataFolder: DataFolder) -> String? {
+    OutputFile.obstacle(at: path, example: "screen.txt", dataFolder: dataFolder).map { "it \($0)" }
+      ?? OutputFile.folderObstacle(of: path)
   }
 
   /// Writes `text` to the dump file whole, moved over FILE; a frame that cannot be written is

@@ -62,18 +62,26 @@ public final class Terminal {
   nonisolated(unsafe) private static var exitHookRegistered = false
 
   private let forceMonochrome: Bool
+  /// The data folder in use, where `MONKEYSHOP_SCREEN_DUMP` may not write.
+  private let dataFolder: DataFolder
   private var screen: OpaquePointer?
   private var window: UnsafeMutablePointer<WINDOW>?
   private var palette = Palette(isMonochrome: true)
 
-  /// - Parameter forceMonochrome: no colours even when the terminal has them (`NO_COLOR` is also honoured).
-  public init(forceMonochrome: Bool = false) {
+  /// - Parameters:
+  ///   - forceMonochrome: no colours even when the terminal has them (`NO_COLOR` is also honoured).
+  ///   - dataFolder: the data folder in use, which `MONKEYSHOP_SCREEN_DUMP` may not name a file in.
+  public init(forceMonochrome: Bool = false, dataFolder: DataFolder) {
     self.forceMonochrome = forceMonochrome
+    self.dataFolder = dataFolder
   }
 
   deinit { stop() }
 
   public var isStarted: Bool { window != nil }
+
+  /// `MONKEYSHOP_SCREEN_DUMP`, the variable naming the file each frame is written to.
+  public static let screenDumpVariable = ScreenDump.variable
 
   /// The screen's size in cells (zero before `start()`).
   public var size: ScreenSize {
@@ -86,7 +94,7 @@ public final class Terminal {
     guard !Self.isAnyStarted else { throw Failure.alreadyStarted }
     guard Self.isInteractive else { throw Failure.notInteractive }
     // Before the screen opens, so the refusal is read on the shell's screen.
-    screenDump = try ScreenDump.fromEnvironment()
+    screenDump = try ScreenDump.fromEnvironment(dataFolder: dataFolder)
     // Without the user's locale ncurses draws multibyte text as bytes: Japanese comes out garbled.
     setlocale(LC_ALL, "")
     // With no UTF-8 locale set (LANG unset, as in many CI shells) box lines, "—" and Japanese would

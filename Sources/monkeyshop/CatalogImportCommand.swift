@@ -74,14 +74,12 @@ extension CatalogCommand {
     /// Where `--out` may write: a new file, or with `--force` a regular file; never the file being
     /// imported, never one of the data folder's files.
     static func checkPlace(_ path: String, replacing: Bool, source: String) throws {
-      try StoreCertificate.checkPlace(path, example: "products.plist")
+      let environment = ProcessInfo.processInfo.environment
+      let dataFolder = DataFolder(path: DataFolder.defaultPath(explicit: nil, environment: environment))
+      try StoreCertificate.checkPlace(path, example: "products.plist", dataFolder: dataFolder)
       let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
       if target == URL(fileURLWithPath: source).resolvingSymlinksInPath().path {
         throw refusal(path, "is the .storekit file being imported")
-      }
-      let environment = ProcessInfo.processInfo.environment
-      if DataFolder(path: DataFolder.defaultPath(explicit: nil, environment: environment)).holds(path) {
-        throw refusal(path, "is in the data folder, whose files only monkeyshop writes")
       }
       var info = stat()
       if !replacing, lstat(path, &info) == 0 {

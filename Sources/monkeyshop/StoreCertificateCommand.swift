@@ -37,12 +37,7 @@ struct StoreCertificate: ParsableCommand {
         exitStatus: .usage)
     }
     if let out {
-      try Self.checkPlace(out)
-      if options.dataFolder.holds(out) {
-        throw Failure(
-          "--out \(TerminalText.escaped(out)): it is in the data folder, whose files only monkeyshop writes; nothing was written",
-          exitStatus: .usage)
-      }
+      try Self.checkPlace(out, dataFolder: options.dataFolder)
     }
     let identity = try SigningIdentity.of(options.dataFolder)
     let bytes = pem ? Data(try identity.rootPEM.utf8) + Data("\n".utf8) : Data(try identity.rootDER)
@@ -55,9 +50,11 @@ struct StoreCertificate: ParsableCommand {
   }
 
   /// A place `--out` may write: a regular file or a new name in an existing folder; never a
-  /// folder, a link or a device (`OutputFile`).
-  static func checkPlace(_ path: String, example: String = "root.der") throws {
-    if let problem = OutputFile.obstacle(at: path, example: example) ?? OutputFile.folderObstacle(of: path) {
+  /// folder, a link, a device or a file in the data folder (`OutputFile`).
+  static func checkPlace(_ path: String, example: String = "root.der", dataFolder: DataFolder) throws {
+    if let problem = OutputFile.obstacle(at: path, example: example, dataFolder: dataFolder)
+      ?? OutputFile.folderObstacle(of: path)
+    {
       throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
     }
   }

@@ -34,6 +34,11 @@ struct StorefrontCommand: ParsableCommand {
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
     try StoreKitOption.apply(storeKit, to: folder, catalog: catalog)
+    if let logPath, let dump = options.environment[Terminal.screenDumpVariable], !dump.isEmpty,
+      let clash = OutputFile.clash(("--log-file", logPath), (Terminal.screenDumpVariable, dump))
+    {
+      throw Failure("\(clash); the storefront did not open", exitStatus: .usage)
+    }
     let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder) }
     guard Terminal.isInteractive else {
       throw Failure.failed(
@@ -55,7 +60,7 @@ struct StorefrontCommand: ParsableCommand {
     if let logFile {
       runtime.onLog = { [unowned runtime] entry in logFile.append(entry, of: runtime.model) }
     }
-    try runInTerminal(runtime)
+    try runInTerminal(runtime, dataFolder: folder)
     if let failure = logFile?.lossFailure { throw failure }
   }
 }

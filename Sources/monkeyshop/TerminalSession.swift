@@ -4,8 +4,8 @@ import MonkeyShopTerminal
 
 /// Runs an app (the storefront, a walkthrough played live) in the terminal until it finishes, and
 /// exits as the shell expects after a signal.
-func runInTerminal(_ app: some TerminalApp) throws {
-  let terminal = Terminal()
+func runInTerminal(_ app: some TerminalApp, dataFolder: DataFolder) throws {
+  let terminal = Terminal(dataFolder: dataFolder)
   do {
     try terminal.start()
   } catch let failure {

@@ -119,9 +119,12 @@ struct WalkthroughCommand: ParsableCommand {
   // MARK: Running
 
   private func runAll() throws {
+    if let junit, let cast, let clash = OutputFile.clash(("--junit", junit), ("--cast", cast)) {
+      throw Failure("\(clash); nothing was run", exitStatus: .usage)
+    }
     if let junit {
       do {
-        try ReportFile.prepare(junit)
+        try ReportFile.prepare(junit, dataFolder: options.dataFolder)
       } catch {
         throw Failure("--junit \(error); nothing was run", exitStatus: .usage)
       }
@@ -134,7 +137,7 @@ struct WalkthroughCommand: ParsableCommand {
           exitStatus: .usage)
       }
       do {
-        try Cast.prepare(cast)
+        try Cast.prepare(cast, dataFolder: options.dataFolder)
       } catch {
         throw Failure("--cast \(error); nothing was run", exitStatus: .usage)
       }
@@ -254,7 +257,7 @@ struct WalkthroughCommand: ParsableCommand {
     let player = WalkthroughPlayer(
       walkthrough: walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough),
       autoAdvance: auto.flatMap(WalkthroughParser.duration))
-    try runInTerminal(player)
+    try runInTerminal(player, dataFolder: options.dataFolder)
     // As the headless run: a check that did not hold fails the command.
     if let failure = player.failure { throw Failure.failed("\(walkthrough.path): \(failure)") }
   }

@@ -163,6 +163,24 @@ struct DownloadTests {
     #expect(shop.model.log.contains { $0.text(.en).contains("timeRemaining SKDownloadTimeRemainingUnknown") })
   }
 
+  @Test("the payment sheet calls the jungle map a non-consumable, and a credit pack a consumable")
+  func sheetNamesTheType() throws {
+    for (language, nonConsumable, consumable) in [
+      (Language.en, "In-App Purchase · Non-Consumable", "In-App Purchase · Consumable"),
+      (Language.ja, "App 内課金 · 非消耗型", "App 内課金 · 消耗型"),
+    ] {
+      let shop = ShopHarness(language: language)
+      shop.press(.down, .down)
+      shop.press(.enter)
+      shop.wait(1)
+      #expect(shop.screen().text.contains(nonConsumable), "\(shop.screen().text)")
+      shop.press(.escape, .up, .up)
+      shop.press(.enter)
+      shop.wait(1)
+      #expect(shop.screen().text.contains(consumable) && !shop.screen().text.contains(nonConsumable))
+    }
+  }
+
   @Test("p pauses the download, time passes without progress, p resumes it to the end")
   func pauseAndResume() throws {
     let shop = ShopHarness()
@@ -273,5 +291,23 @@ struct StoreKit2OwnershipTests {
     shop.wait(2)
     shop.press("o")
     #expect(shop.model.log.contains { $0.text(.en).contains("Transaction.currentEntitlements → 1 transaction") })
+  }
+}
+
+@Suite("Content folder")
+struct ContentFolderTests {
+  @Test("a package that cannot be unpacked whole leaves no half-unpacked folder and no content")
+  func failedUnpackLeavesNothing() throws {
+    let path = NSTemporaryDirectory() + "monkeyshop-content-\(UUID().uuidString)"
+    let folder = DataFolder(path: path)
+    // "map" is a file, so "map/legend.txt" cannot be written under it: the unpack fails half-way.
+    let content = HostedContent(
+      contentVersion: "1.0", contentInfo: Data("<plist/>".utf8),
+      files: [.init(path: "map", data: Data("a".utf8)), .init(path: "map/legend.txt", data: Data("b".utf8))])
+    #expect(throws: (any Error).self) {
+      try folder.installContent(content, productIdentifier: "com.example.map", transactionID: "1")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.contentPath).isEmpty)
+    #expect(!folder.hasContent(of: "com.example.map"))
   }
 }

@@ -33,8 +33,14 @@ struct OutputFileTests {
       ("", "names no file (expected a file name, such as x.txt)"),
       (root + "/new/", "names no file (expected a file name, such as x.txt)"),
     ]
+    let data = DataFolder(path: root + "/data")
     for (path, expected) in cases {
-      #expect(OutputFile.obstacle(at: path, example: "x.txt") == expected, "\(path)")
+      #expect(OutputFile.obstacle(at: path, example: "x.txt", dataFolder: data) == expected, "\(path)")
+    }
+    for inside in [root + "/data/wallet.json", root + "/data/content/x", root + "/elsewhere/../data/store.json"] {
+      #expect(
+        OutputFile.obstacle(at: inside, example: "x.txt", dataFolder: data)
+          == "is in the data folder, whose files only monkeyshop writes", "\(inside)")
     }
     #expect(OutputFile.folderObstacle(of: root + "/missing/x.txt") == "the folder \(root)/missing does not exist")
     #expect(OutputFile.folderObstacle(of: root + "/x.txt") == nil)
@@ -54,6 +60,16 @@ struct OutputFileTests {
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "three")
     #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["out.txt", "theirs.txt"])
+  }
+
+  @Test("a file replaced keeps its permissions")
+  func keepsMode() throws {
+    let path = root + "/private.txt"
+    try "mine".write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(chmod(path, 0o600) == 0)
+    try OutputFile.write(Data("new".utf8), to: path)
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 
   @Test("without replacing, a file that is there is kept and the write says it exists")

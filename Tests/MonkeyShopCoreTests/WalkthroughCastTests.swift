@@ -348,6 +348,9 @@ struct WalkthroughCastTests {
 
 @Suite("Where a recording is written")
 struct CastPlaceTests {
+  /// A data folder none of these paths is in.
+  static var elsewhere: DataFolder { DataFolder(path: NSTemporaryDirectory() + "monkeyshop-no-such-data-folder") }
+
   private func folder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("cast-place-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -361,23 +364,23 @@ struct CastPlaceTests {
     let notes = root.appendingPathComponent("notes.txt").path
     try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: notes))
     #expect {
-      try Cast.prepare(notes)
+      try Cast.prepare(notes, dataFolder: Self.elsewhere)
     } throws: { error in
       "\(error)".contains("\(notes): is a file that is not an asciicast recording; it is left as it is")
     }
     let json = root.appendingPathComponent("package.json").path
     try Data("{\"version\": \"1.0\", \"name\": \"x\"}\n".utf8).write(to: URL(fileURLWithPath: json))
-    #expect(throws: ReportFile.PlaceError.self) { try Cast.prepare(json) }
+    #expect(throws: ReportFile.PlaceError.self) { try Cast.prepare(json, dataFolder: Self.elsewhere) }
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
 
     let earlier = root.appendingPathComponent("earlier.cast").path
     try Data("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"hi\"]\n".utf8)
       .write(to: URL(fileURLWithPath: earlier))
-    try Cast.prepare(earlier)
+    try Cast.prepare(earlier, dataFolder: Self.elsewhere)
     let empty = root.appendingPathComponent("empty.cast").path
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-    try Cast.prepare(empty)
-    try Cast.prepare(root.appendingPathComponent("new/folder/buy.cast").path)
+    try Cast.prepare(empty, dataFolder: Self.elsewhere)
+    try Cast.prepare(root.appendingPathComponent("new/folder/buy.cast").path, dataFolder: Self.elsewhere)
     var isFolder: ObjCBool = false
     #expect(
       FileManager.default.fileExists(atPath: root.appendingPathComponent("new/folder").path, isDirectory: &isFolder))

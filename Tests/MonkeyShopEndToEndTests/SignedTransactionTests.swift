@@ -263,7 +263,7 @@ struct StoreCertificateTests {
       let before = FileManager.default.contents(atPath: path)
       let result = try await monkeyshop("store", "certificate", "--out", path, in: folder)
       #expect(result.exitStatus == 64, "\(result)")
-      #expect(result.stderr.contains("it is in the data folder"), "\(result)")
+      #expect(result.stderr.contains("is in the data folder"), "\(result)")
       #expect(FileManager.default.contents(atPath: path) == before, "\(name) untouched")
     }
   }

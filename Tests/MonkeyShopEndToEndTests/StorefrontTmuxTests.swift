@@ -154,7 +154,8 @@ struct StorefrontTmuxTests {
 
     for (path, reason) in [
       (link, "it is a symbolic link"), (fifo, "FIFO"), ("/dev/full", "device"), (directory, "it is a folder"),
-      (inNoFolder, "does not exist"),
+      (inNoFolder, "cannot be used: the folder \((inNoFolder as NSString).deletingLastPathComponent) does not exist"),
+      (folder.data.appendingPathComponent("wallet.json").path, "it is in the data folder"),
     ] {
       try await tmux.run("clear")
       try await tmux.run(try tmux.storefrontCommandLine(environment: ["MONKEYSHOP_SCREEN_DUMP": path]))

@@ -35,6 +35,9 @@ struct WalkthroughCommandTests {
       ("\(root)/build/walkthroughs.xml", "\(root)/build is a file, not a folder"),
       ("\(root)/build/more/walkthroughs.xml", "\(root)/build is a file, not a folder"),
       ("\(root)/reports", "is a folder"),
+      // The data folder's files only monkeyshop writes: a report there would cost the wallet.
+      (folder.data.appendingPathComponent("wallet.json").path, "is in the data folder"),
+      (folder.data.appendingPathComponent("content/report.xml").path, "is in the data folder"),
       ("\(root)/new-folder/", "names no file"),
       ("", "names no file"),
     ]
@@ -51,6 +54,17 @@ struct WalkthroughCommandTests {
       #expect(result.stdout.isEmpty, "nothing ran: \(result)")
     }
     #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
+  }
+
+  /// Two outputs naming one file would leave only the last one written.
+  @Test("--junit and --cast naming the same file are refused before running")
+  func junitAndCastClash() async throws {
+    let folder = try ShopFolder("junit-cast-clash")
+    let path = folder.file("out.xml").path
+    let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, "--cast", path, in: folder)
+    #expect(result.exitStatus == 64, "\(result)")
+    #expect(result.stderr.contains("--junit and --cast name the same file, \(path): one would be lost"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: path))
   }
 
   // MARK: Refused before running

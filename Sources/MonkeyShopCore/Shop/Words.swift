@@ -133,7 +133,12 @@ public struct Words: Sendable {
 
   // Payment sheet
   var appStore: String { "App Store" }
-  var inAppPurchase: String { say("In-App Purchase · Consumable", "App 内課金 · 消耗型") }
+  /// The product's type as App Store Connect names it: "Consumable", "Non-Consumable".
+  func inAppPurchase(_ product: Product) -> String {
+    product.isNonConsumable
+      ? say("In-App Purchase · Non-Consumable", "App 内課金 · 非消耗型")
+      : say("In-App Purchase · Consumable", "App 内課金 · 消耗型")
+  }
   var quantityLabel: String { say("Quantity", "数量") }
   var unitPrice: String { say("Unit price", "単価") }
   var total: String { say("Total", "合計") }

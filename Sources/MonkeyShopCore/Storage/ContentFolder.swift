@@ -87,15 +87,21 @@ extension DataFolder {
       // Left by a run killed while unpacking or replacing: never used, removed.
       try removeTree(contentPath + "/" + unpacking)
       try removeTree(contentPath + "/" + replaced)
-      let package = try openOrMakeFolder(unpacking, in: contents, path: contentPath + "/" + unpacking)
-      defer { close(package) }
-      try writeFile(
-        HostedContent.contentInfoName, content.contentInfo, in: package, path: contentPath + "/" + unpacking)
-      for item in content.files {
+      do {
+        let package = try openOrMakeFolder(unpacking, in: contents, path: contentPath + "/" + unpacking)
+        defer { close(package) }
         try writeFile(
-          HostedContent.contentsName + "/" + item.path, item.data, in: package, path: contentPath + "/" + unpacking)
+          HostedContent.contentInfoName, content.contentInfo, in: package, path: contentPath + "/" + unpacking)
+        for item in content.files {
+          try writeFile(
+            HostedContent.contentsName + "/" + item.path, item.data, in: package, path: contentPath + "/" + unpacking)
+        }
+        guard fsync(package) == 0 else { throw failure(contentPath + "/" + unpacking, "syncing failed") }
+      } catch {
+        // A package that could not be unpacked whole (a full disk) is not left half-written.
+        try? removeTree(contentPath + "/" + unpacking)
+        throw error
       }
-      guard fsync(package) == 0 else { throw failure(contentPath + "/" + unpacking, "syncing failed") }
       // The old content steps aside, the new one takes its name, then the old one goes.
       if renameat(contents, productIdentifier, contents, replaced) != 0, errno != ENOENT {
         throw failure(contentPath(of: productIdentifier), "cannot be moved aside")

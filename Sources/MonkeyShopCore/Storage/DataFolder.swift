@@ -36,11 +36,13 @@ public final class DataFolder: ShopStorage {
     return try read(in: folder)
   }
 
-  /// Whether a file at `path` would be one of this folder's, whose files only monkeyshop writes: a
-  /// path a command is told to write (`--log-file`, `store certificate --out`) is refused there.
+  /// Whether a file at `path` would be in this folder or below it (`content/`), whose files only
+  /// monkeyshop writes: a path a command is told to write (`--log-file`, `--out`, `--junit`,
+  /// `--cast`, `MONKEYSHOP_SCREEN_DUMP`) is refused there, however it is spelled (`..`, links).
   public func holds(_ path: String) -> Bool {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
-    return folder == URL(fileURLWithPath: self.path).resolvingSymlinksInPath().path
+    let own = URL(fileURLWithPath: self.path).resolvingSymlinksInPath().path
+    return folder == own || folder.hasPrefix(own.hasSuffix("/") ? own : own + "/")
   }
 
   public func readHistory() throws(DataFileError) -> [StoreTransaction] {

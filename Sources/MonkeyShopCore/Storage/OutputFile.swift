@@ -14,10 +14,12 @@ import Foundation
 public enum OutputFile {
   /// Why nothing may be written at `path` as it is, in words that follow the path ("is a folder
   /// (expected a file name, such as root.der)"); nil when it names a regular file or nothing yet.
-  public static func obstacle(at path: String, example: String) -> String? {
+  /// Nothing is ever written in the data folder, whose files only monkeyshop writes.
+  public static func obstacle(at path: String, example: String, dataFolder: DataFolder) -> String? {
     guard !path.isEmpty, !path.hasSuffix("/") else {
       return "names no file (expected a file name, such as \(example))"
     }
+    if dataFolder.holds(path) { return "is in the data folder, whose files only monkeyshop writes" }
     var info = stat()
     guard lstat(path, &info) == 0 else {
       return errno == ENOENT || errno == ENOTDIR ? nil : "cannot be looked at (\(String(cString: strerror(errno))))"
@@ -50,6 +52,16 @@ public enum OutputFile {
       return "the folder \(folder) cannot be written to (\(String(cString: strerror(errno))))"
     }
     return nil
+  }
+
+  /// Why two outputs of one command cannot be `first` and `second`: they name the same file, so
+  /// one would be lost. Nil when they differ.
+  public static func clash(_ first: (option: String, path: String), _ second: (option: String, path: String))
+    -> String?
+  {
+    func resolved(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    guard resolved(first.path) == resolved(second.path) else { return nil }
+    return "\(first.option) and \(second.option) name the same file, \(first.path): one would be lost"
   }
 
   /// Why a file could not be written.
@@ -88,6 +100,13 @@ public enum OutputFile {
         written += count
       }
       return 0
+    }
+    // A file replaced keeps its permissions: a notes file of mode 0600 is not made readable by all.
+    var replaced = stat()
+    if failure == 0, lstat(path, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG,
+      fchmod(descriptor, replaced.st_mode & 0o7777) != 0
+    {
+      failure = errno
     }
     if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
     close(descriptor)

@@ -113,8 +113,8 @@ extension Cast {
   /// Makes `path` ready for a recording before the walkthrough runs, as `ReportFile.prepare` does
   /// for a report; a file already there is replaced only when it is empty or a recording (its first
   /// line an asciicast header), so a mistyped path never costs a person a file of theirs.
-  public static func prepare(_ path: String) throws(ReportFile.PlaceError) {
-    try ReportFile.prepare(path, example: "walkthrough.cast")
+  public static func prepare(_ path: String, dataFolder: DataFolder) throws(ReportFile.PlaceError) {
+    try ReportFile.prepare(path, example: "walkthrough.cast", dataFolder: dataFolder)
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: 4096)) ?? Data()

@@ -18,8 +18,10 @@ public enum ReportFile {
 
   /// Creates the folders `path` needs and checks that a file can be written there (`OutputFile`'s
   /// rule). `example` is a file name the messages suggest.
-  public static func prepare(_ path: String, example: String = "build/walkthroughs.xml") throws(PlaceError) {
-    if let problem = OutputFile.obstacle(at: path, example: example) {
+  public static func prepare(
+    _ path: String, example: String = "build/walkthroughs.xml", dataFolder: DataFolder
+  ) throws(PlaceError) {
+    if let problem = OutputFile.obstacle(at: path, example: example, dataFolder: dataFolder) {
       throw PlaceError(path: path, problem: problem)
     }
     let folder = OutputFile.folder(of: path)

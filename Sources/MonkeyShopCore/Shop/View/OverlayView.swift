@@ -33,7 +33,7 @@ struct OverlayView {
     var y = rect.y + 2
     canvas.put(product.localization(words.language.rawValue).title, x: x, y: y, width: width, style: .bold)
     y += 1
-    canvas.put(words.inAppPurchase, x: x, y: y, width: width, style: .muted)
+    canvas.put(words.inAppPurchase(product), x: x, y: y, width: width, style: .muted)
     y += 2
     let rows: [(String, String, Style)] = [
       (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
