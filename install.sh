@@ -13,6 +13,15 @@
 # each other's work (nor wait for each other's lock). Needs Swift 6.1 or later and ncurses
 # (libncurses-dev) to build; the installed binary needs only the system's C libraries and ncurses.
 set -euo pipefail
+# Paths given on the command line (PREFIX, --binary, --scratch-path) are the caller's, relative to
+# the folder install.sh was run from; the build runs in the repository.
+caller=$PWD
+absolute() {
+  case "$1" in
+    /*) printf '%s' "$1" ;;
+    *) printf '%s/%s' "$caller" "$1" ;;
+  esac
+}
 cd "$(dirname "$0")"
 
 usage() {
@@ -26,12 +35,12 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --binary)
       [ $# -ge 2 ] || usage
-      binary=$2
+      binary=$(absolute "$2")
       shift 2
       ;;
     --scratch-path)
       [ $# -ge 2 ] || usage
-      scratch=$2
+      scratch=$(absolute "$2")
       shift 2
       ;;
     -h | --help)
@@ -46,7 +55,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-prefix=${PREFIX:-$HOME/.local}
+prefix=$(absolute "${PREFIX:-$HOME/.local}")
 bin="$prefix/bin"
 share="$prefix/share/monkeyshop"
 
@@ -65,7 +74,10 @@ if [ -d "$bin/monkeyshop" ]; then
   exit 73
 fi
 
-install -d "$bin" "$share/Walkthroughs"
+if ! install -d "$bin" "$share/Walkthroughs" 2>/dev/null; then
+  echo "install.sh: cannot make $bin and $share/Walkthroughs (can $prefix be written to?); nothing was installed" >&2
+  exit 73
+fi
 # A new file renamed over the old one: a monkeyshop running from it goes on undisturbed.
 install -m 755 "$binary" "$bin/.monkeyshop.$$"
 mv -f "$bin/.monkeyshop.$$" "$bin/monkeyshop"
@@ -84,6 +96,8 @@ case ":$PATH:" in
     echo "Run it from any folder: monkeyshop"
     ;;
   *)
-    echo "$bin is not on your PATH: add it (for bash: echo 'export PATH=\"$bin:\$PATH\"' >> ~/.bashrc), then run monkeyshop"
+    # The line to add, quoted for the shell whatever the folder's name holds.
+    echo "$bin is not on your PATH: add this line to ~/.bashrc (or your shell's profile), then run monkeyshop:"
+    printf '  export PATH=%q:"$PATH"\n' "$bin"
     ;;
 esac

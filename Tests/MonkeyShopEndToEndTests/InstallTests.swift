@@ -63,12 +63,41 @@ struct InstallTests {
     #expect(result.exitStatus == 0, "\(result)")
     let bin = prefix.appendingPathComponent("bin").path
     #expect(result.stdout.contains("Installed \(bin)/monkeyshop (monkeyshop "), "\(result)")
-    #expect(result.stdout.contains("\(bin) is not on your PATH: add it"), "\(result)")
+    #expect(result.stdout.contains("\(bin) is not on your PATH: add this line"), "\(result)")
+    #expect(result.stdout.contains("  export PATH=\(bin):\"$PATH\""), "\(result)")
     try await checkInstalled(prefix, folder: folder)
 
     // Again: the installed binary is replaced, not refused.
     let again = try await install(["--binary", try Locations.requireBinary()], folder: folder, prefix: prefix)
     #expect(again.exitStatus == 0, "\(again)")
+  }
+
+  /// PREFIX and --binary are the caller's paths: relative ones are read from the folder install.sh
+  /// is run in, not the repository; the PATH line to add is quoted for the shell.
+  @Test("install.sh reads a relative PREFIX and --binary from the caller's folder, and quotes the PATH line")
+  func relativePaths() async throws {
+    let folder = try ShopFolder("install-relative")
+    let binary = folder.root.appendingPathComponent("ms")
+    try FileManager.default.copyItem(atPath: try Locations.requireBinary(), toPath: binary.path)
+    var environment = environment(folder, prefix: folder.root)
+    environment["PREFIX"] = "my 'prefix'"
+    let result = try await Child(
+      executable: "/bin/bash", [script, "--binary", "./ms"], in: folder, environment: environment,
+      directory: folder.root.path
+    ).wait(timeout: .seconds(60))
+    #expect(result.exitStatus == 0, "\(result)")
+    let prefix = folder.root.appendingPathComponent("my 'prefix'")
+    #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/monkeyshop").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: Locations.repository.appendingPathComponent("my 'prefix'").path),
+      "nothing installed in the repository")
+    // The printed line, run by bash, puts exactly that folder on PATH.
+    let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("  export PATH=") })
+    let echoed = try await Child(
+      executable: "/bin/bash", ["-c", "\(line); printf '%s' \"${PATH%%:*}\""], in: folder, environment: environment
+    ).wait()
+    #expect(echoed.stdout == prefix.appendingPathComponent("bin").path, "\(line) → \(echoed)")
+    try await checkInstalled(prefix, folder: folder)
   }
 
   @Test("install.sh refuses an unknown argument (64) and a binary that is not there")
