@@ -69,9 +69,24 @@ enum Output {
 func say(_ text: String = "") { Output.say(text) }
 
 /// A path or word as one shell word, for the commands messages suggest (`asciinema play PATH`):
-/// as it is when it holds only characters no shell treats specially, else in single quotes.
+/// as it is when it holds only characters no shell treats specially, else in single quotes; with
+/// control characters, in bash's `$'…'` with each control as `\xHH` or `\uHHHH`, so the word
+/// holds none raw and still names the file.
 func shellWord(_ text: String) -> String {
   let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")
   if !text.isEmpty, text.allSatisfy(plain.contains) { return text }
-  return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  guard text.unicodeScalars.contains(where: TerminalText.isControl) else {
+    return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+  var word = "$'"
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "'", "\\": word += "\\" + String(scalar)
+    case _ where scalar.value < 0x80 && TerminalText.isControl(scalar):
+      word += "\\x" + String(format: "%02x", scalar.value)
+    case _ where TerminalText.isControl(scalar): word += "\\u" + String(format: "%04x", scalar.value)
+    default: word.unicodeScalars.append(scalar)
+    }
+  }
+  return word + "'"
 }

@@ -75,6 +75,22 @@ struct WalkthroughCastEndToEndTests {
     #expect(screen.showsBalance(5), "\(screen)")
   }
 
+  /// A path with an escape character is shown escaped, and the command to play it still names it:
+  /// bash finds the file from the word the message gives.
+  @Test("the command to play a recording whose path holds an escape character names that file in bash")
+  func pathWithAnEscapeCharacter() async throws {
+    let folder = try ShopFolder("cast-escape")
+    let path = folder.file("red\u{1B}[31m it's").path + ".cast"
+    let result = try await monkeyshop("walkthrough", buyFive, "--cast", path, in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    #expect(!result.stdout.contains("\u{1B}"), "no raw escape reaches the terminal: \(result)")
+    let word = try #require(result.stdout.components(separatedBy: "asciinema play ").last?.split(separator: "\n").first)
+    let found = try await Child(
+      executable: "/bin/bash", ["-c", "test -f \(word) && printf found"], in: folder, environment: folder.environment()
+    ).wait()
+    #expect(found.stdout == "found", "\(word): \(found)")
+  }
+
   /// Japanese takes two cells a character in a real terminal too: the recording of a Japanese
   /// walkthrough with a Japanese band, at 100×30, ends on exactly the player's screen.
   @Test("--lang ja --size 100x30: wide characters land where the player put them in tmux")
