@@ -71,6 +71,15 @@ public struct OwnedProducts: Codable, Equatable, Sendable {
     return true
   }
 
+  /// Removes a product the app no longer has access to (its purchase was refunded); false when it
+  /// was not owned.
+  @discardableResult
+  public mutating func revoke(_ productIdentifier: String) -> Bool {
+    guard let index = products.firstIndex(where: { $0.productIdentifier == productIdentifier }) else { return false }
+    products.remove(at: index)
+    return true
+  }
+
   /// Records the content version now unpacked for a product.
   public mutating func installed(_ productIdentifier: String, version: String, by transactionID: String) {
     if let index = products.firstIndex(where: { $0.productIdentifier == productIdentifier }) {

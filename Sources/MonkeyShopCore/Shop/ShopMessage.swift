@@ -52,6 +52,8 @@ public enum ShopMessage: Sendable {
   /// The App Store refunded this transaction at the app's own request (the transaction manager).
   case refundMade(StoreTransaction)
   case clawedBack(StoreTransaction, CreditManager.Clawback)
+  /// The app removed (or kept, still entitled) a refunded non-consumable.
+  case accessRevoked(StoreTransaction, CreditManager.Revocation)
   /// Every transaction ever made, the history's included, for the transaction manager.
   case historyRead([StoreTransaction])
   /// `owned.json` as it is: what the app owns.
@@ -87,6 +89,8 @@ public enum ShopEffect: Equatable, Sendable {
   case refund(String, RevocationReason, at: Date)
   /// The app takes a refunded transaction's credits back.
   case clawBack(StoreTransaction)
+  /// The app removes access to a refunded non-consumable.
+  case revokeAccess(StoreTransaction)
   case setCondition(Condition, value: String, at: Date)
   case approve(String)
   case decline(String)

@@ -136,6 +136,9 @@ extension ShopModel {
       return refunded(transaction)
     case .clawedBack(let transaction, let clawback):
       return clawedBack(transaction, clawback)
+    case .accessRevoked(let transaction, let revocation):
+      accessRevoked(transaction, revocation)
+      return []
     case .historyRead(let transactions):
       return historyRead(transactions)
     case .purchase(let identifier, let quantity):
@@ -155,7 +158,7 @@ extension ShopModel {
     // A new run of the app holds no download objects yet: the queue gives them again with each
     // unfinished transaction.
     downloads = []
-    var effects = storeKit == .storeKit2 ? launchStoreKit2() + refundsAtLaunch(wallet: wallet) : launchStoreKit1()
+    var effects = (storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()) + refundsAtLaunch(wallet: wallet)
     if requestsProducts { effects += requestProducts() }
     showWaitingPaymentSheet()
     // Payments the store should have answered while no app was running (the app that added them
