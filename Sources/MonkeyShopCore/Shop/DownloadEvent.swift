@@ -113,6 +113,8 @@ public enum DownloadNote: Equatable, Sendable {
   case stillEntitled(transactionID: String, by: String)
   /// A refunded non-consumable the app did not own: nothing to remove.
   case refundedNotOwned(transactionID: String)
+  /// A restore made no second restored transaction: an earlier one is still unfinished in the queue.
+  case restoreStillInQueue(transactionID: String, purchase: String)
 }
 
 /// What the status line says about non-consumables and downloads.
@@ -161,6 +163,10 @@ extension Words {
       say(
         "#\(id) was refunded, but purchase #\(other) of the same product is not: the app keeps it",
         "#\(id) は返金されましたが、同じ商品の購入 #\(other) は有効: 所有は続きます")
+    case .restoreStillInQueue(let id, let purchase):
+      say(
+        "#\(id), restoring purchase #\(purchase), is still unfinished in the queue: no second restored transaction is made; the queue delivers #\(id) again",
+        "購入 #\(purchase) を復元する #\(id) がキューに未完了のまま残っています: 2 つ目の復元取引は作らず、キューが #\(id) を再び届けます")
     case .refundedNotOwned(let id):
       say(
         "#\(id) was refunded; the app did not own its product: nothing to remove", "#\(id) は返金済み; 所有していないため取り除くものはありません"

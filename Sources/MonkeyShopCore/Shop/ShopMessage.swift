@@ -63,6 +63,8 @@ public enum ShopMessage: Sendable {
   case contentInstallFailed(Download, ShopFailure)
   /// StoreKit 1's restore: the `.restored` transactions the App Store made.
   case restoredTransactions([StoreTransaction])
+  /// StoreKit 1's restore ended: every restored transaction was handled.
+  case restoreFinished(restored: Int)
   /// StoreKit 2's restore: `Transaction.currentEntitlements`, and the products the app unlocked now.
   case entitlements([StoreTransaction], unlocked: [String])
 }
@@ -111,6 +113,8 @@ public enum ShopEffect: Equatable, Sendable {
   case installContent(Download)
   /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.
   case restoreCompletedTransactions(at: Date)
+  /// The queue tells the observer the restore finished, after the restored transactions were handled.
+  case finishRestore(restored: Int)
   /// `AppStore.sync()` then `Transaction.currentEntitlements`.
   case syncEntitlements
 }

@@ -265,6 +265,9 @@ public final class ShopRuntime {
         return [.failed(ShopFailure(error))]
       }
 
+    case .finishRestore(let count):
+      return [.restoreFinished(restored: count)]
+
     case .syncEntitlements:
       do {
         let entitlements = AppStore.currentEntitlements(of: try storage.readEveryTransaction(), in: model.catalog)

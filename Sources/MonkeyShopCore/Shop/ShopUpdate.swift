@@ -129,6 +129,9 @@ extension ShopModel {
       return contentInstallFailed(download, failure)
     case .restoredTransactions(let restored):
       return restoredTransactions(restored)
+    case .restoreFinished(let count):
+      restoreFinished(restored: count)
+      return []
     case .entitlements(let entitlements, let unlocked):
       entitlementsReceived(entitlements, unlocked: unlocked)
       return []
