@@ -67,4 +67,34 @@ import Testing
     shop.wait(1)
     #expect(shop.storage.store.transactions.filter { $0.state == .restored }.count == 2)
   }
+
+  @Test func theRestoredTransactionSignsThePurchaseDateAsItsOriginalPurchaseDate() throws {
+    let shop = Self.bought()
+    let purchase = try #require(shop.storage.store.transaction("1"))
+    shop.wait(3600)
+    shop.press("o")
+    shop.wait(1)
+    let restored = try #require(shop.storage.store.transaction("2"))
+    let storefront = ShopHarness.catalog.defaultStorefront
+    let payload = try #require(SignedTransactionPayload(restored, catalog: ShopHarness.catalog, storefront: storefront))
+    let milliseconds = { (date: Date) in Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    #expect(payload.originalTransactionId == "1")
+    #expect(payload.originalPurchaseDate == milliseconds(purchase.purchaseDate))
+    #expect(payload.purchaseDate == milliseconds(restored.purchaseDate))
+    #expect(payload.purchaseDate - payload.originalPurchaseDate >= 3_600_000)
+    // The transaction manager's detail shows it.
+    shop.press(.tab)
+    shop.press(.enter)
+    let iso = SignedTransactionPayload.Value.iso8601(milliseconds(purchase.purchaseDate))
+    let detail = shop.screen(120, 40).text
+    #expect(detail.contains("transactionId: 2"), "\(detail)")
+    #expect(detail.contains("originalPurchaseDate: \(milliseconds(purchase.purchaseDate)) (\(iso))"), "\(detail)")
+    // store.json keeps it.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-restored-\(UUID().uuidString)")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let folder = DataFolder(path: path)
+    try folder.update { store, _ in store = shop.storage.store }
+    #expect(try folder.readStore().transaction("2")?.originalPurchaseDate == purchase.purchaseDate)
+  }
 }

@@ -34,6 +34,7 @@ extension AppStore {
         purchaseDate: now, environment: state.conditions.environment,
         failsVerification: !state.conditions.verificationPasses, storefront: storefront.code)
       transaction.restoredTransactionID = original.id
+      transaction.originalPurchaseDate = original.purchaseDate
       state.transactions.append(transaction)
       restored.append(transaction)
     }
