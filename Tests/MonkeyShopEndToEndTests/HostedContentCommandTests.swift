@@ -41,4 +41,20 @@ struct HostedContentCommandTests {
     #expect(shown.stderr.contains("transactionID"), "\(shown)")
     #expect(try String(contentsOf: owned, encoding: .utf8) == text)
   }
+
+  @Test("a truncated owned.json is refused as not valid JSON, with its path and exit 65, and left as it was")
+  func truncatedOwnedFile() async throws {
+    let folder = try ShopFolder("hosted-truncated")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    let owned = folder.data.appendingPathComponent("owned.json")
+    let text = #"{"schemaVersion": 1, "products": [{"productIdentifier": "com.monkeyshop.jungle-map", "tra"#
+    try text.write(to: owned, atomically: true, encoding: .utf8)
+    let shown = try await monkeyshop("wallet", "show", in: folder)
+    #expect(shown.exitStatus == 65, "\(shown)")
+    #expect(
+      shown.stderr.contains(
+        "\(owned.path): is not valid JSON: it ends in the middle of a value (the file is cut short)"),
+      "\(shown)")
+    #expect(try String(contentsOf: owned, encoding: .utf8) == text)
+  }
 }
