@@ -57,4 +57,29 @@ struct HostedContentCommandTests {
       "\(shown)")
     #expect(try String(contentsOf: owned, encoding: .utf8) == text)
   }
+
+  @Test(
+    "store refund of the map's purchase: the next launch of either app removes it, and wallet show no longer lists it")
+  func refundTakesTheMapAway() async throws {
+    for storeKit in ["1", "2"] {
+      let folder = try ShopFolder("hosted-refund-\(storeKit)")
+      try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+      try await expectSuccess(monkeyshop("buy", Self.jungleMap, "--storekit", storeKit, in: folder))
+      let before = try await monkeyshop("wallet", "show", in: folder)
+      #expect(before.stdout.contains("owned: \(Self.jungleMap)"), "\(before)")
+      try await expectSuccess(monkeyshop("store", "refund", "1", in: folder))
+      let launched = try await monkeyshop("launch", in: folder)
+      try expectSuccess(launched)
+      #expect(
+        launched.stdout.contains("refund of #1: \(Self.jungleMap) no longer owned (removed from owned.json)"),
+        "\(launched)")
+      let after = try await monkeyshop("wallet", "show", in: folder)
+      try expectSuccess(after)
+      #expect(!after.stdout.contains("owned:"), "\(after)")
+      let restored = try await monkeyshop("restore", in: folder)
+      try expectSuccess(restored)
+      #expect(!restored.stdout.contains("no longer owned"), "the refund is acted on once: \(restored)")
+      #expect(!(try await monkeyshop("wallet", "show", in: folder)).stdout.contains("owned:"))
+    }
+  }
 }
