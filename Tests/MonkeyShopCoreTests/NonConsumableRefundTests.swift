@@ -118,3 +118,40 @@ import Testing
     #expect(!shop.storage.owned.owns(Self.map))
   }
 }
+
+/// A refund of the map while its purchase is still unfinished (downloading): neither the download
+/// ending nor the redelivery at the next launch gives the product back.
+@Suite struct UnfinishedRefundTests {
+  static let map = NonConsumableRefundTests.map
+
+  static func downloading() -> ShopHarness {
+    let shop = ShopHarness()
+    shop.press(.down, .down)
+    shop.press(.enter)
+    shop.press(.enter)
+    shop.wait(2)
+    return shop
+  }
+
+  @Test func theDownloadEndingDoesNotGiveTheMapBack() throws {
+    let shop = Self.downloading()
+    #expect(shop.storage.store.transaction("1")?.finished == false)
+    try shop.changeStore { _ = try $0.refund("1", reason: .other, at: ShopHarness.start) }
+    #expect(!shop.storage.owned.owns(Self.map))
+    shop.wait(10)
+    #expect(shop.storage.store.transaction("1")?.finished == true)
+    #expect(!shop.storage.owned.owns(Self.map))
+    #expect(!NonConsumableRefundTests.mapRow(shop).contains("Owned"))
+  }
+
+  @Test func theRedeliveryAtLaunchFinishesItWithoutUnlockingIt() throws {
+    let shop = Self.downloading()
+    try shop.changeStore { _ = try $0.refund("1", reason: .other, at: ShopHarness.start) }
+    shop.launch()
+    shop.wait(10)
+    let lines = NonConsumableRefundTests.lines(shop)
+    #expect(lines.contains("deliver #1: \(Self.map) was refunded, nothing to unlock"), "\(lines)")
+    #expect(!shop.storage.owned.owns(Self.map))
+    #expect(shop.storage.store.transaction("1")?.finished == true)
+  }
+}

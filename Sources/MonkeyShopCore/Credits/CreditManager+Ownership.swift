@@ -9,6 +9,9 @@ extension CreditManager {
       guard let paid = store.transaction(transaction.id), paid.transactionIdentifier != nil else {
         throw CreditError.notPurchased(transaction.id)
       }
+      // Refunded before the app finished it (a restored copy: its purchase refunded): no access.
+      let purchase = paid.restoredTransactionID.flatMap(store.transaction) ?? paid
+      if purchase.isRevoked { return .refunded(productIdentifier: product, balance: wallet.balance) }
       owned.unlock(product, by: transaction.id)
       return .unlocked(productIdentifier: product, balance: wallet.balance)
     }

@@ -21,6 +21,8 @@ public enum DownloadEvent: Equatable, Sendable {
   /// StoreKit 1's `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: the purchaser was
   /// refunded for these non-consumables.
   case entitlementsRevoked(productIdentifiers: [String])
+  /// Delivered after its purchase was refunded: nothing unlocked.
+  case refundedNotUnlocked(transactionID: String, productIdentifier: String)
   /// The app removed a refunded product from what it owns (`owned.json`).
   case accessRemoved(transactionID: String, productIdentifier: String)
 
@@ -28,7 +30,7 @@ public enum DownloadEvent: Equatable, Sendable {
   public static let names =
     [
       "unlocked", "alreadyOwned", "startDownloads", "pauseDownloads", "resumeDownloads", "cancelDownloads",
-      "contentInstalled", "entitlementsRevoked", "accessRemoved",
+      "contentInstalled", "entitlementsRevoked", "accessRemoved", "refundedNotUnlocked",
     ] + DownloadState.allCases.map { "download" + $0.description.prefix(1).uppercased() + $0.description.dropFirst() }
 
   /// The name `expect: { event: … }` would match: `downloadActive`, `downloadFinished`, ….
@@ -46,6 +48,7 @@ public enum DownloadEvent: Equatable, Sendable {
     case .note: "note"
     case .entitlementsRevoked: "entitlementsRevoked"
     case .accessRemoved: "accessRemoved"
+    case .refundedNotUnlocked: "refundedNotUnlocked"
     }
   }
 
@@ -88,6 +91,8 @@ public enum DownloadEvent: Equatable, Sendable {
       return "  ↳ " + Words(language).downloadNote(note)
     case .entitlementsRevoked(let products):
       return "paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:) [\(products.joined(separator: ", "))]"
+    case .refundedNotUnlocked(let id, let product):
+      return "deliver #\(id): \(product) was refunded, nothing to unlock"
     case .accessRemoved(let id, let product):
       return "refund of #\(id): \(product) no longer owned (removed from owned.json)"
     }

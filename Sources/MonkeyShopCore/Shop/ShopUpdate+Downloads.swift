@@ -47,6 +47,10 @@ extension ShopModel {
   {
     let product = catalog.product(transaction.productIdentifier)
     switch delivery {
+    case .refunded(let identifier, _):
+      // Refunded before it was finished: the app unlocks nothing, downloads nothing, and finishes it.
+      record(.download(.refundedNotUnlocked(transactionID: transaction.id, productIdentifier: identifier)))
+      return [.finish(transaction)]
     case .alreadyOwned(let identifier, _):
       record(.download(.alreadyOwned(transactionID: transaction.id, productIdentifier: identifier)))
       // Bought again by choice: "If the user attempts to purchase a product that they've already

@@ -383,7 +383,7 @@ extension ShopModel {
       record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
-    case .unlocked, .alreadyOwned:
+    case .unlocked, .alreadyOwned, .refunded:
       // A non-consumable dies here as a consumable would: unlocked, not finished.
       if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) {
         record(.download(.unlocked(transactionID: transaction.id, productIdentifier: transaction.productIdentifier)))
@@ -416,7 +416,7 @@ extension ShopModel {
         status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
       case .alreadyDelivered:
         status = .alreadyDelivered(transactionID: transaction.id)
-      case .unlocked, .alreadyOwned:
+      case .unlocked, .alreadyOwned, .refunded:
         break
       }
     }
