@@ -10,15 +10,16 @@ struct LaunchCommand: ParsableCommand {
       The app adds its transaction observer, as at every launch, and the queue delivers every \
       unfinished transaction again: a purchase paid for but not finished (a crash, a kill), an Ask \
       to Buy approved or an interrupted purchase resolved from another terminal. Each is credited \
-      once and finished. Prints the event log, then each transaction taken (ID, product, credits, \
-      how it arrived), and a summary: the balance, and what still waits (deferred, purchasing, \
-      paid for or failed but not finished). Exit status: 0 delivered or nothing waiting, 1 a delivery failed, 65 \
+      once and finished; a non-consumable is unlocked once, its content downloaded again, then \
+      finished. Prints the event log, then each transaction taken (ID, product, credits, how it \
+      arrived), and a summary: the balance, and what still waits (deferred, purchasing, paid for \
+      or failed but not finished). Exit status: 0 delivered or nothing waiting, 1 a delivery failed, 65 \
       unreadable data, 75 another monkeyshop held the data folder too long.
       """)
 
   @Flag(
     help:
-      "Print JSON instead: taken (payment, transactionIdentifier unless failed, productIdentifier, credits, arrival, resolvedFromTransactionID for a resolution), balance, deferred, purchasing, awaitingFinish, events."
+      "Print JSON instead: taken (payment, transactionIdentifier unless failed, productIdentifier, credits, arrival, resolvedFromTransactionID for a resolution, content for a non-consumable's content unpacked), balance, deferred, purchasing, awaitingFinish, events."
   )
   var json = false
 
@@ -49,10 +50,13 @@ struct LaunchCommand: ParsableCommand {
 
   private static func summary(_ taken: [Taken], _ waiting: Waiting, balance: Int) -> String {
     let credited = taken.filter { $0.credits > 0 }.count
-    var parts = [
-      "balance \(counted(balance, "monkey credit"))",
-      taken.isEmpty ? "nothing was waiting" : "\(credited) credited, \(taken.count - credited) only finished",
-    ]
+    let unlocked = taken.filter { $0.arrival == .unlocked }.count
+    let done =
+      taken.isEmpty
+      ? "nothing was waiting"
+      : "\(credited) credited, "
+        + (unlocked > 0 ? "\(unlocked) unlocked, " : "") + "\(taken.count - credited - unlocked) only finished"
+    var parts = ["balance \(counted(balance, "monkey credit"))", done]
     parts.append(
       "still waiting: \(waiting.deferred) deferred (Ask to Buy), \(waiting.purchasing) purchasing, "
         + "\(waiting.awaitingFinish) to finish")
@@ -88,6 +92,8 @@ private struct Taken {
   let arrival: Arrival
   /// For a resolution: the interrupted purchase it resolves.
   let resolves: String?
+  /// For a non-consumable: where this launch unpacked its content, if it did.
+  let content: String?
 
   enum Arrival: String {
     /// The purchase resolving an interrupted one.
@@ -99,6 +105,11 @@ private struct Taken {
     case alreadyCredited
     /// A failed transaction (a declined Ask to Buy, a cancel, an error) left unfinished.
     case failed
+    /// A non-consumable unlocked now: paid for (or restored) and not delivered before.
+    case unlocked
+    /// A non-consumable the app owned already (an app stopped before finishing it): only its
+    /// content downloaded again and the transaction finished.
+    case alreadyOwned
 
     var text: String {
       switch self {
@@ -106,6 +117,8 @@ private struct Taken {
       case .awaitingDelivery: "an approved Ask to Buy, or a purchase an app stopped before delivering"
       case .alreadyCredited: "credited before an app stopped, or by another monkeyshop: only finished now"
       case .failed: "failed, only finished now"
+      case .unlocked: "a non-consumable unlocked now, no credits"
+      case .alreadyOwned: "a non-consumable unlocked before an app stopped, no credits: finished now"
       }
     }
   }
@@ -113,17 +126,27 @@ private struct Taken {
   /// The transactions the launch finished, in the order it finished them.
   static func all(in model: ShopModel) -> [Taken] {
     var credited: [String: Int] = [:]
+    var unlocked: [String: Bool] = [:]
+    var content: [String: String] = [:]
     var taken: [Taken] = []
     for entry in model.log {
       switch entry.event {
       case .delivered(let id, let credits, _):
         credited[id] = credits
+      case .download(.unlocked(let id, _)):
+        unlocked[id] = true
+      case .download(.alreadyOwned(let id, _)):
+        unlocked[id] = false
+      case .download(.installed(let id, let path)):
+        content[id] = path
       case .finished(let finished):
         let id = finished.id
         guard let transaction = model.store.transaction(id) else { continue }
         let arrival: Arrival
         if transaction.state == .failed {
           arrival = .failed
+        } else if let now = unlocked[id] {
+          arrival = now ? .unlocked : .alreadyOwned
         } else if transaction.resolvedFromTransactionID != nil {
           arrival = .resolution
         } else if credited[id] == nil {
@@ -135,7 +158,7 @@ private struct Taken {
           Taken(
             id: id, transactionIdentifier: transaction.transactionIdentifier,
             productIdentifier: transaction.productIdentifier, credits: credited[id] ?? 0, arrival: arrival,
-            resolves: transaction.resolvedFromTransactionID))
+            resolves: transaction.resolvedFromTransactionID, content: content[id]))
       default:
         continue
       }
@@ -148,11 +171,12 @@ private struct Taken {
   var line: String {
     let what: String
     switch arrival {
-    case .failed, .alreadyCredited: what = "finished \(name)"
-    case .resolution, .awaitingDelivery: what = "delivered \(name)"
+    case .failed, .alreadyCredited, .alreadyOwned: what = "finished \(name)"
+    case .resolution, .awaitingDelivery, .unlocked: what = "delivered \(name)"
     }
     let credit = credits > 0 ? "  +\(counted(credits, "credit"))" : ""
-    let how = resolves.map { "resolves interrupted payment \($0)" } ?? arrival.text
+    var how = resolves.map { "resolves interrupted payment \($0)" } ?? arrival.text
+    if let content { how += "; content downloaded to \(TerminalText.escaped(content))" }
     return "\(what)  \(productIdentifier)\(credit)  (\(how))"
   }
 
@@ -162,6 +186,7 @@ private struct Taken {
     ]
     if let transactionIdentifier { object["transactionIdentifier"] = transactionIdentifier }
     if let resolves { object["resolvedFromTransactionID"] = resolves }
+    if let content { object["content"] = content }
     return object
   }
 }

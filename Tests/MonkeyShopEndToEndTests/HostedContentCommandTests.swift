@@ -53,4 +53,45 @@ struct HostedContentCommandTests {
     #expect(shown.stderr.contains("transactionID"), "\(shown)")
     #expect(try String(contentsOf: owned, encoding: .utf8) == text)
   }
+
+  @Test("a truncated owned.json is refused as not valid JSON, with its path and exit 65, and left as it was")
+  func truncatedOwnedFile() async throws {
+    let folder = try ShopFolder("hosted-truncated")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    let owned = folder.data.appendingPathComponent("owned.json")
+    let text = #"{"schemaVersion": 1, "products": [{"productIdentifier": "com.monkeyshop.jungle-map", "tra"#
+    try text.write(to: owned, atomically: true, encoding: .utf8)
+    let shown = try await monkeyshop("wallet", "show", in: folder)
+    #expect(shown.exitStatus == 65, "\(shown)")
+    #expect(
+      shown.stderr.contains(
+        "\(owned.path): is not valid JSON: it ends in the middle of a value (the file is cut short)"),
+      "\(shown)")
+    #expect(try String(contentsOf: owned, encoding: .utf8) == text)
+  }
+
+  @Test(
+    "store refund of the map's purchase: the next launch of either app removes it, and wallet show no longer lists it")
+  func refundTakesTheMapAway() async throws {
+    for storeKit in ["1", "2"] {
+      let folder = try ShopFolder("hosted-refund-\(storeKit)")
+      try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+      try await expectSuccess(monkeyshop("buy", Self.jungleMap, "--storekit", storeKit, in: folder))
+      let before = try await monkeyshop("wallet", "show", in: folder)
+      #expect(before.stdout.contains("owned: \(Self.jungleMap)"), "\(before)")
+      try await expectSuccess(monkeyshop("store", "refund", "1", in: folder))
+      let launched = try await monkeyshop("launch", in: folder)
+      try expectSuccess(launched)
+      #expect(
+        launched.stdout.contains("refund of #1: \(Self.jungleMap) no longer owned (removed from owned.json)"),
+        "\(launched)")
+      let after = try await monkeyshop("wallet", "show", in: folder)
+      try expectSuccess(after)
+      #expect(!after.stdout.contains("owned:"), "\(after)")
+      let restored = try await monkeyshop("restore", in: folder)
+      try expectSuccess(restored)
+      #expect(!restored.stdout.contains("no longer owned"), "the refund is acted on once: \(restored)")
+      #expect(!(try await monkeyshop("wallet", "show", in: folder)).stdout.contains("owned:"))
+    }
+  }
 }

@@ -80,6 +80,37 @@ struct LaunchCommandTests {
     #expect(object["awaitingFinish"] as? Int == 0)
   }
 
+  @Test("a non-consumable redelivered at launch is described as unlocked, never as credited")
+  func nonConsumableRedelivered() async throws {
+    let map = "com.monkeyshop.jungle-map"
+    let folder = try ShopFolder("launch-map")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let crashed = try await monkeyshop("buy", map, "--crash", "afterDeliveryBeforeFinish", in: folder)
+    #expect(crashed.killedBy == SIGKILL, "\(crashed)")
+    let result = try await monkeyshop("launch", in: folder)
+    try expectSuccess(result)
+    let content = folder.data.appendingPathComponent("content/\(map)").path
+    #expect(
+      result.stdout.contains(
+        "finished #1  \(map)  (a non-consumable unlocked before an app stopped, no credits: finished now; content downloaded to \(content))"
+      ), "\(result)")
+    #expect(!result.stdout.contains("credited before"), "\(result)")
+    #expect(
+      result.stdout.hasSuffix(
+        "balance 0 monkey credits; 0 credited, 1 only finished; still waiting: 0 deferred (Ask to Buy), 0 purchasing, 0 to finish\n"
+      ), "\(result)")
+
+    let never = try ShopFolder("launch-map-undelivered")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: never))
+    _ = try await monkeyshop("buy", map, "--crash", "beforeDelivery", in: never)
+    let json = try await monkeyshop("launch", "--json", in: never)
+    try expectSuccess(json)
+    let taken = try #require(try launched(json).taken.first, "\(json)")
+    #expect(taken["arrival"] as? String == "unlocked")
+    #expect(taken["credits"] as? Int == 0)
+    #expect((taken["content"] as? String)?.hasSuffix("content/\(map)") == true, "\(json)")
+  }
+
   private func object(_ result: ChildResult) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
   }

@@ -19,11 +19,13 @@ public struct CreditManager {
     case unlocked(productIdentifier: String, balance: Int)
     /// A non-consumable the app owned already (bought again, restored, or redelivered).
     case alreadyOwned(productIdentifier: String, balance: Int)
+    /// A non-consumable whose purchase was refunded before it was finished: nothing is unlocked.
+    case refunded(productIdentifier: String, balance: Int)
 
     public var balance: Int {
       switch self {
       case .credited(_, let balance), .alreadyDelivered(let balance), .unlocked(_, let balance),
-        .alreadyOwned(_, let balance):
+        .alreadyOwned(_, let balance), .refunded(_, let balance):
         balance
       }
     }

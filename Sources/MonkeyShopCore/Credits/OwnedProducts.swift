@@ -71,14 +71,21 @@ public struct OwnedProducts: Codable, Equatable, Sendable {
     return true
   }
 
-  /// Records the content version now unpacked for a product.
+  /// Removes a product the app no longer has access to (its purchase was refunded); false when it
+  /// was not owned.
+  @discardableResult
+  public mutating func revoke(_ productIdentifier: String) -> Bool {
+    guard let index = products.firstIndex(where: { $0.productIdentifier == productIdentifier }) else { return false }
+    products.remove(at: index)
+    return true
+  }
+
+  /// Records the content version now unpacked for a product the app owns. The product was
+  /// unlocked before its download started; one no longer owned (refunded while it downloaded) is
+  /// not owned again by its content arriving.
   public mutating func installed(_ productIdentifier: String, version: String, by transactionID: String) {
-    if let index = products.firstIndex(where: { $0.productIdentifier == productIdentifier }) {
-      products[index].contentVersion = version
-    } else {
-      products.append(
-        Entry(productIdentifier: productIdentifier, transactionID: transactionID, contentVersion: version))
-    }
+    guard let index = products.firstIndex(where: { $0.productIdentifier == productIdentifier }) else { return }
+    products[index].contentVersion = version
   }
 
   enum CodingKeys: String, CodingKey, CaseIterable {

@@ -18,12 +18,19 @@ public enum DownloadEvent: Equatable, Sendable {
   /// The app moved the finished download's content into the data folder.
   case installed(transactionID: String, path: String)
   case note(DownloadNote)
+  /// StoreKit 1's `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: the purchaser was
+  /// refunded for these non-consumables.
+  case entitlementsRevoked(productIdentifiers: [String])
+  /// Delivered after its purchase was refunded: nothing unlocked.
+  case refundedNotUnlocked(transactionID: String, productIdentifier: String)
+  /// The app removed a refunded product from what it owns (`owned.json`).
+  case accessRemoved(transactionID: String, productIdentifier: String)
 
   /// Every name `name` gives.
   public static let names =
     [
       "unlocked", "alreadyOwned", "startDownloads", "pauseDownloads", "resumeDownloads", "cancelDownloads",
-      "contentInstalled",
+      "contentInstalled", "entitlementsRevoked", "accessRemoved", "refundedNotUnlocked",
     ] + DownloadState.allCases.map { "download" + $0.description.prefix(1).uppercased() + $0.description.dropFirst() }
 
   /// The name `expect: { event: … }` would match: `downloadActive`, `downloadFinished`, ….
@@ -39,6 +46,9 @@ public enum DownloadEvent: Equatable, Sendable {
       "download" + download.state.description.prefix(1).uppercased() + download.state.description.dropFirst()
     case .installed: "contentInstalled"
     case .note: "note"
+    case .entitlementsRevoked: "entitlementsRevoked"
+    case .accessRemoved: "accessRemoved"
+    case .refundedNotUnlocked: "refundedNotUnlocked"
     }
   }
 
@@ -79,6 +89,12 @@ public enum DownloadEvent: Equatable, Sendable {
       return "content of #\(id) moved to \(path)"
     case .note(let note):
       return "  ↳ " + Words(language).downloadNote(note)
+    case .entitlementsRevoked(let products):
+      return "paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:) [\(products.joined(separator: ", "))]"
+    case .refundedNotUnlocked(let id, let product):
+      return "deliver #\(id): \(product) was refunded, nothing to unlock"
+    case .accessRemoved(let id, let product):
+      return "refund of #\(id): \(product) no longer owned (removed from owned.json)"
     }
   }
 }
@@ -96,6 +112,14 @@ public enum DownloadNote: Equatable, Sendable {
   case boughtAgain
   /// Restore gives back non-consumables, never consumables.
   case nonConsumablesRestored(count: Int)
+  /// StoreKit 1: a non-consumable refunded while the app was not running, found at launch.
+  case refundFoundAtLaunch(transactionID: String)
+  /// A refunded non-consumable another purchase, not refunded, still entitles the app to.
+  case stillEntitled(transactionID: String, by: String)
+  /// A refunded non-consumable the app did not own: nothing to remove.
+  case refundedNotOwned(transactionID: String)
+  /// A restore made no second restored transaction: an earlier one is still unfinished in the queue.
+  case restoreStillInQueue(transactionID: String, purchase: String)
 }
 
 /// What the status line says about non-consumables and downloads.
@@ -109,6 +133,8 @@ public enum DownloadNotice: Equatable, Sendable {
   /// The StoreKit 2 app bought a product with hosted content: owned, nothing downloaded.
   case noHostedContentAPI(product: String)
   case restored(count: Int)
+  /// A non-consumable's purchase was refunded: the app no longer owns it.
+  case accessRemoved(product: String)
 }
 
 extension Words {
@@ -134,6 +160,22 @@ extension Words {
       say(
         "\(counted(count, "non-consumable")) restored; consumables are never restored",
         "非消耗型 \(count) 件を復元; 消耗型は復元されません")
+    case .refundFoundAtLaunch(let id):
+      say(
+        "#\(id) was refunded while the app was not running; Apple does not say the revocation callback comes at the next launch, so the app checks the receipt (cancellation_date) at launch",
+        "#\(id) はアプリ停止中に返金されました; 次回起動時の取り消しコールバックを Apple は記載していないため、アプリは起動時にレシート (cancellation_date) を確認します")
+    case .stillEntitled(let id, let other):
+      say(
+        "#\(id) was refunded, but purchase #\(other) of the same product is not: the app keeps it",
+        "#\(id) は返金されましたが、同じ商品の購入 #\(other) は有効: 所有は続きます")
+    case .restoreStillInQueue(let id, let purchase):
+      say(
+        "#\(id), restoring purchase #\(purchase), is still unfinished in the queue: no second restored transaction is made; the queue delivers #\(id) again",
+        "購入 #\(purchase) を復元する #\(id) がキューに未完了のまま残っています: 2 つ目の復元取引は作らず、キューが #\(id) を再び届けます")
+    case .refundedNotOwned(let id):
+      say(
+        "#\(id) was refunded; the app did not own its product: nothing to remove", "#\(id) は返金済み; 所有していないため取り除くものはありません"
+      )
     }
   }
 
@@ -164,6 +206,9 @@ extension Words {
       return say(
         "Restore finished: \(counted(count, "purchase")) restored (consumables are never restored)",
         "復元が完了しました: \(count) 件 (消耗型は復元されません)")
+    case .accessRemoved(let product):
+      return say(
+        "\(title(product)) was refunded: the app no longer owns it", "\(title(product)) は返金されました: 所有を取り消しました")
     }
   }
 

@@ -50,7 +50,7 @@ public enum Notice: Equatable, Sendable {
       switch notice {
       case .unlocked, .installed, .restored: .success
       case .downloading, .noHostedContentAPI: .info
-      case .paused, .cancelled: .warning
+      case .paused, .cancelled, .accessRemoved: .warning
       case .failed: .failure
       }
     }

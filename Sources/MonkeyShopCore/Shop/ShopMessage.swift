@@ -52,6 +52,8 @@ public enum ShopMessage: Sendable {
   /// The App Store refunded this transaction at the app's own request (the transaction manager).
   case refundMade(StoreTransaction)
   case clawedBack(StoreTransaction, CreditManager.Clawback)
+  /// The app removed (or kept, still entitled) a refunded non-consumable.
+  case accessRevoked(StoreTransaction, CreditManager.Revocation)
   /// Every transaction ever made, the history's included, for the transaction manager.
   case historyRead([StoreTransaction])
   /// `owned.json` as it is: what the app owns.
@@ -61,6 +63,8 @@ public enum ShopMessage: Sendable {
   case contentInstallFailed(Download, ShopFailure)
   /// StoreKit 1's restore: the `.restored` transactions the App Store made.
   case restoredTransactions([StoreTransaction])
+  /// StoreKit 1's restore ended: every restored transaction was handled.
+  case restoreFinished(restored: Int)
   /// StoreKit 2's restore: `Transaction.currentEntitlements`, and the products the app unlocked now.
   case entitlements([StoreTransaction], unlocked: [String])
 }
@@ -87,6 +91,8 @@ public enum ShopEffect: Equatable, Sendable {
   case refund(String, RevocationReason, at: Date)
   /// The app takes a refunded transaction's credits back.
   case clawBack(StoreTransaction)
+  /// The app removes access to a refunded non-consumable.
+  case revokeAccess(StoreTransaction)
   case setCondition(Condition, value: String, at: Date)
   case approve(String)
   case decline(String)
@@ -107,6 +113,8 @@ public enum ShopEffect: Equatable, Sendable {
   case installContent(Download)
   /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.
   case restoreCompletedTransactions(at: Date)
+  /// The queue tells the observer the restore finished, after the restored transactions were handled.
+  case finishRestore(restored: Int)
   /// `AppStore.sync()` then `Transaction.currentEntitlements`.
   case syncEntitlements
 }

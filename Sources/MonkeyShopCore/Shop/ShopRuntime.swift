@@ -177,6 +177,12 @@ public final class ShopRuntime {
       } catch {
         return [.failed(ShopFailure(error))]
       }
+    case .revokeAccess(let transaction):
+      do {
+        return [.accessRevoked(transaction, try credits.revokeAccess(transaction))]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
     case .close(let transaction):
       return storeOperation { store in [.closed(try store.finish(transaction.id))] }
 
@@ -258,6 +264,9 @@ public final class ShopRuntime {
       } catch {
         return [.failed(ShopFailure(error))]
       }
+
+    case .finishRestore(let count):
+      return [.restoreFinished(restored: count)]
 
     case .syncEntitlements:
       do {

@@ -47,6 +47,10 @@ extension ShopModel {
   {
     let product = catalog.product(transaction.productIdentifier)
     switch delivery {
+    case .refunded(let identifier, _):
+      // Refunded before it was finished: the app unlocks nothing, downloads nothing, and finishes it.
+      record(.download(.refundedNotUnlocked(transactionID: transaction.id, productIdentifier: identifier)))
+      return [.finish(transaction)]
     case .alreadyOwned(let identifier, _):
       record(.download(.alreadyOwned(transactionID: transaction.id, productIdentifier: identifier)))
       // Bought again by choice: "If the user attempts to purchase a product that they've already
@@ -239,13 +243,29 @@ extension ShopModel {
   // MARK: Restore
 
   /// StoreKit 1: the App Store delivered a `.restored` transaction for each completed purchase of a
-  /// non-consumable, then the observer hears that the restore finished.
+  /// non-consumable; the observer handles each (unlocks it, starts its downloads), and only then
+  /// hears that the restore finished: "After the transactions are delivered, the payment queue calls
+  /// the observer's `paymentQueueRestoreCompletedTransactionsFinished(_:)` method"
+  /// (https://developer.apple.com/documentation/storekit/skpaymentqueue/restorecompletedtransactions());
+  /// "This method is called after all restorable transactions have been processed by the payment
+  /// queue" (https://developer.apple.com/documentation/storekit/skpaymenttransactionobserver/paymentqueuerestorecompletedtransactionsfinished(_:)).
+  /// Downloads the app started go on after it: Apple ties them to the transaction, which the app
+  /// finishes once they are done, not to the restore.
   mutating func restoredTransactions(_ restored: [StoreTransaction]) -> [ShopEffect] {
-    let effects = restored.flatMap { observe($0, redelivered: false) }
+    let new = Set(restored.map(\.id))
+    for waiting in store.transactions where waiting.state == .restored && !waiting.finished && !new.contains(waiting.id)
+    {
+      note(.restoreStillInQueue(transactionID: waiting.id, purchase: waiting.restoredTransactionID ?? waiting.id))
+    }
+    return restored.flatMap { observe($0, redelivered: false) } + [.finishRestore(restored: restored.count)]
+  }
+
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`, once every restored transaction was
+  /// handled.
+  mutating func restoreFinished(restored count: Int) {
     record(.restoreCompletedTransactionsFinished)
-    record(.download(.note(.nonConsumablesRestored(count: restored.count))))
-    status = .restoreFinished(restored: restored.count)
-    return effects
+    record(.download(.note(.nonConsumablesRestored(count: count))))
+    status = .restoreFinished(restored: count)
   }
 
   /// StoreKit 2: `Transaction.currentEntitlements` after `AppStore.sync()`: a transaction for each

@@ -13,6 +13,16 @@ import Foundation
 //   (https://developer.apple.com/documentation/storekit/handling-refund-notifications);
 //   `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)` is for non-consumables. The app
 //   keeps the credits, and the log says why.
+// - A non-consumable (the jungle map pack): the app removes access to it, in either API. StoreKit 2
+//   hears of it through `Transaction.updates` as above. StoreKit 1 through
+//   `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: "StoreKit also calls this method
+//   in the purchaser's app when the purchaser receives a refund for a non-consumable or an
+//   auto-renewable subscription, regardless if the product is shared with the family. … Revoked
+//   transactions have the `cancellation_date` populated in the receipt" (https://developer.apple.com/documentation/storekit/skpaymenttransactionobserver/paymentqueue(_:didrevokeentitlementsforproductidentifiers:)).
+//   Apple does not say the callback reaches an app that was not running when the refund was made;
+//   the StoreKit 1 app finds such a refund at its next launch, as the receipt's `cancellation_date`.
+//   Either way a refund is acted on once (the wallet's `clawedBack`), and a restore never brings a
+//   refunded purchase back (`AppStore.restoreCompletedTransactions`).
 
 extension ShopModel {
   /// Refunds in the store the model has not seen yet.
@@ -29,6 +39,10 @@ extension ShopModel {
   mutating func refunded(_ transaction: StoreTransaction) -> [ShopEffect] {
     let reason = transaction.revocationReason ?? .other
     record(.refunded(transactionID: transaction.id, reason: reason))
+    if storeKit == .storeKit1, isNonConsumable(transaction) {
+      record(.download(.entitlementsRevoked(productIdentifiers: [transaction.productIdentifier])))
+      return [.revokeAccess(transaction)]
+    }
     guard storeKit == .storeKit2 else {
       note(.refundNotToldToStoreKit1(transactionID: transaction.id))
       status = .refundNotTold(transactionID: transaction.id)
@@ -41,17 +55,43 @@ extension ShopModel {
   private mutating func revocationArrives(_ transaction: StoreTransaction) -> [ShopEffect] {
     record(
       .storeKit2(.revoked(transactionID: transaction.id, reason: (transaction.revocationReason ?? .other).description)))
-    return [.clawBack(transaction)]
+    return [isNonConsumable(transaction) ? .revokeAccess(transaction) : .clawBack(transaction)]
   }
 
-  /// At a StoreKit 2 launch: refunds the app has not taken back yet reach the listener.
+  private func isNonConsumable(_ transaction: StoreTransaction) -> Bool {
+    catalog.product(transaction.productIdentifier)?.isNonConsumable == true
+  }
+
+  /// At launch, refunds the app has not acted on yet: StoreKit 2's listener receives them; the
+  /// StoreKit 1 app finds those of non-consumables in the receipt (it is told nothing of a
+  /// consumable's).
   mutating func refundsAtLaunch(wallet: Wallet) -> [ShopEffect] {
     var effects: [ShopEffect] = []
     for transaction in store.transactions
     where transaction.isRevoked && transaction.number.map(wallet.clawedBack.contains) == false {
-      effects += revocationArrives(transaction)
+      if storeKit == .storeKit2 {
+        effects += revocationArrives(transaction)
+      } else if isNonConsumable(transaction) {
+        record(.download(.note(.refundFoundAtLaunch(transactionID: transaction.id))))
+        effects.append(.revokeAccess(transaction))
+      }
     }
     return effects
+  }
+
+  /// The app removed a refunded non-consumable from what it owns, or kept it (another purchase
+  /// still entitles it, or it never owned it).
+  mutating func accessRevoked(_ transaction: StoreTransaction, _ revocation: CreditManager.Revocation) {
+    switch revocation {
+    case .removed(let product):
+      owned.revoke(product)
+      record(.download(.accessRemoved(transactionID: transaction.id, productIdentifier: product)))
+      status = .download(.accessRemoved(product: product))
+    case .stillEntitled(_, let other):
+      record(.download(.note(.stillEntitled(transactionID: transaction.id, by: other))))
+    case .notOwned:
+      record(.download(.note(.refundedNotOwned(transactionID: transaction.id))))
+    }
   }
 
   mutating func clawedBack(_ transaction: StoreTransaction, _ clawback: CreditManager.Clawback) -> [ShopEffect] {

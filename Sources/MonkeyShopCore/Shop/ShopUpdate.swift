@@ -129,6 +129,9 @@ extension ShopModel {
       return contentInstallFailed(download, failure)
     case .restoredTransactions(let restored):
       return restoredTransactions(restored)
+    case .restoreFinished(let count):
+      restoreFinished(restored: count)
+      return []
     case .entitlements(let entitlements, let unlocked):
       entitlementsReceived(entitlements, unlocked: unlocked)
       return []
@@ -136,6 +139,9 @@ extension ShopModel {
       return refunded(transaction)
     case .clawedBack(let transaction, let clawback):
       return clawedBack(transaction, clawback)
+    case .accessRevoked(let transaction, let revocation):
+      accessRevoked(transaction, revocation)
+      return []
     case .historyRead(let transactions):
       return historyRead(transactions)
     case .purchase(let identifier, let quantity):
@@ -155,7 +161,7 @@ extension ShopModel {
     // A new run of the app holds no download objects yet: the queue gives them again with each
     // unfinished transaction.
     downloads = []
-    var effects = storeKit == .storeKit2 ? launchStoreKit2() + refundsAtLaunch(wallet: wallet) : launchStoreKit1()
+    var effects = (storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()) + refundsAtLaunch(wallet: wallet)
     if requestsProducts { effects += requestProducts() }
     showWaitingPaymentSheet()
     // Payments the store should have answered while no app was running (the app that added them
@@ -377,7 +383,7 @@ extension ShopModel {
       record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
-    case .unlocked, .alreadyOwned:
+    case .unlocked, .alreadyOwned, .refunded:
       // A non-consumable dies here as a consumable would: unlocked, not finished.
       if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) {
         record(.download(.unlocked(transactionID: transaction.id, productIdentifier: transaction.productIdentifier)))
@@ -410,7 +416,7 @@ extension ShopModel {
         status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
       case .alreadyDelivered:
         status = .alreadyDelivered(transactionID: transaction.id)
-      case .unlocked, .alreadyOwned:
+      case .unlocked, .alreadyOwned, .refunded:
         break
       }
     }

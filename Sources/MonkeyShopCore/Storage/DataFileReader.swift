@@ -54,8 +54,11 @@ struct DataFileReader {
     do {
       header = try JSONDecoder().decode(Header.self, from: data)
     } catch {
-      throw DataFileError(
-        path: path, problem: "not a monkeyshop JSON file (\(data.isEmpty ? "it is empty" : "it is not a JSON object"))")
+      if data.isEmpty { throw DataFileError(path: path, problem: "not a monkeyshop JSON file (it is empty)") }
+      if let problem = Self.invalidJSON(data) {
+        throw DataFileError(path: path, problem: "is not valid JSON: \(problem)")
+      }
+      throw DataFileError(path: path, problem: "not a monkeyshop JSON file (it is not a JSON object)")
     }
     guard let version = header.schemaVersion else {
       throw DataFileError(path: path, problem: "has no schemaVersion (expected \(current))")
@@ -80,6 +83,30 @@ struct DataFileReader {
       throw DataFileError(path: path, problem: Self.explain(error))
     } catch {
       throw DataFileError(path: path, problem: "\(error)")
+    }
+  }
+
+  /// Why data is not JSON at all (a file cut short, or not one monkeyshop wrote), as Foundation's
+  /// parser says it, with the line and column of the place it names; nil for valid JSON.
+  static func invalidJSON(_ data: Data) -> String? {
+    do {
+      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+      return nil
+    } catch {
+      var said = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+      while said.hasSuffix(".") { said.removeLast() }
+      if said.hasPrefix("Unexpected end of file") {
+        return "it ends in the middle of a value (the file is cut short)"
+      }
+      if let range = said.range(of: "around character "), let offset = Int(said[range.upperBound...]),
+        offset <= data.count
+      {
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "\(said) (line \(line), column \(column))"
+      }
+      return said
     }
   }
 

@@ -12,9 +12,18 @@ extension AppStore {
   /// transaction" (https://developer.apple.com/documentation/storekit/restoring-purchased-products).
   /// Completed: purchased, finished and not refunded. The history counts: restores reach back to
   /// every purchase ever made.
+  ///
+  /// A purchase whose earlier restored transaction the app has not finished yet gets no second one:
+  /// that one is still in the queue, and the queue delivers it again ("those transactions are not
+  /// lost. The next time the application launches, the payment queue resumes processing the
+  /// transactions", https://developer.apple.com/documentation/storekit/skpaymentqueue/add(_:)-5ciz2).
+  /// Apple does not say what a restore does while an earlier restored copy is unfinished; repeated
+  /// restores that cannot complete (a content folder that cannot be written) must not fill the
+  /// queue with copies of one purchase.
   public mutating func restoreCompletedTransactions(at now: Date) throws(TransactionError) -> [StoreTransaction] {
+    let inQueue = Set(unfinishedRestores.compactMap(\.restoredTransactionID))
     let restorable = StoreState.latest(of: history + state.transactions).filter {
-      $0.state == .purchased && $0.finished && !$0.isRevoked
+      $0.state == .purchased && $0.finished && !$0.isRevoked && !inQueue.contains($0.id)
         && catalog.product($0.productIdentifier)?.isNonConsumable == true
     }
     var restored: [StoreTransaction] = []
@@ -25,10 +34,16 @@ extension AppStore {
         purchaseDate: now, environment: state.conditions.environment,
         failsVerification: !state.conditions.verificationPasses, storefront: storefront.code)
       transaction.restoredTransactionID = original.id
+      transaction.originalPurchaseDate = original.purchaseDate
       state.transactions.append(transaction)
       restored.append(transaction)
     }
     return restored
+  }
+
+  /// Restored transactions still in the queue, not finished by the app.
+  public var unfinishedRestores: [StoreTransaction] {
+    state.transactions.filter { $0.state == .restored && !$0.finished }
   }
 
   /// `Transaction.currentEntitlements` of every transaction ever made: "A transaction for each

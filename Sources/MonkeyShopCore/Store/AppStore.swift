@@ -273,6 +273,15 @@ public struct AppStore: Sendable {
     if let date = transaction.revocationDate {
       throw .alreadyRefunded(id: transaction.id, on: date)
     }
+    // A restored transaction is a copy of the purchase it restores ("Each transaction includes a
+    // copy of the original transaction",
+    // https://developer.apple.com/documentation/storekit/skpaymentqueue/restorecompletedtransactions()),
+    // with the purchase's `originalTransactionId`; what the customer paid for, and what the App
+    // Store refunds, is that purchase. Refunding it revokes every copy: a restore brings it back no
+    // more, and no copy entitles the app to the product.
+    if transaction.state == .restored, let original = transaction.restoredTransactionID {
+      throw .restoredCopy(id: transaction.id, purchase: original)
+    }
     guard transaction.state == .purchased else {
       throw .wrongState(id: transaction.id, operation: "refund", state: transaction.state, expected: "purchased")
     }
@@ -340,6 +349,8 @@ public enum TransactionError: ShopError, Equatable, Sendable {
   case noneToAct(operation: String, expected: String)
   /// A transaction is refunded once.
   case alreadyRefunded(id: String, on: Date)
+  /// A restored transaction is not refunded: the purchase it restores is.
+  case restoredCopy(id: String, purchase: String)
   /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
   case outOfTransactionNumbers
 
@@ -355,6 +366,8 @@ public enum TransactionError: ShopError, Equatable, Sendable {
       "cannot \(operation) transaction \(id): it is \(state), expected \(expected)"
     case .noneToAct(let operation, let expected):
       "no \(expected) transaction to \(operation)"
+    case .restoredCopy(let id, let purchase):
+      "transaction \(id) is restored, a copy of purchase #\(purchase): the App Store refunds the purchase (refund \(purchase))"
     case .alreadyRefunded(let id, let date):
       "transaction \(id) was refunded already, at \(ISO8601.string(from: date)): the App Store refunds a transaction once"
     case .outOfTransactionNumbers:

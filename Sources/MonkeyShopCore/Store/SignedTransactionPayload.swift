@@ -72,13 +72,19 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     // "This value is identical to the transaction identifier (`transactionId`) except when the user
     // restores or renews a subscription": a restored non-consumable names the purchase it restores
     // (https://developer.apple.com/documentation/appstoreservernotifications/originaltransactionid).
-    // Its `originalPurchaseDate` stays the restore's own: the payload is built from this
-    // transaction alone.
     originalTransactionId = transaction.restoredTransactionID ?? transaction.id
     bundleId = catalog.bundleIdentifier
     productId = transaction.productIdentifier
+    // `purchaseDate`: "The time that the App Store charged the customer's account for a purchase, a
+    // restored product, a subscription, or a subscription renewal after a lapse"
+    // (https://developer.apple.com/documentation/appstoreservernotifications/purchasedate): a
+    // restored transaction's own date, the restore's. `originalPurchaseDate`: "The purchase date of
+    // the transaction associated with the original transaction identifier"
+    // (https://developer.apple.com/documentation/appstoreservernotifications/originalpurchasedate):
+    // the purchase's, which the restored transaction carries. A restored transaction written before
+    // it carried that date gives its own.
     purchaseDate = Self.milliseconds(transaction.purchaseDate)
-    originalPurchaseDate = purchaseDate
+    originalPurchaseDate = Self.milliseconds(transaction.originalPurchaseDate ?? transaction.purchaseDate)
     quantity = transaction.quantity
     // Apple's `type` values include "Consumable" and "Non-Consumable"
     // (https://developer.apple.com/documentation/appstoreserverapi/type). A product the catalog no

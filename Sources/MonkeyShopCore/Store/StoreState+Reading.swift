@@ -46,7 +46,7 @@ extension StoreTransaction {
     case id, productIdentifier, quantity, state, finished, failure, purchaseDate, answerDate, forcedError
     case hasPurchaseIssue, resolvedFromTransactionID
     case environment, failsVerification, revocationDate, revocationReason, storefront
-    case restoredTransactionID
+    case restoredTransactionID, originalPurchaseDate
   }
 
   /// The name files written before kept `resolvedFromTransactionID` under. It is not Apple's
@@ -85,6 +85,12 @@ extension StoreTransaction {
     revocationReason = try container.decodeIfPresent(RevocationReason.self, forKey: .revocationReason)
     storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
     restoredTransactionID = try container.decodeIfPresent(String.self, forKey: .restoredTransactionID)
+    originalPurchaseDate = try container.decodeDateIfPresent(forKey: .originalPurchaseDate)
+    if originalPurchaseDate != nil, state != .restored {
+      throw DecodingError.dataCorruptedError(
+        forKey: .originalPurchaseDate, in: container,
+        debugDescription: "is set on a \(state) transaction (only a restored one has its purchase's date)")
+    }
     if let original = restoredTransactionID, Self.number(original) == nil {
       throw DecodingError.dataCorruptedError(
         forKey: .restoredTransactionID, in: container,

@@ -69,6 +69,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   public var revocationReason: RevocationReason?
   /// For a restored transaction: the purchase it restores (`SKPaymentTransaction.original`).
   public var restoredTransactionID: String?
+  /// For a restored transaction: the purchase date of the purchase it restores, which its signed
+  /// transaction gives as `originalPurchaseDate`.
+  public var originalPurchaseDate: Date?
 
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,

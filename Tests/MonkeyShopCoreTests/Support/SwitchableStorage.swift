@@ -4,6 +4,8 @@ import MonkeyShopCore
 final class SwitchableStorage: ShopStorage {
   let memory: MemoryStorage
   var failWrites = false
+  /// Only unpacking hosted content fails (a content folder that cannot be written).
+  var failContent = false
 
   init(_ memory: MemoryStorage) { self.memory = memory }
 
@@ -20,7 +22,7 @@ final class SwitchableStorage: ShopStorage {
   }
 
   func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws -> String {
-    guard failWrites else {
+    guard failWrites || failContent else {
       return try memory.installContent(content, productIdentifier: productIdentifier, transactionID: transactionID)
     }
     throw DataFileError(
