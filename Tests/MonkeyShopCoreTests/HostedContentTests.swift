@@ -128,11 +128,13 @@ struct HostedContentCatalogTests {
   }
 }
 
-/// Buys the jungle map pack on the storefront: select it, Buy, confirm on the payment sheet.
-private func buyJungleMap(_ shop: ShopHarness) {
-  shop.press(.down, .down)
-  shop.press(.enter)
-  shop.press(.enter)
+extension ShopHarness {
+  /// Buys the jungle map pack on the storefront: select it, Buy, confirm on the payment sheet.
+  func buyJungleMap() {
+    press(.down, .down)
+    press(.enter)
+    press(.enter)
+  }
 }
 
 private let jungleMap = "com.monkeyshop.jungle-map"
@@ -142,7 +144,7 @@ struct DownloadTests {
   @Test("after .purchased the app starts the downloads, follows them to the end, unpacks, and only then finishes")
   func downloadToTheEnd() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(1)
     #expect(shop.eventNames.filter { $0 != "note" }.suffix(3) == ["unlocked", "startDownloads", "downloadWaiting"])
     let id = try #require(shop.model.lastAddedTransactionID)
@@ -184,7 +186,7 @@ struct DownloadTests {
   @Test("p pauses the download, time passes without progress, p resumes it to the end")
   func pauseAndResume() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(1.6)
     shop.press("p")
     #expect(shop.screen().text.contains("paused · p resume"))
@@ -202,7 +204,7 @@ struct DownloadTests {
   @Test("the network going down fails the download with NSURLErrorDomain -1009; p starts it again once it is back")
   func networkLost() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(1.6)
     shop.press("n")
     #expect(shop.model.downloads.last?.state == .failed)
@@ -222,7 +224,7 @@ struct DownloadTests {
   @Test("x cancels the download: nothing is unpacked and the transaction stays unfinished")
   func cancel() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(1.6)
     shop.press("x")
     shop.wait(10)
@@ -235,7 +237,7 @@ struct DownloadTests {
   @Test("a relaunch mid-download gets the transaction again and downloads from the start")
   func relaunchRestarts() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(2)
     shop.launch()
     shop.wait(5)
@@ -250,7 +252,7 @@ struct DownloadTests {
   )
   func restore() throws {
     let shop = ShopHarness()
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.press("5")
     shop.press(.enter)
     shop.wait(6)
@@ -272,7 +274,7 @@ struct StoreKit2OwnershipTests {
   @Test("the StoreKit 2 app owns what it buys, downloads nothing, and says there is no hosted-content API")
   func noHostedContentAPI() throws {
     let shop = ShopHarness(conditions: { $0.storeKit = .storeKit2 })
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.wait(2)
     #expect(shop.storage.owned.owns(jungleMap))
     #expect(shop.storage.installed[jungleMap] == nil)
@@ -285,7 +287,7 @@ struct StoreKit2OwnershipTests {
   @Test("AppStore.sync() then currentEntitlements holds the non-consumable, never the consumables")
   func syncHoldsIt() throws {
     let shop = ShopHarness(conditions: { $0.storeKit = .storeKit2 })
-    buyJungleMap(shop)
+    shop.buyJungleMap()
     shop.press("5")
     shop.press(.enter)
     shop.wait(2)

@@ -14,9 +14,7 @@ import Testing
       $0.storeKit = api
       $0.latency = .instant
     })
-    shop.press(.down, .down)
-    shop.press(.enter)
-    shop.press(.enter)
+    shop.buyJungleMap()
     shop.wait(1)
     return shop
   }
@@ -126,9 +124,7 @@ import Testing
 
   static func downloading() -> ShopHarness {
     let shop = ShopHarness()
-    shop.press(.down, .down)
-    shop.press(.enter)
-    shop.press(.enter)
+    shop.buyJungleMap()
     shop.wait(2)
     return shop
   }

@@ -12,9 +12,7 @@ import Testing
   /// The map bought and downloaded; `instant`: with no latency, else with the default one.
   static func bought(instant: Bool = true) -> ShopHarness {
     let shop = ShopHarness(conditions: { if instant { $0.latency = .instant } })
-    shop.press(.down, .down)
-    shop.press(.enter)
-    shop.press(.enter)
+    shop.buyJungleMap()
     shop.wait(10)
     return shop
   }

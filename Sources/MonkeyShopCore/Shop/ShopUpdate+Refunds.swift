@@ -37,7 +37,7 @@ extension ShopModel {
 
   /// The App Store refunded a transaction: what the app hears of it.
   mutating func refunded(_ transaction: StoreTransaction) -> [ShopEffect] {
-    let reason = transaction.revocationReason ?? .other
+    let reason = transaction.refundReason ?? .other
     record(.refunded(transactionID: transaction.id, reason: reason))
     if storeKit == .storeKit1, isNonConsumable(transaction) {
       record(.download(.entitlementsRevoked(productIdentifiers: [transaction.productIdentifier])))
@@ -54,7 +54,7 @@ extension ShopModel {
   /// StoreKit 2: the refunded transaction arrives through `Transaction.updates`.
   private mutating func revocationArrives(_ transaction: StoreTransaction) -> [ShopEffect] {
     record(
-      .storeKit2(.revoked(transactionID: transaction.id, reason: (transaction.revocationReason ?? .other).description)))
+      .storeKit2(.revoked(transactionID: transaction.id, reason: (transaction.refundReason ?? .other).description)))
     return [isNonConsumable(transaction) ? .revokeAccess(transaction) : .clawBack(transaction)]
   }
 

@@ -109,7 +109,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       .flatMap { Self.milliunits($0, quantity: transaction.quantity) }
     currency = price == nil ? nil : storefront.currencyCode
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
-    revocationReason = transaction.revocationDate == nil ? nil : transaction.revocationReason ?? .other
+    revocationReason = transaction.refundReason
   }
 
   /// Every field in the order Apple's payloads list them, optional ones only when present.

@@ -67,6 +67,9 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// Set by a refund (`store refund`, the transaction manager), as Xcode's Transaction Manager does.
   public var revocationDate: Date?
   public var revocationReason: RevocationReason?
+  /// The reason a refunded transaction gives: the one the refund named, else `other`; nil when it
+  /// was not refunded.
+  public var refundReason: RevocationReason? { revocationDate == nil ? nil : revocationReason ?? .other }
   /// For a restored transaction: the purchase it restores (`SKPaymentTransaction.original`).
   public var restoredTransactionID: String?
   /// For a restored transaction: the purchase date of the purchase it restores, which its signed
