@@ -475,6 +475,34 @@ import Testing
     #expect(shop.storage.store.unfinished.isEmpty)
   }
 
+  /// A restore and a refund read the history under the lock: what another process wrote first
+  /// (here an approval) still reaches the app as a folder read, and is delivered.
+  @Test(arguments: [false, true])
+  func anApprovalWrittenBeforeARestoreOrRefundIsDelivered(refund: Bool) throws {
+    let shop = ShopHarness(conditions: { $0.latency = .instant })
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(1)
+    shop.press("a")
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(1)
+    #expect(shop.model.balance == 10)
+    // Another monkeyshop approves it; this app has not looked at the folder since.
+    _ = try shop.storage.changeStore(catalog: ShopHarness.catalog) { store in _ = try store.approve("last") }
+    if refund {
+      // The manager, the 10 credits' purchase (#1, below the deferred payment 2), refunded.
+      shop.press(.tab, .down)
+      shop.press("f")
+    } else {
+      shop.press("o")
+    }
+    shop.wait(1)
+    // StoreKit 1 keeps a consumable's credits after a refund: the approval's 5 are what is new.
+    #expect(shop.model.balance == 15, "\(shop.screen(120, 40))")
+    #expect(shop.storage.store.unfinished.isEmpty)
+  }
+
   @Test func theBalanceFollowsTheWalletFile() throws {
     let shop = ShopHarness()
     try shop.storage.update { _, wallet in wallet.balance = 42 }

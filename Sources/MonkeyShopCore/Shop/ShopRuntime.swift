@@ -156,13 +156,8 @@ public final class ShopRuntime {
       return storeOperation { store in [.finished(try store.finish(transaction.id))] }
     case .refund(let id, let reason, let date):
       // The transaction may be one only the history lists.
-      do {
-        let (refunded, state) = try storage.changeStoreSeeingHistory(catalog: model.catalog) { store in
-          try store.refund(id, reason: reason, at: date)
-        }
-        return [.storeChanged(state), .refundMade(refunded)]
-      } catch {
-        return [.failed(ShopFailure(error))]
+      return storeOperation(seeingHistory: true) { store in
+        [.refundMade(try store.refund(id, reason: reason, at: date))]
       }
     case .relaunch:
       do {
@@ -256,13 +251,8 @@ public final class ShopRuntime {
       }
 
     case .restoreCompletedTransactions(let date):
-      do {
-        let (restored, state) = try storage.changeStoreSeeingHistory(catalog: model.catalog) { store in
-          try store.restoreCompletedTransactions(at: date)
-        }
-        return [.storeChanged(state), .restoredTransactions(restored)]
-      } catch {
-        return [.failed(ShopFailure(error))]
+      return storeOperation(seeingHistory: true) { store in
+        [.restoredTransactions(try store.restoreCompletedTransactions(at: date))]
       }
 
     case .finishRestore(let count):
@@ -279,9 +269,11 @@ public final class ShopRuntime {
   }
 
   /// A store operation whose failure is shown as it is.
-  private func storeOperation(_ body: (inout AppStore) throws -> [ShopMessage]) -> [ShopMessage] {
+  private func storeOperation(seeingHistory: Bool = false, _ body: (inout AppStore) throws -> [ShopMessage])
+    -> [ShopMessage]
+  {
     do {
-      return try changeStore(body)
+      return try changeStore(seeingHistory: seeingHistory, body)
     } catch {
       return [.failed(ShopFailure(error))]
     }
@@ -291,9 +283,12 @@ public final class ShopRuntime {
   /// another process wrote since the model last saw the folder (an approval, a resolution, a
   /// condition) reaches it first as a folder read, or taking the store as written would hide it
   /// from the reconciliation, and the app would neither log nor deliver it.
-  private func changeStore(_ body: (inout AppStore) throws -> [ShopMessage]) throws -> [ShopMessage] {
+  private func changeStore(seeingHistory: Bool = false, _ body: (inout AppStore) throws -> [ShopMessage]) throws
+    -> [ShopMessage]
+  {
     let known = model.store
-    let ((messages, found), state) = try storage.changeStore(catalog: model.catalog) { store, wallet in
+    let ((messages, found), state) = try storage.changeStore(catalog: model.catalog, seeingHistory: seeingHistory) {
+      store, wallet in
       let found = store.state == known ? nil : ShopMessage.dataFolderRead(store.state, wallet, at: model.now)
       return (try body(&store), found)
     }

@@ -51,29 +51,25 @@ extension ShopStorage {
   }
 
   /// The same, with the wallet as it is under the lock, for a caller that must know what it found.
+  /// `seeingHistory`: a change that needs the history too (a refund of an old transaction, a
+  /// restore): the history is read under the lock and given to the store.
   public func changeStore<Result>(
-    catalog: Catalog, seeingWallet body: (inout AppStore, Wallet) throws -> Result
+    catalog: Catalog, seeingHistory: Bool = false, seeingWallet body: (inout AppStore, Wallet) throws -> Result
   ) throws -> (result: Result, store: StoreState) {
-    try update { state, wallet in
+    try update(seeingHistory: { state, wallet, history in
       var store = AppStore(state: state, catalog: catalog)
+      if seeingHistory { store.history = try history() }
       let result = try body(&store, wallet)
       state = store.state
       return (result, state)
-    }
+    })
   }
 
-  /// A change of Apple's side that needs the history too (a refund of an old transaction): the
-  /// history is read under the lock and given to the store.
+  /// `changeStore` with the history.
   public func changeStoreSeeingHistory<Result>(
     catalog: Catalog, _ body: (inout AppStore) throws -> Result
   ) throws -> (result: Result, store: StoreState) {
-    try update(seeingHistory: { state, _, history in
-      var store = AppStore(state: state, catalog: catalog)
-      store.history = try history()
-      let result = try body(&store)
-      state = store.state
-      return (result, state)
-    })
+    try changeStore(catalog: catalog, seeingHistory: true, seeingWallet: { store, _ in try body(&store) })
   }
 }
 
