@@ -22,6 +22,10 @@ public struct Catalog: Sendable, Equatable {
       products.enumerated().map { ($1.productIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
+  /// Whether the catalog sells this product as a non-consumable (a product it no longer sells was
+  /// a consumable: the only kind sold before non-consumables).
+  public func isNonConsumable(_ identifier: String) -> Bool { product(identifier)?.isNonConsumable == true }
+
   public func product(_ identifier: String) -> Product? {
     positions[identifier].map { products[$0] }
   }
@@ -35,12 +39,6 @@ public struct Catalog: Sendable, Equatable {
   }
 
   public func position(of identifier: String) -> Int? { positions[identifier] }
-
-  /// Whether every product the store sells has a price in `storefront`: the shop opens in or
-  /// switches only to such a storefront.
-  public func prices(in storefront: Storefront) -> Bool {
-    products.allSatisfy { !$0.availableInStore || $0.price(in: storefront) != nil }
-  }
 
   /// The storefronts the account can move to: those the catalog prices at least one product in,
   /// in `Storefront.all`'s order. A product without a price there comes back in

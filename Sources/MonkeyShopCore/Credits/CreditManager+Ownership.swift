@@ -56,8 +56,7 @@ extension CreditManager {
       guard let refunded = every.last(where: { $0.id == transaction.id }), refunded.isRevoked else {
         throw CreditError.notRefunded(transaction.id)
       }
-      if let other = every.first(where: { $0.productIdentifier == product && $0.state == .purchased && !$0.isRevoked })
-      {
+      if let other = every.first(where: { $0.productIdentifier == product && $0.isRefundable }) {
         return Revocation.stillEntitled(productIdentifier: product, by: other.id)
       }
       return owned.revoke(product) ? .removed(productIdentifier: product) : .notOwned(productIdentifier: product)

@@ -33,7 +33,7 @@ public struct CreditManager {
 
   /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
   public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
-    if catalog.product(transaction.productIdentifier)?.isNonConsumable == true { return try unlock(transaction) }
+    if catalog.isNonConsumable(transaction.productIdentifier) { return try unlock(transaction) }
     // Only consumables grant credits.
     guard let perUnit = catalog.product(transaction.productIdentifier)?.credits else {
       throw CreditError.unknownProduct(transaction.productIdentifier)

@@ -96,7 +96,7 @@ public enum LogEvent: Equatable, Sendable {
     case .productsRequestFailed(let error):
       return sk1
         ? "request(_:didFailWithError:) \(error.code)"
-        : "Product.products(for:) threw StoreKitError.networkError(URLError(.notConnectedToInternet))"
+        : "Product.products(for:) threw \(StoreKit2Event.networkError)"
     // Only the StoreKit 1 app adds payments and hears `updatedTransactions`; the StoreKit 2 app's
     // calls and results are `storeKit2` events.
     case .paymentAdded(let identifier, let quantity):

@@ -40,17 +40,12 @@ extension ShopModel {
     downloads.contains { $0.state.isTransferring || ($0.state == .finished && $0.installedAt == nil) }
   }
 
-  /// What the app does once a non-consumable's transaction is delivered (unlocked, or owned
-  /// already): start its downloads, or finish it.
-  mutating func deliveredNonConsumable(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery)
-    -> [ShopEffect]
-  {
-    let product = catalog.product(transaction.productIdentifier)
+  /// What the log says of a non-consumable's delivery: unlocked, owned already, or refunded before
+  /// it was finished.
+  mutating func recordNonConsumableDelivery(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery) {
     switch delivery {
     case .refunded(let identifier, _):
-      // Refunded before it was finished: the app unlocks nothing, downloads nothing, and finishes it.
       record(.download(.refundedNotUnlocked(transactionID: transaction.id, productIdentifier: identifier)))
-      return [.finish(transaction)]
     case .alreadyOwned(let identifier, _):
       record(.download(.alreadyOwned(transactionID: transaction.id, productIdentifier: identifier)))
       // Bought again by choice: "If the user attempts to purchase a product that they've already
@@ -63,6 +58,16 @@ extension ShopModel {
     default:
       record(.download(.unlocked(transactionID: transaction.id, productIdentifier: transaction.productIdentifier)))
     }
+  }
+
+  /// What the app does once a non-consumable's transaction is delivered (its delivery logged by
+  /// `recordNonConsumableDelivery`): start its downloads, or finish it.
+  mutating func deliveredNonConsumable(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery)
+    -> [ShopEffect]
+  {
+    // Refunded before it was finished: the app unlocks nothing, downloads nothing, and finishes it.
+    if case .refunded = delivery { return [.finish(transaction)] }
+    let product = catalog.product(transaction.productIdentifier)
     owned.unlock(transaction.productIdentifier, by: transaction.id)
     status = .download(.unlocked(product: transaction.productIdentifier))
     guard let content = product?.hostedContent else { return [.finish(transaction)] }
@@ -108,7 +113,7 @@ extension ShopModel {
         var download = downloads[index]
         guard download.state.isTransferring, let due = download.nextStepAt, due <= now else { break }
         guard store.conditions.networkUp else {
-          effects += failDownload(at: index, .notConnectedToInternet)
+          failDownload(at: index, .notConnectedToInternet)
           break
         }
         if download.state == .waiting {
@@ -130,21 +135,20 @@ extension ShopModel {
     return effects
   }
 
-  private mutating func failDownload(at index: Int, _ error: DownloadError) -> [ShopEffect] {
+  private mutating func failDownload(at index: Int, _ error: DownloadError) {
     downloads[index].state = .failed
     downloads[index].error = error
     downloads[index].nextStepAt = nil
     report(downloads[index])
     note(.unfinishedForRetry(transactionID: downloads[index].transactionID))
     status = .download(.failed(product: downloads[index].productIdentifier, error))
-    return []
   }
 
   /// The network went down: every download under way fails.
   mutating func networkChangedForDownloads() {
     guard !store.conditions.networkUp else { return }
     for index in downloads.indices where downloads[index].state.isTransferring {
-      _ = failDownload(at: index, .notConnectedToInternet)
+      failDownload(at: index, .notConnectedToInternet)
     }
   }
 

@@ -39,7 +39,7 @@ extension ShopModel {
   mutating func refunded(_ transaction: StoreTransaction) -> [ShopEffect] {
     let reason = transaction.refundReason ?? .other
     record(.refunded(transactionID: transaction.id, reason: reason))
-    if storeKit == .storeKit1, isNonConsumable(transaction) {
+    if storeKit == .storeKit1, catalog.isNonConsumable(transaction.productIdentifier) {
       record(.download(.entitlementsRevoked(productIdentifiers: [transaction.productIdentifier])))
       return [.revokeAccess(transaction)]
     }
@@ -55,11 +55,9 @@ extension ShopModel {
   private mutating func revocationArrives(_ transaction: StoreTransaction) -> [ShopEffect] {
     record(
       .storeKit2(.revoked(transactionID: transaction.id, reason: (transaction.refundReason ?? .other).description)))
-    return [isNonConsumable(transaction) ? .revokeAccess(transaction) : .clawBack(transaction)]
-  }
-
-  private func isNonConsumable(_ transaction: StoreTransaction) -> Bool {
-    catalog.product(transaction.productIdentifier)?.isNonConsumable == true
+    return [
+      catalog.isNonConsumable(transaction.productIdentifier) ? .revokeAccess(transaction) : .clawBack(transaction)
+    ]
   }
 
   /// At launch, refunds the app has not acted on yet: StoreKit 2's listener receives them; the
@@ -71,7 +69,7 @@ extension ShopModel {
     where transaction.isRevoked && transaction.number.map(wallet.clawedBack.contains) == false {
       if storeKit == .storeKit2 {
         effects += revocationArrives(transaction)
-      } else if isNonConsumable(transaction) {
+      } else if catalog.isNonConsumable(transaction.productIdentifier) {
         record(.download(.note(.refundFoundAtLaunch(transactionID: transaction.id))))
         effects.append(.revokeAccess(transaction))
       }

@@ -384,16 +384,15 @@ extension ShopModel {
     case .alreadyDelivered:
       record(.alreadyDelivered(transactionID: transaction.id))
     case .unlocked, .alreadyOwned, .refunded:
-      // A non-consumable dies here as a consumable would: unlocked, not finished.
-      if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) {
-        record(.download(.unlocked(transactionID: transaction.id, productIdentifier: transaction.productIdentifier)))
-        return crash(at: point, transaction)
-      }
-      return deliveredNonConsumable(transaction, delivery)
+      recordNonConsumableDelivery(transaction, delivery)
     }
-    // The app credited the transaction and dies before it can finish it: the log still says what
-    // was credited, as the app's own log would have before it died.
+    // The app delivered the transaction and dies before it can finish it: the log still says what
+    // was credited or unlocked, as the app's own log would have before it died.
     if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
+    switch delivery {
+    case .unlocked, .alreadyOwned, .refunded: return deliveredNonConsumable(transaction, delivery)
+    case .credited, .alreadyDelivered: break
+    }
     if case .alreadyDelivered = delivery {
       // Only a transaction redelivered at launch can have been credited by an app that stopped
       // before finishing it; any other was credited by a monkeyshop running now on the data folder.
@@ -414,10 +413,8 @@ extension ShopModel {
       switch delivery {
       case .credited(let credits, _):
         status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
-      case .alreadyDelivered:
+      default:
         status = .alreadyDelivered(transactionID: transaction.id)
-      case .unlocked, .alreadyOwned, .refunded:
-        break
       }
     }
     return [.finish(transaction)]
@@ -613,7 +610,7 @@ extension ShopModel {
         record(.restoreCompletedTransactionsFailed(.networkDown))
       } else {
         record(.storeKit2(.sync))
-        record(.storeKit2(.syncThrew("StoreKitError.networkError(URLError(.notConnectedToInternet))")))
+        record(.storeKit2(.syncThrew(StoreKit2Event.networkError)))
       }
       fail(ShopFailure(ProductRequestError.networkDown))
       return []

@@ -42,13 +42,13 @@ public struct TransactionInspection: Equatable, Sendable {
     // not in the Transaction API ("The restoreCompletedTransactions() function doesn't affect
     // transactions in the Transaction API", see `AppStore.restoreCompletedTransactions`).
     let inTransactionAPI = payload != nil && transaction.state == .purchased
-    let consumable = catalog.product(transaction.productIdentifier)?.isNonConsumable != true
+    let consumable = !catalog.isNonConsumable(transaction.productIdentifier)
     self.consumable = consumable
     let history = consumable ? conditions.includeConsumableHistory || transaction.isRevoked : true
     sequences = Sequences(
       all: inTransactionAPI && (!transaction.finished || history),
       unfinished: inTransactionAPI && !transaction.finished,
-      currentEntitlements: inTransactionAPI && !consumable && !transaction.isRevoked)
+      currentEntitlements: inTransactionAPI && !consumable && transaction.isRefundable)
   }
 }
 

@@ -91,16 +91,7 @@ public enum OutputFile {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard descriptor >= 0 else { throw .failed(String(cString: strerror(errno))) }
     defer { unlink(temporary) }
-    var failure: Int32 = bytes.withUnsafeBytes { buffer in
-      var written = 0
-      while written < buffer.count, let base = buffer.baseAddress {
-        let count = writeSome(descriptor, base + written, buffer.count - written)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return count < 0 ? errno : ENOSPC }
-        written += count
-      }
-      return 0
-    }
+    var failure: Int32 = writeAll(descriptor, bytes) ? 0 : errno
     // A file replaced keeps its permissions: a notes file of mode 0600 is not made readable by all.
     var replaced = stat()
     if failure == 0, lstat(path, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG,
@@ -119,9 +110,4 @@ public enum OutputFile {
       }
     }
   }
-}
-
-/// write(2), which `OutputFile.write` hides inside the enum.
-private func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -22,9 +22,8 @@ extension AppStore {
   /// queue with copies of one purchase.
   public mutating func restoreCompletedTransactions(at now: Date) throws(TransactionError) -> [StoreTransaction] {
     let inQueue = Set(unfinishedRestores.compactMap(\.restoredTransactionID))
-    let restorable = StoreState.latest(of: history + state.transactions).filter {
-      $0.state == .purchased && $0.finished && !$0.isRevoked && !inQueue.contains($0.id)
-        && catalog.product($0.productIdentifier)?.isNonConsumable == true
+    let restorable = state.withHistory(history).filter {
+      $0.isRefundable && $0.finished && !inQueue.contains($0.id) && catalog.isNonConsumable($0.productIdentifier)
     }
     var restored: [StoreTransaction] = []
     for original in restorable {
@@ -58,8 +57,7 @@ extension AppStore {
   {
     var seen: Set<String> = []
     return transactions.filter {
-      $0.state == .purchased && !$0.isRevoked && catalog.product($0.productIdentifier)?.isNonConsumable == true
-        && seen.insert($0.productIdentifier).inserted
+      $0.isRefundable && catalog.isNonConsumable($0.productIdentifier) && seen.insert($0.productIdentifier).inserted
     }
   }
 }

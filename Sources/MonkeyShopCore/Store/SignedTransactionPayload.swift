@@ -89,7 +89,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     // Apple's `type` values include "Consumable" and "Non-Consumable"
     // (https://developer.apple.com/documentation/appstoreserverapi/type). A product the catalog no
     // longer sells was a consumable: the only kind sold before non-consumables.
-    type = catalog.product(transaction.productIdentifier)?.isNonConsumable == true ? "Non-Consumable" : "Consumable"
+    type = catalog.isNonConsumable(transaction.productIdentifier) ? "Non-Consumable" : "Consumable"
     // "The transaction belongs to the purchaser": this shop shares nothing through Family Sharing
     // (https://developer.apple.com/documentation/storekit/transaction/ownershiptype-swift.struct/purchased).
     inAppOwnershipType = "PURCHASED"

@@ -121,7 +121,8 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// Refunded: the App Store revoked it.
   public var isRevoked: Bool { revocationDate != nil }
 
-  /// What the App Store can refund: a purchase not refunded yet.
+  /// A purchase the App Store has not refunded: what it can still refund, and what entitles the app
+  /// to a non-consumable (restore, `currentEntitlements` and ownership all ask this).
   public var isRefundable: Bool { state == .purchased && !isRevoked }
 
   /// Added to the queue, its payment sheet not yet answered: purchasing with no answer due.

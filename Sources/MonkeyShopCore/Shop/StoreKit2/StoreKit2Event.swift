@@ -51,6 +51,9 @@ public enum StoreKit2Event: Equatable, Sendable {
   }
 
   /// Every name `name` gives, for walkthroughs to check theirs against.
+  /// What a StoreKit 2 call throws when the network is down.
+  static let networkError = "StoreKitError.networkError(URLError(.notConnectedToInternet))"
+
   static let names = [
     "purchase", "success", "unverified", "pending", "userCancelled", "purchaseError", "update", "unfinished",
     "notCredited", "sync", "syncError", "currentEntitlements", "revoked",
@@ -125,7 +128,7 @@ extension StoreFailure {
     switch reason {
     case .cancelled: return .userCancelled
     case .interrupted: return .pending
-    case .networkLost: return .threw("StoreKitError.networkError(URLError(.notConnectedToInternet))")
+    case .networkLost: return .threw(StoreKit2Event.networkError)
     case .notAllowed: return .threw("Product.PurchaseError.purchaseNotAllowed")
     case .productNotAvailable: return .threw("Product.PurchaseError.productUnavailable")
     case .askToBuyDeclined: return .pending
