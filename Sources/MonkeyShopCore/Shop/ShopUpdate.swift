@@ -584,8 +584,9 @@ extension ShopModel {
 // MARK: Restore Purchases
 
 extension ShopModel {
-  /// Restore Purchases (the `o` key, `monkeyshop restore`). Consumables are never restored, and
-  /// every product the catalog sells is one, so nothing comes back; the person is told so.
+  /// Restore Purchases (the `o` key, `monkeyshop restore`). Non-consumables come back (restored
+  /// transactions in StoreKit 1, `currentEntitlements` in StoreKit 2); consumables never do, and
+  /// the person is told so.
   ///
   /// StoreKit 1: "The payment queue delivers a new transaction for each previously completed
   /// transaction that can be restored. … After the transactions are delivered, the payment queue
