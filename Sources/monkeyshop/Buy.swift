@@ -49,8 +49,13 @@ struct Buy: ParsableCommand {
   func run() throws {
     let catalog = try options.loadCatalog()
     do {
-      _ = try catalog.product(productIdentifier, path: options.catalogSource.description)
-    } catch {
+      let product = try catalog.product(productIdentifier, path: options.catalogSource.description)
+      if product.isNonConsumable, quantity != 1 {
+        throw Failure(
+          "--quantity \(quantity): \(productIdentifier) is a non-consumable, bought one at a time (the quantity applies to consumables)",
+          exitStatus: .usage)
+      }
+    } catch let error as UnknownProductError {
       throw Failure.usage(error)
     }
     let folder = options.dataFolder

@@ -141,6 +141,7 @@ extension ShopPlaces {
   func checkDataFiles(_ folder: DataFolder) throws(Failure) {
     do {
       _ = try folder.read()
+      _ = try folder.readOwned()
     } catch {
       throw Failure(error, then: "nothing was changed; move the file away or fix it to go on")
     }

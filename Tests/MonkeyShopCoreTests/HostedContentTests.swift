@@ -183,6 +183,23 @@ struct DownloadTests {
     }
   }
 
+  @Test("a non-consumable is bought one at a time: + is refused on its row and a quantity set elsewhere does not apply")
+  func oneAtATime() throws {
+    let shop = ShopHarness()
+    shop.press("++")
+    #expect(shop.model.quantity == 3)
+    shop.press(.down, .down)
+    #expect(shop.screen().text.contains("qty 1"), "\(shop.screen().text)")
+    shop.press("+")
+    #expect(shop.screen().text.contains("a non-consumable is bought one at a time"), "\(shop.screen().text)")
+    shop.press(.enter)
+    shop.wait(1)
+    #expect(shop.screen().text.contains("Quantity        1"), "\(shop.screen().text)")
+    shop.press(.enter)
+    shop.wait(10)
+    #expect(shop.storage.store.transactions.first?.quantity == 1)
+  }
+
   @Test("p pauses the download, time passes without progress, p resumes it to the end")
   func pauseAndResume() throws {
     let shop = ShopHarness()

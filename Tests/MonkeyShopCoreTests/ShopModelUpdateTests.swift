@@ -172,6 +172,10 @@ import Testing
     #expect(model.status == .cannot(keys: "↓/j", .lastProductSelected))
     _ = Self.press(&model, "-")
     #expect(model.status == .cannot(keys: "-/−", .quantityAtLeast))
+    // The last product is the non-consumable: bought one at a time.
+    _ = Self.press(&model, "+")
+    #expect(model.status == .cannot(keys: "+/=", .quantityOnlyForConsumables))
+    _ = Self.press(&model, "k")
     for _ in 0..<9 { _ = Self.press(&model, "+") }
     #expect(model.quantity == 10)
     _ = Self.press(&model, "=")

@@ -40,6 +40,27 @@ struct HostedContentCommandTests {
     #expect(restored.stdout.contains("owned: \(Self.jungleMap) (content v1.0 in"), "\(restored)")
   }
 
+  @Test("buy --quantity 3 of the non-consumable is refused (64) and adds no payment")
+  func quantityOfANonConsumable() async throws {
+    let folder = try ShopFolder("hosted-quantity")
+    let result = try await monkeyshop("buy", Self.jungleMap, "--quantity", "3", in: folder)
+    #expect(result.exitStatus == 64, "\(result)")
+    #expect(result.stderr.contains("is a non-consumable, bought one at a time"), "\(result)")
+    #expect(!result.stdout.contains("SKPaymentQueue.add"), "\(result)")
+  }
+
+  @Test("a buy with a cut-short owned.json is refused before any payment (65), as with a bad wallet")
+  func brokenOwnedFileStopsABuyUpFront() async throws {
+    let folder = try ShopFolder("hosted-owned-upfront")
+    try FileManager.default.createDirectory(at: folder.data, withIntermediateDirectories: true)
+    try "{".write(to: folder.data.appendingPathComponent("owned.json"), atomically: true, encoding: .utf8)
+    let result = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stderr.contains("owned.json: is not valid JSON"), "\(result)")
+    #expect(result.stderr.contains("nothing was changed"), "\(result)")
+    #expect(!result.stdout.contains("SKPaymentQueue.add"), "\(result)")
+  }
+
   @Test("a corrupt owned.json is refused with its path and exit 65, and left as it was")
   func corruptOwnedFile() async throws {
     let folder = try ShopFolder("hosted-corrupt")

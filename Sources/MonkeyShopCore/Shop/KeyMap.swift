@@ -105,8 +105,8 @@ public enum KeyMap {
       help: Phrase("quantity +1 (up to 10)", "数量 +1 (最大 10)"),
       inHintBar: false,
       whyNot: {
-        $0.quantity < AppStore.quantityLimit.upperBound
-          ? nil : .quantityAtMost
+        if $0.selectedProduct?.isNonConsumable == true { return .quantityOnlyForConsumables }
+        return $0.quantity < AppStore.quantityLimit.upperBound ? nil : .quantityAtMost
       }),
     KeyBinding(
       [.character("-"), .character("−")], .quantityDown, .main, hint: Phrase("qty−", "数量−"),

@@ -67,6 +67,7 @@ public enum Reason: Equatable, Sendable {
   case firstProductSelected
   case lastProductSelected
   case quantityAtMost
+  case quantityOnlyForConsumables
   case quantityAtLeast
   case nothingToSpend
   case noRequestWhileRestricted

@@ -188,6 +188,13 @@ extension ShopModel {
     return [.setCondition(condition, value: next, at: date(at: now))]
   }
 
+  /// The quantity a payment for `product` carries: the row's for a consumable, always 1 for a
+  /// non-consumable. "The quantity applies to consumable Apple In-App Purchases and non-renewing
+  /// subscriptions" (https://developer.apple.com/documentation/storekit/product/purchaseoption/quantity(_:));
+  /// App Store Server API's `quantity` is "The number of purchased consumable products"
+  /// (https://developer.apple.com/documentation/appstoreserverapi/quantity).
+  public func quantity(for product: Product) -> Int { product.isNonConsumable ? 1 : quantity }
+
   /// Apple's limit for one payment, from the store that enforces it.
   static func clampQuantity(_ quantity: Int) -> Int {
     min(AppStore.quantityLimit.upperBound, max(AppStore.quantityLimit.lowerBound, quantity))
@@ -199,6 +206,7 @@ extension ShopModel {
   private mutating func addPayment(_ product: Product?) -> [ShopEffect] {
     guard let product else { return [] }
     if let index = catalog.position(of: product.productIdentifier) { selection = index }
+    let quantity = quantity(for: product)
     if storeKit == .storeKit2 { callPurchase(productIdentifier: product.productIdentifier, quantity: quantity) }
     let skipped = store.conditions.skipPaymentSheet
     return [

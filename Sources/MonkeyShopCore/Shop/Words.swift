@@ -269,6 +269,8 @@ public struct Words: Sendable {
       say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
     case .firstProductSelected: say("the first product is selected", "先頭の商品です")
     case .lastProductSelected: say("the last product is selected", "最後の商品です")
+    case .quantityOnlyForConsumables:
+      say("a non-consumable is bought one at a time", "非消耗型は 1 個ずつ購入します")
     case .quantityAtMost:
       say(
         "a payment buys at most \(AppStore.quantityLimit.upperBound)",

@@ -154,7 +154,7 @@ public struct ShopView {
   private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
     let text = product.localization(words.language.rawValue)
     let button = "[ \(words.buyButton(model.buyButton(product))) ]"
-    let quantity = selected ? words.quantity(model.quantity) : ""
+    let quantity = selected ? words.quantity(model.quantity(for: product)) : ""
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
