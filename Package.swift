@@ -6,8 +6,6 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "monkeyshop", targets: ["monkeyshop"]),
-    .library(name: "MonkeyShopCore", targets: ["MonkeyShopCore"]),
-    .library(name: "MonkeyShopTerminal", targets: ["MonkeyShopTerminal"]),
     .executable(name: "monkeyshop-benchmarks", targets: ["MonkeyShopBenchmarks"]),
     .executable(name: "minimal-ncurses", targets: ["MinimalNCurses"]),
     .executable(name: "minimal-ncurses-foundation", targets: ["MinimalNCursesFoundation"]),
@@ -25,29 +23,43 @@ let package = Package(
       name: "CNCurses",
       providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
     ),
+    // The layers, each a target, so the compiler keeps every arrow pointing down:
+    // Domain ← Storage ← App ← Walkthrough ← monkeyshop; Signing and Terminal beside them.
+    // Pure values: the catalog, the App Store's rules and transactions, the wallet's contents,
+    // errors and their IDs, dates, languages, escaped text.
+    .target(name: "MonkeyShopDomain"),
+    // The data folder: locks, one atomic file writer, the store's and the wallet's files.
+    .target(name: "MonkeyShopStorage", dependencies: ["MonkeyShopDomain"]),
+    // The storefront app: model, messages, update, effects, runtime, key map, view, text.
+    .target(name: "MonkeyShopApp", dependencies: ["MonkeyShopDomain", "MonkeyShopStorage"]),
+    // Walkthroughs: the format, the runner, the player, JUnit and asciicast output.
     .target(
-      name: "MonkeyShopCore",
-      dependencies: [.product(name: "Yams", package: "Yams")]
+      name: "MonkeyShopWalkthrough",
+      dependencies: [
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", .product(name: "Yams", package: "Yams"),
+      ]
     ),
-    // Signed transactions (SPEC §8): the certificate chain and the JWS. The crypto stays out of
-    // MonkeyShopCore, which builds the payload the signature covers.
+    // Signed transactions: the certificate chain and the JWS. The crypto stays out of the domain,
+    // which builds the payload the signature covers.
     .target(
       name: "MonkeyShopSigning",
       dependencies: [
-        "MonkeyShopCore",
+        "MonkeyShopDomain",
+        "MonkeyShopStorage",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // The ncurses screen, keys, signals and the event loop the storefront runs in.
     .target(
       name: "MonkeyShopTerminal",
-      dependencies: ["CNCurses", "MonkeyShopCore"]
+      dependencies: ["CNCurses", "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp"]
     ),
     .executableTarget(
       name: "monkeyshop",
       dependencies: [
-        "MonkeyShopCore",
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
         "MonkeyShopSigning",
         "MonkeyShopTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -60,7 +72,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "MonkeyShopBenchmarks",
-      dependencies: ["MonkeyShopCore"],
+      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough"],
       path: "Benchmarks/MonkeyShopBenchmarks"
     ),
     .executableTarget(
@@ -76,7 +88,7 @@ let package = Package(
     .testTarget(
       name: "MonkeyShopCoreTests",
       dependencies: [
-        "MonkeyShopCore",
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["Golden"]
@@ -84,7 +96,8 @@ let package = Package(
     .testTarget(
       name: "MonkeyShopSigningTests",
       dependencies: [
-        "MonkeyShopCore",
+        "MonkeyShopDomain",
+        "MonkeyShopStorage",
         "MonkeyShopSigning",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "X509", package: "swift-certificates"),
@@ -93,11 +106,14 @@ let package = Package(
     ),
     .testTarget(
       name: "MonkeyShopTerminalTests",
-      dependencies: ["CNCurses", "MonkeyShopCore", "MonkeyShopTerminal"]
+      dependencies: [
+        "CNCurses", "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
+        "MonkeyShopTerminal",
+      ]
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",
-      dependencies: ["MonkeyShopCore"]
+      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -5,7 +5,10 @@
 // `--catalog-readers` runs the catalog readers alone; `--write-data-folder PATH N` writes a data
 // folder as N past purchases leave it.
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
 import SwiftASN1
 import X509
 

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import MonkeyShopCore
 import SwiftASN1
 import X509
 

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import MonkeyShopCore
+import MonkeyShopStorage
 import SwiftASN1
 import X509
 

@@ -1,5 +1,5 @@
 import CNCurses
-import MonkeyShopCore
+import MonkeyShopDomain
 
 #if canImport(Glibc)
   import Glibc

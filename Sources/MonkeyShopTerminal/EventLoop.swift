@@ -1,5 +1,5 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
 
 #if canImport(Glibc)
   import Glibc

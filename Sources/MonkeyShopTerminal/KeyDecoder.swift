@@ -1,5 +1,5 @@
 import CNCurses
-import MonkeyShopCore
+import MonkeyShopApp
 
 /// What one read from the keyboard means to the event loop.
 enum TerminalInput: Hashable, Sendable {

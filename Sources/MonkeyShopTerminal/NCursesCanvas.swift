@@ -1,5 +1,6 @@
 import CNCurses
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
 
 /// The storefront's `Canvas` on a real terminal. Text is clipped by `ClippedText`, the rule the
 /// in-memory `TextGrid` uses too, so tests and the terminal agree cell for cell.

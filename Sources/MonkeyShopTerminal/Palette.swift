@@ -1,5 +1,5 @@
 import CNCurses
-import MonkeyShopCore
+import MonkeyShopApp
 
 /// Maps a `Style` to ncurses attributes and a colour pair. In monochrome (NO_COLOR, or a terminal
 /// without colour) tints are dropped and bold, reverse and dim still show focus and emphasis.

@@ -1,5 +1,5 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopStorage
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,8 @@
 import CNCurses
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
 
 struct Buy: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
+import MonkeyShopStorage
 
 #if canImport(Glibc)
   import Glibc

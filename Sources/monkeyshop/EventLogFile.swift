@@ -1,5 +1,7 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
 
 /// How a command fails: a message on standard error and an exit status scripts can test.
 struct Failure: Error, CustomStringConvertible {

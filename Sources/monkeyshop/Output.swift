@@ -1,5 +1,5 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
 
 #if canImport(Glibc)
   import Glibc

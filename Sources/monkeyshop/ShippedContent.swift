@@ -1,5 +1,4 @@
 import Foundation
-import MonkeyShopCore
 
 /// The hosted content of the shipped catalog, built into the binary with it, by the path the
 /// catalog's `hostedContent.path` names (relative to the repository's root, where products.plist

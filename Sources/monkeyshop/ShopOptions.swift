@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
+import MonkeyShopStorage
 
 /// Where the shop's files are: the catalog and the data folder.
 protocol ShopPlaces {

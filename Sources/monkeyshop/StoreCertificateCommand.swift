@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
 import MonkeyShopSigning
+import MonkeyShopStorage
 
 #if canImport(Glibc)
   import Glibc

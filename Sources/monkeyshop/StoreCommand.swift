@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
 
 struct StoreCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
+import MonkeyShopStorage
 
 /// `--storekit 1|2`: which StoreKit the app is written with. The choice is the `storeKit`
 /// condition, kept in the data folder, so the next command runs the same app until it is changed.

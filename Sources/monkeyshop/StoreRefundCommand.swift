@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
 
 extension StoreCommand {
   /// `store refund ID [--reason developerIssue|other]`: Apple's side refunds a purchase, as

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
 import MonkeyShopTerminal
 
 struct StorefrontCommand: ParsableCommand {

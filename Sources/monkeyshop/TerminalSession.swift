@@ -1,5 +1,6 @@
 import ArgumentParser
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopStorage
 import MonkeyShopTerminal
 
 /// Runs an app (the storefront, a walkthrough played live) in the terminal until it finishes, and

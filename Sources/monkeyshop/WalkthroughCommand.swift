@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
 import MonkeyShopTerminal
+import MonkeyShopWalkthrough
 
 struct WalkthroughCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

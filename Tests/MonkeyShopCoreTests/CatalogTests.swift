@@ -1,5 +1,8 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 /// The repository's own `products.plist`, found from this file so the test runs from any directory.

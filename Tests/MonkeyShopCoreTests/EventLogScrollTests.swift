@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// The event log scrolls back with PgUp/PgDn/Home/End; a view scrolled back stays put.
 @Suite struct EventLogScrollTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// A fresh folder for the test's files, removed afterwards.
 private func withFolder<T>(_ body: (String) throws -> T) throws -> T {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 // Each finding of the attack on the first version's ledger, reproduced: these failed before the
 // fix they name.

@@ -2,7 +2,10 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 // The ledger's promise (SPEC §12), checked against every sequence rather than the paths we thought
 // of: random sequences of what a user, a parent, another terminal and the system can do drive the

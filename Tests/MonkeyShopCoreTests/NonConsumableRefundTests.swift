@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// A refund of the jungle map pack takes the product away, in either app, once; a restore never
 /// brings a refunded purchase back.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// What each app hears of a refund: StoreKit 2 through Transaction.updates, taken back once;
 /// StoreKit 1 nothing, for a consumable.

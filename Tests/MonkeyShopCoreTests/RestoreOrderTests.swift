@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// StoreKit 1's restore of the jungle map pack: the finished callback after the restored
 /// transactions were handled, and one restored transaction per purchase in the queue however often

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// `update` on its own: a message in, the effects it asks for and the model after. No runtime, no
 /// storage, no clock: what the runtime would answer is written into the test as a message.

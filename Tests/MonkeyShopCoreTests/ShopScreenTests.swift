@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// Golden screens: the storefront rendered into the in-memory grid at 80×24 and 120×40, compared
 /// with the text files under Tests/MonkeyShopCoreTests/Golden. To regenerate them deliberately:

@@ -1,5 +1,8 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 /// A walkthrough's `press` steps use the storefront's keys: with `skipPaymentSheet` on, a buy key

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// The app written with StoreKit 2: what it calls and receives is StoreKit 2's, not StoreKit 1's
 /// under other names.

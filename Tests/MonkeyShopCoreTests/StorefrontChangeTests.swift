@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// A storefront change as StoreKit 1 delivers it: `paymentQueueDidChangeStorefront(_:)`, a new
 /// products request, prices only from its response, and `paymentQueue(_:shouldContinue:in:)` for a

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// The transaction manager's detail: Enter on a transaction shows the payload the App Store signs
 /// for it, what verifying it gives, and which StoreKit 2 sequences hold it.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// `transactionIdentifier` is "undefined except when `transactionState` is set to
 /// `SKPaymentTransactionState.purchased` or `SKPaymentTransactionState.restored`"

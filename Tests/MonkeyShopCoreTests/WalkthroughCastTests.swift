@@ -1,5 +1,8 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 /// The repository, found from this file so the tests run from any directory.

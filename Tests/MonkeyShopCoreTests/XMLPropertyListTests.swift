@@ -2,7 +2,10 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 // The fast XML reader must give exactly what Foundation's PropertyListSerialization gives, or nil
 // so that the catalog loader asks Foundation. Every check here compares the two.

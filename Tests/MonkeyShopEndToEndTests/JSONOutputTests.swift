@@ -1,5 +1,8 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 /// Evidence a QA engineer keeps: `--json` on `buy` and `store show`, ISO 8601 dates in every JSON

@@ -1,5 +1,8 @@
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
+import MonkeyShopStorage
 import SwiftASN1
 import Testing
 import X509

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import MonkeyShopCore
+import MonkeyShopDomain
+import MonkeyShopStorage
 import Testing
 import X509
 

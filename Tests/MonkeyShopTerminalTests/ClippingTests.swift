@@ -1,5 +1,8 @@
 import CNCurses
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 @testable import MonkeyShopTerminal

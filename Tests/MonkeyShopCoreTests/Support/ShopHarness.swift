@@ -1,6 +1,9 @@
 import Foundation
 
-@testable import MonkeyShopCore
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
 
 /// The storefront on a manual clock and memory storage: keys in, cells out.
 final class ShopHarness {

@@ -1,4 +1,7 @@
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 
 /// Memory storage whose writes can be made to fail, as a full disk or a read-only folder would.
 final class SwitchableStorage: ShopStorage {

@@ -1,6 +1,9 @@
 import CNCurses
 import Foundation
-import MonkeyShopCore
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import MonkeyShopWalkthrough
 import Testing
 
 @testable import MonkeyShopTerminal

@@ -1,0 +1,165 @@
+import MonkeyShopDomain
+import MonkeyShopStorage
+
+/// The app's credit manager: the only writer of the wallet. It credits a purchased transaction
+/// exactly once, whoever delivers it and however often, and refuses to spend what is not there.
+public struct CreditManager {
+  public let storage: any ShopStorage
+  public let catalog: Catalog
+
+  public init(storage: any ShopStorage, catalog: Catalog) {
+    self.storage = storage
+    self.catalog = catalog
+  }
+
+  public enum Delivery: Equatable, Sendable {
+    /// Credits added now.
+    case credited(credits: Int, balance: Int)
+    /// Delivered before (a redelivery at launch, or another monkeyshop got there first): only
+    /// finishing remains.
+    case alreadyDelivered(balance: Int)
+    /// A non-consumable unlocked now: the app owns it from here on.
+    case unlocked(productIdentifier: String, balance: Int)
+    /// A non-consumable the app owned already (bought again, restored, or redelivered).
+    case alreadyOwned(productIdentifier: String, balance: Int)
+    /// A non-consumable whose purchase was refunded before it was finished: nothing is unlocked.
+    case refunded(productIdentifier: String, balance: Int)
+
+    public var balance: Int {
+      switch self {
+      case .credited(_, let balance), .alreadyDelivered(let balance), .unlocked(_, let balance),
+        .alreadyOwned(_, let balance), .refunded(_, let balance):
+        balance
+      }
+    }
+  }
+
+  /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
+  public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
+    if catalog.isNonConsumable(transaction.productIdentifier) { return try unlock(transaction) }
+    // Only consumables grant credits.
+    guard let perUnit = catalog.product(transaction.productIdentifier)?.credits else {
+      throw CreditError.unknownProduct(transaction.productIdentifier)
+    }
+    guard let number = transaction.number else { throw CreditError.notPurchased(transaction.id) }
+    return try storage.update { store, wallet in
+      // The wallet's record decides, whatever the store says: the store file may have been reset,
+      // deleted or replaced by an older copy that lists this transaction as unfinished again.
+      let paid = store.transaction(transaction.id)
+      // A transaction is finished only after it was credited (here, or by another monkeyshop). One
+      // whose refund was taken back before it was delivered is not credited either.
+      if wallet.credited.contains(number) || paid?.finished == true || wallet.clawedBack.contains(number) {
+        return .alreadyDelivered(balance: wallet.balance)
+      }
+      // Only what the App Store says was paid for is credited.
+      guard let paid, paid.state == .purchased else {
+        throw CreditError.notPurchased(transaction.id)
+      }
+      // The quantity the store holds, not the one the caller passed.
+      let (credits, overflow) = perUnit.multipliedReportingOverflow(by: paid.quantity)
+      let (balance, sumOverflow) = wallet.balance.addingReportingOverflow(credits)
+      guard !overflow, !sumOverflow, credits >= 1, balance <= Wallet.balanceLimit else {
+        throw CreditError.balanceOverflow
+      }
+      wallet.balance = balance
+      wallet.credited.insert(number)
+      return .credited(credits: credits, balance: balance)
+    }
+  }
+
+  public enum Clawback: Equatable, Sendable {
+    /// Taken back now (0 credits for a transaction never credited): the balance may be below zero.
+    case takenBack(credits: Int, balance: Int)
+    /// Taken back before (the app heard of the refund again, or another monkeyshop got there first).
+    case alreadyTakenBack(balance: Int)
+
+    public var balance: Int {
+      switch self {
+      case .takenBack(_, let balance), .alreadyTakenBack(let balance): balance
+      }
+    }
+  }
+
+  /// Takes back the credits of a refunded transaction, once per transaction identifier, whatever
+  /// the balance: it may go below zero, and is then owed. Only a transaction the store (or its
+  /// history) holds as refunded is taken back; one never credited takes nothing back but is
+  /// recorded, so a later delivery does not credit it.
+  public func clawBack(_ transaction: StoreTransaction) throws -> Clawback {
+    guard let number = transaction.number else { throw CreditError.notRefunded(transaction.id) }
+    return try storage.update(seeingHistory: { store, wallet, history in
+      if wallet.clawedBack.contains(number) { return .alreadyTakenBack(balance: wallet.balance) }
+      // Apple's record decides, not the caller's copy: the store's, else the history's.
+      let refunded = try store.transaction(transaction.id) ?? history().last { $0.id == transaction.id }
+      guard let refunded, refunded.isRevoked else { throw CreditError.notRefunded(transaction.id) }
+      var credits = 0
+      if wallet.credited.contains(number) {
+        guard let perUnit = catalog.product(refunded.productIdentifier)?.credits else {
+          throw CreditError.unknownProduct(refunded.productIdentifier)
+        }
+        let (worth, overflow) = perUnit.multipliedReportingOverflow(by: refunded.quantity)
+        guard !overflow, wallet.balance - worth >= -Wallet.balanceLimit else { throw CreditError.balanceOverflow }
+        credits = worth
+      }
+      wallet.balance -= credits
+      wallet.clawedBack.insert(number)
+      return .takenBack(credits: credits, balance: wallet.balance)
+    })
+  }
+
+  /// Feeds the monkey: subtracts credits, or refuses when the balance is too low (or owed).
+  @discardableResult
+  public func spend(_ credits: Int) throws -> Int {
+    guard credits >= 1 else { throw CreditError.invalidAmount(credits) }
+    return try storage.update { _, wallet in
+      guard wallet.balance >= credits else {
+        throw CreditError.insufficientBalance(balance: wallet.balance, requested: credits)
+      }
+      wallet.balance -= credits
+      return wallet.balance
+    }
+  }
+
+  /// Sets the balance to zero. Transactions already credited stay recognised, so an unfinished
+  /// one is not credited again after the reset.
+  public func reset() throws {
+    try storage.update { _, wallet in wallet.balance = 0 }
+  }
+}
+
+public enum CreditError: ShopError, Equatable {
+  case insufficientBalance(balance: Int, requested: Int)
+  case invalidAmount(Int)
+  case unknownProduct(String)
+  case balanceOverflow
+  case notPurchased(String)
+  case notRefunded(String)
+
+  public var errorID: ErrorID {
+    switch self {
+    case .insufficientBalance: .insufficientBalance
+    case .invalidAmount: .invalidAmount
+    case .balanceOverflow: .balanceOverflow
+    case .unknownProduct: .productNotAvailable
+    case .notPurchased, .notRefunded: .unknownTransaction
+    }
+  }
+
+  public var message: String {
+    switch self {
+    case .insufficientBalance(let balance, let requested) where balance < 0:
+      "not enough monkey credits: \(requested) requested, and the wallet owes \(-balance) (refunds took back credits already spent); buy credits to pay them back"
+    case .insufficientBalance(let balance, let requested):
+      "not enough monkey credits: \(requested) requested, \(balance) in the wallet"
+    case .invalidAmount(let amount):
+      "cannot spend \(amount) credits: spend 1 or more"
+    case .unknownProduct(let identifier):
+      "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
+    case .notPurchased(let id):
+      "payment \(id) is not purchased in the store, so nothing is credited"
+    case .notRefunded(let id):
+      "transaction #\(id) is not refunded in the store, so nothing is taken back"
+    case .balanceOverflow:
+      "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished"
+    }
+  }
+}

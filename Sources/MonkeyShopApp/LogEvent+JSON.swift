@@ -1,0 +1,61 @@
+import Foundation
+import MonkeyShopDomain
+
+extension LogEvent {
+  /// The App Store's number for the payment the event is about, whatever its state (for a
+  /// resolution: the new payment).
+  public var paymentID: String? {
+    switch self {
+    case .updated(let transaction, _), .finished(let transaction): transaction.id
+    case .delivered(let id, _, _), .alreadyDelivered(let id), .approved(let id), .declined(let id): id
+    case .resolved(_, let newID): newID
+    case .storeKit2(let event): event.transactionID
+    case .refunded(let id, _), .tookBack(let id, _, _): id
+    case .shouldContinue(let id, _, _): id
+    default: nil
+    }
+  }
+
+  /// The `transactionIdentifier` the app has for the event's transaction: only a purchased or
+  /// restored one has it (`StoreTransaction.transactionIdentifier`).
+  public var transactionID: String? {
+    switch self {
+    case .updated(let transaction, _), .finished(let transaction): transaction.transactionIdentifier
+    case .delivered, .alreadyDelivered, .storeKit2, .refunded, .tookBack: paymentID
+    default: nil
+    }
+  }
+
+  /// The error ID the event carries, when there is one: an error, a failed product request, a
+  /// failed transaction (a cancel included: its `paymentCancelled` is `MS-E0004`).
+  public var errorID: ErrorID? {
+    switch self {
+    case .error(let failure): failure.errorID
+    case .productsRequestFailed(let error): error.errorID
+    case .updated(let transaction, _): transaction.failure?.errorID
+    default: nil
+    }
+  }
+}
+
+extension LogEntry {
+  /// The entry as a JSON object, for `--log-file` (JSON Lines) and `--json`: `time` (ISO 8601,
+  /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
+  /// match), `text` (the log line as the storefront shows it), and when the event has them:
+  /// `payment` (the App Store's number for the payment: a transaction's `id` in
+  /// `store transactions --json`), `transactionIdentifier` (purchased and restored transactions
+  /// only) and `errorID`.
+  public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
+    var object: [String: Any] = [
+      "time": ISO8601.string(from: time),
+      "ms": Int((time.timeIntervalSince(launchDate) * 1000).rounded(.down)),
+      "event": event.name,
+      "text": text(language),
+      "storeKit": api.rawValue,
+    ]
+    if let id = event.paymentID { object["payment"] = id }
+    if let id = event.transactionID { object["transactionIdentifier"] = id }
+    if let errorID = event.errorID { object["errorID"] = errorID.rawValue }
+    return object
+  }
+}

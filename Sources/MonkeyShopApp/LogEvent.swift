@@ -1,0 +1,182 @@
+import Foundation
+import MonkeyShopDomain
+
+/// One line of the StoreKit event log: an API call the app made or a callback it received.
+public enum LogEvent: Equatable, Sendable {
+  case observerAdded
+  case canMakePayments(Bool)
+  case productsRequested([String])
+  case productsReceived(valid: [String], invalid: [String])
+  case productsRequestFailed(ProductRequestError)
+  case paymentAdded(productIdentifier: String, quantity: Int)
+  case updated(StoreTransaction, redelivered: Bool)
+  case delivered(transactionID: String, credits: Int, balance: Int)
+  case alreadyDelivered(transactionID: String)
+  /// `finishTransaction(_:)`: for a purchased transaction or a failed payment.
+  case finished(StoreTransaction)
+  case approved(transactionID: String)
+  case declined(transactionID: String)
+  case resolved(transactionID: String, newTransactionID: String)
+  case spent(credits: Int, balance: Int)
+  case conditionChanged(Condition, value: String)
+  /// `paymentQueueDidChangeStorefront(_:)` (StoreKit 2: `Storefront.updates`).
+  case storefrontChanged(Storefront)
+  /// `paymentQueue(_:shouldContinue:in:)` for a payment in flight during a storefront change, and
+  /// the app's answer.
+  case shouldContinue(transactionID: String, storefront: Storefront, answer: Bool)
+  case crashed(CrashPoint)
+  case error(ShopFailure)
+  case note(LogNote)
+  /// A call or result of the app written with StoreKit 2.
+  case storeKit2(StoreKit2Event)
+  /// The app restarted, now written with this StoreKit.
+  case appRestarted(StoreKitAPI)
+  /// StoreKit 1's Restore Purchases: `restoreCompletedTransactions()`, then the observer's
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)` or, failing,
+  /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)`.
+  case restoreCompletedTransactions
+  /// Apple's side: the App Store refunded a transaction (`store refund`, the transaction manager).
+  case refunded(transactionID: String, reason: RevocationReason)
+  /// The app took a refunded transaction's credits back.
+  case tookBack(transactionID: String, credits: Int, balance: Int)
+  case restoreCompletedTransactionsFinished
+  case restoreCompletedTransactionsFailed(ProductRequestError)
+  /// Non-consumables and their hosted content: unlocking, downloads, the content put in place.
+  case download(DownloadEvent)
+
+  /// The name `expect: { event: … }` matches: the transaction state, or what happened.
+  public var name: String {
+    switch self {
+    case .observerAdded: "observerAdded"
+    case .canMakePayments: "canMakePayments"
+    case .productsRequested: "productsRequested"
+    case .productsReceived: "productsReceived"
+    case .productsRequestFailed: "productsRequestFailed"
+    case .paymentAdded: "paymentAdded"
+    case .updated(let transaction, _): transaction.state.description
+    case .delivered: "delivered"
+    case .alreadyDelivered: "alreadyDelivered"
+    case .finished: "finished"
+    case .approved: "approved"
+    case .declined: "declined"
+    case .resolved: "resolved"
+    case .spent: "spent"
+    case .conditionChanged: "conditionChanged"
+    case .storefrontChanged: "storefrontChanged"
+    case .shouldContinue: "shouldContinue"
+    case .crashed: "crashed"
+    case .error: "error"
+    case .note: "note"
+    case .storeKit2(let event): event.name
+    case .appRestarted: "appRestarted"
+    case .restoreCompletedTransactions: "restore"
+    case .refunded: "refunded"
+    case .tookBack: "tookBack"
+    case .restoreCompletedTransactionsFinished: "restoreFinished"
+    case .restoreCompletedTransactionsFailed: "restoreFailed"
+    case .download(let event): event.name
+    }
+  }
+
+  /// The log line in the chosen storeKit; notes, which explain, in the storefront's language.
+  public func text(_ storeKit: StoreKitAPI, _ language: Language) -> String {
+    let sk1 = storeKit == .storeKit1
+    switch self {
+    case .observerAdded:
+      return sk1 ? "SKPaymentQueue.default().add(observer)" : "Task { for await result in Transaction.updates }"
+    case .canMakePayments(let allowed):
+      return (sk1 ? "SKPaymentQueue.canMakePayments()" : "AppStore.canMakePayments") + " → \(allowed)"
+    case .productsRequested(let identifiers):
+      return sk1
+        ? "SKProductsRequest(\(identifiers.count) ids).start()" : "Product.products(for: \(identifiers.count) ids)"
+    case .productsReceived(let valid, let invalid):
+      let invalidText = invalid.isEmpty ? "" : ", invalidProductIdentifiers: \(invalid.joined(separator: ", "))"
+      return sk1
+        ? "productsRequest(_:didReceive:) \(counted(valid.count, "product"))\(invalidText)"
+        : "→ [Product] \(counted(valid.count, "product"))\(invalid.isEmpty ? "" : " (missing: \(invalid.joined(separator: ", ")))")"
+    case .productsRequestFailed(let error):
+      return sk1
+        ? "request(_:didFailWithError:) \(error.code)"
+        : "Product.products(for:) threw \(StoreKit2Event.networkError)"
+    // Only the StoreKit 1 app adds payments and hears `updatedTransactions`; the StoreKit 2 app's
+    // calls and results are `storeKit2` events.
+    case .paymentAdded(let identifier, let quantity):
+      return "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
+    case .updated(let transaction, let redelivered):
+      var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(transaction.logName)"
+      if redelivered { text += " (redelivered)" }
+      if let failure = transaction.failure { text += " \(failure.code)" }
+      return text
+    case .delivered(let id, let credits, let balance):
+      return "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)"
+    case .alreadyDelivered(let id):
+      return "deliver #\(id): already credited, nothing added"
+    case .finished(let transaction):
+      return sk1
+        ? "SKPaymentQueue.finishTransaction(\(transaction.logName))" : "transaction.finish() \(transaction.logName)"
+    // Ask to Buy and interrupted purchases concern payments that never had a transactionIdentifier.
+    case .approved(let id):
+      return "Ask to Buy: a parent approved payment \(id)"
+    case .declined(let id):
+      return "Ask to Buy: a parent declined payment \(id)"
+    case .resolved(let id, let newID):
+      return "interrupted payment \(id) resolved: the App Store adds payment \(newID)"
+    case .spent(let credits, let balance):
+      return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
+    case .conditionChanged(let condition, let value):
+      return "store: \(condition) = \(value)"
+    // StoreKit 2: "Use `updates` to listen for changes in this value"
+    // (https://developer.apple.com/documentation/storekit/storefront/updates); a purchase in flight
+    // asks its `onStorefrontChange(shouldContinuePurchase:)` option, "true if this option isn't added"
+    // (https://developer.apple.com/documentation/storekit/product/purchaseoption/onstorefrontchange(shouldcontinuepurchase:)).
+    case .storefrontChanged(let storefront):
+      return sk1
+        ? "paymentQueueDidChangeStorefront(_:) → \(storefront.code)"
+        : "Storefront.updates → \(storefront.code)"
+    case .shouldContinue(let id, let storefront, let answer):
+      return sk1
+        ? "paymentQueue(_:shouldContinue: payment \(id), in: \(storefront.code)) → \(answer)"
+        : "onStorefrontChange(shouldContinuePurchase:) \(storefront.code) → \(answer)"
+    case .crashed(let point):
+      return "CRASH at \(point.rawValue): the app died"
+    case .error(let failure):
+      // The ID leads, so a tester finds it even where the line is cut.
+      return "\(failure.errorID) ✗ \(failure.message)"
+    case .note(let note):
+      return "  ↳ " + Words(language).note(note)
+    case .storeKit2(let event):
+      return event.text
+    case .appRestarted(let api):
+      return "── the app restarts, written with \(api) ──"
+    case .restoreCompletedTransactions:
+      return "SKPaymentQueue.default().restoreCompletedTransactions()"
+    case .refunded(let id, let reason):
+      return "refund: the App Store revoked #\(id) (revocationReason \(reason))"
+    case .tookBack(let id, let credits, let balance):
+      return "take back #\(id): -\(counted(credits, "credit")) → balance \(balance)"
+    case .restoreCompletedTransactionsFinished:
+      return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
+    case .restoreCompletedTransactionsFailed(let error):
+      return "paymentQueue(_:restoreCompletedTransactionsFailedWithError:) \(error.code)"
+    case .download(let event):
+      return event.text(language)
+    }
+  }
+}
+
+/// A log line with the moment it happened and the API of the app that recorded it: a line stays
+/// as it was written when the app is switched to the other StoreKit.
+public struct LogEntry: Equatable, Sendable {
+  public let time: Date
+  public let event: LogEvent
+  public let api: StoreKitAPI
+
+  public init(time: Date, event: LogEvent, api: StoreKitAPI = .storeKit1) {
+    self.time = time
+    self.event = event
+    self.api = api
+  }
+
+  /// The log line as the storefront shows it.
+  public func text(_ language: Language) -> String { event.text(api, language) }
+}

@@ -1,0 +1,142 @@
+import MonkeyShopDomain
+
+/// The line under the log that says what just happened, as a value: `Words` says it in the
+/// storefront's language, and tests compare values, not text.
+public enum Notice: Equatable, Sendable {
+  /// A payment in flight; `sheetSkipped`: added without the payment sheet (`skipPaymentSheet`).
+  case purchasing(product: String, quantity: Int, sheetSkipped: Bool = false)
+  case purchased(product: String, quantity: Int, credits: Int)
+  /// Unfinished transactions of an earlier run delivered (or only finished, if already credited) at
+  /// launch, with the credits they added and the crash point that left them, if one did.
+  case redelivered(transactionIDs: [String], credits: Int, crash: FiredCrash?)
+  case alreadyDelivered(transactionID: String)
+  case cancelled(product: String)
+  case interrupted(transactionID: String, StoreFailure)
+  case purchaseFailed(StoreFailure)
+  case waitingForApproval(transactionID: String)
+  case spent(balance: Int)
+  case appSwitched(StoreKitAPI)
+  case productsFailed(ProductRequestError)
+  case finishedElsewhere(transactionID: String, TransactionState)
+  /// A payment of this session is no longer in the store: it will never be answered.
+  case vanished(transactionID: String)
+  case crashed
+  /// Something the app tried failed: the failure with its error ID.
+  case failed(ShopFailure)
+  /// A key was pressed that cannot act now, and why.
+  case cannot(keys: String, Reason)
+  /// What only the app written with StoreKit 2 is told.
+  case storeKit2(StoreKit2Notice)
+  /// A refund the app took back.
+  case refundTakenBack(transactionID: String, credits: Int, balance: Int)
+  /// A refund a StoreKit 1 app is never told of.
+  case refundNotTold(transactionID: String)
+  /// Restore Purchases ended, with how many transactions came back.
+  case restoreFinished(restored: Int)
+  /// A non-consumable unlocked, or its hosted content's download.
+  case download(DownloadNotice)
+
+  public enum Tone: Sendable {
+    case info, success, warning, failure
+  }
+
+  public var tone: Tone {
+    switch self {
+    case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
+    case .storeKit2(.pending), .refundTakenBack, .refundNotTold: .warning
+    case .storeKit2(.unverified): .failure
+    case .purchased, .redelivered: .success
+    case .cancelled, .waitingForApproval, .cannot, .interrupted: .warning
+    case .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
+    case .download(let notice):
+      switch notice {
+      case .unlocked, .installed, .restored: .success
+      case .downloading, .noHostedContentAPI: .info
+      case .paused, .cancelled, .accessRemoved: .warning
+      case .failed: .failure
+      }
+    }
+  }
+}
+
+/// Why a key cannot act now.
+public enum Reason: Equatable, Sendable {
+  case noSuchProduct
+  case restricted
+  case productsLoading
+  case requestFailed
+  case invalidProduct(String)
+  case firstProductSelected
+  case lastProductSelected
+  case quantityAtMost
+  case quantityOnlyForConsumables
+  case quantityAtLeast
+  case nothingToSpend
+  case noRequestWhileRestricted
+  case onlyDeferredCanBeApproved
+  case onlyDeferredCanBeDeclined
+  case onlyInterruptedCanBeResolved
+  case onlyPurchasedCanBeRefunded
+  case noTransactionSelected
+  /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
+  case notInThisOverlay
+  case logAtStart
+  case logAtEnd
+  /// No download to pause, resume, start again or cancel.
+  case noDownload
+}
+
+/// What a product's buy button reads.
+public enum BuyButton: Equatable, Sendable {
+  case appStoreDisabled
+  case loading
+  case networkDown
+  case notAvailable
+  case buy(price: String)
+}
+
+/// A line of the event log that explains rather than records a StoreKit call.
+public enum LogNote: Equatable, Sendable {
+  case unfinishedAtLaunch(count: Int)
+  case crashedLastRun(FiredCrash)
+  case askToBuyWaits
+  case finishedElsewhere(transactionID: String, TransactionState)
+  /// A transaction redelivered at launch was credited already: by the app that stopped before
+  /// finishing it.
+  case creditedBeforeStop
+  /// A purchase this app saw answered was credited already: another monkeyshop on the data folder
+  /// (an open storefront, another command) delivered it first.
+  case creditedByAnother(transactionID: String)
+  /// `skipPaymentSheet` is on: the payment was added without the sheet, as if confirmed.
+  case paymentSheetSkipped
+  /// Buy or Cancel on the App Store's payment sheet.
+  case paymentSheetAnswered(confirmed: Bool)
+  /// A payment left `.purchasing` with its sheet unanswered when the app last stopped: the App
+  /// Store shows the sheet again.
+  case paymentSheetShownAgain(transactionID: String)
+  /// An interrupted purchase failed with paymentCancelled: the app reads it as a cancel.
+  case interruptedLooksCancelled(transactionID: String)
+  /// A declined Ask to Buy ended `.failed`: Apple documents no callback for a decline.
+  case declineHasNoCallback
+  case walletChangedElsewhere(balance: Int)
+  /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
+  case updatesRepeatUnfinished(count: Int)
+  /// StoreKit 2: `.pending`; what the parent approves arrives through `Transaction.updates`.
+  case pendingArrivesThroughUpdates
+  /// StoreKit 2: a declined Ask to Buy reaches the app in no way Apple documents.
+  case declineDeliversNothing
+  /// StoreKit 1: a consumable's refund reaches the app in no way.
+  case refundNotToldToStoreKit1(transactionID: String)
+  /// StoreKit 2: a refund heard again, taken back before.
+  case alreadyTakenBack(transactionID: String)
+  /// Restore Purchases never brings back a consumable.
+  case consumablesNeverRestored
+}
+
+/// What the storefront says that only an app written with StoreKit 2 is told.
+public enum StoreKit2Notice: Equatable, Sendable {
+  /// `purchase(options:)` returned `.pending`: no transaction yet.
+  case pending(product: String)
+  /// A transaction failed verification: not credited, left unfinished.
+  case unverified(transactionID: String)
+}

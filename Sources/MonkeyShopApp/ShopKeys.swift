@@ -1,0 +1,270 @@
+import Foundation
+import MonkeyShopDomain
+
+extension ShopModel {
+  /// The part of the screen that has the keys now.
+  public var keyContext: KeyContext {
+    switch overlay {
+    case nil: .main
+    case .paymentSheet: .paymentSheet
+    case .transactions, .transactionDetail: .transactions
+    case .conditions: .conditions
+    case .help: .help
+    case .confirmQuit: .confirmQuit
+    }
+  }
+
+  /// The transaction manager's selection, in its list or its detail.
+  var managerSelection: Int? {
+    switch overlay {
+    case .transactions(let selection), .transactionDetail(let selection): selection
+    default: nil
+    }
+  }
+
+  public var selectedTransaction: StoreTransaction? {
+    guard let selection = managerSelection else { return nil }
+    let list = transactionList
+    return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
+  }
+
+  /// The bindings that can act now, for the hint bar.
+  public var activeBindings: [KeyBinding] {
+    KeyMap.bindings(in: keyContext).filter { $0.inHintBar && $0.whyNot(self) == nil }
+  }
+
+  /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.
+  public var isScreenTooSmall: Bool { screenSize.map { !$0.isLargeEnough } ?? false }
+
+  /// Whether a status no longer describes the shop: a key's reason that no longer holds (purchases
+  /// allowed again, products loaded, the product request answered), or a failed product request
+  /// since requested again.
+  func isStale(_ notice: Notice) -> Bool {
+    switch notice {
+    case .cannot(_, .notInThisOverlay):
+      return overlay == nil
+    case .cannot(let keys, let reason):
+      let bindings = KeyMap.bindings(in: keyContext) + KeyMap.bindings(in: .global)
+      return !bindings.contains { $0.keyLabel == keys && $0.whyNot(self) == reason }
+    case .productsFailed:
+      if case .failed = products { return false }
+      return true
+    default:
+      return false
+    }
+  }
+
+  mutating func press(_ key: Key) -> [ShopEffect] {
+    guard let binding = KeyMap.binding(for: key, in: keyContext) else {
+      guard !isScreenTooSmall else { return [] }
+      switch overlay {
+      case nil: break
+      // Help has no keys of its own to explain: any other key closes it, as htop's help does
+      // ("Press any key to return"). The key does nothing else: it was pressed to leave help.
+      case .help: overlay = nil
+      // In an overlay a key that does nothing says so where the person is looking.
+      default: status = .cannot(keys: key.description, .notInThisOverlay)
+      }
+      return []
+    }
+    // Under "terminal too small" only quitting acts: an Enter would confirm a payment sheet no one sees.
+    if isScreenTooSmall, !binding.actsOnATooSmallScreen { return [] }
+    if let reason = binding.whyNot(self) {
+      status = .cannot(keys: binding.keyLabel, reason)
+      return []
+    }
+    return perform(binding.action)
+  }
+
+  private mutating func perform(_ action: ShopAction) -> [ShopEffect] {
+    switch action {
+    case .selectPrevious, .selectNext:
+      move(action == .selectNext ? 1 : -1)
+      return []
+    case .quantityUp, .quantityDown:
+      // The quantity is the app's, set on its SKMutablePayment before the payment is added; the
+      // payment sheet shows it and does not change it.
+      quantity = Self.clampQuantity(quantity + (action == .quantityUp ? 1 : -1))
+      return []
+    case .buySelected:
+      return addPayment(selectedProduct)
+    case .buyFive:
+      return addPayment(product(granting: 5))
+    case .buyTen:
+      return addPayment(product(granting: 10))
+    case .confirmPayment, .cancelPayment:
+      guard case .paymentSheet(let sheet) = overlay else { return [] }
+      overlay = nil
+      return [
+        .answerPaymentSheet(transactionID: sheet.transactionID, confirmed: action == .confirmPayment, at: date(at: now))
+      ]
+    case .toggleRestrictions:
+      return toggle(.purchasesAllowed)
+    case .toggleNetwork:
+      return toggle(.network)
+    case .toggleAskToBuy:
+      return toggle(.askToBuy)
+    case .toggleInterrupted:
+      return toggle(.interruptedPurchases)
+    case .openConditions:
+      overlay = .conditions(selection: 0)
+      return []
+    case .spend:
+      return [.spend(1)]
+    case .openTransactions:
+      overlay = .transactions(selection: 0)
+      return [.readHistory]
+    case .switchStoreKit:
+      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+    case .requestProducts:
+      return requestProducts()
+    case .restorePurchases:
+      return restorePurchases()
+    case .pauseDownload:
+      return downloadToPauseOrResume == nil ? startDownloadAgain() : pauseOrResumeDownload()
+    case .cancelDownload:
+      return cancelDownload()
+    case .openHelp:
+      overlay = .help
+      return []
+    case .quit:
+      if isPurchaseInFlight {
+        overlay = .confirmQuit
+      } else {
+        isFinished = true
+      }
+      return []
+    case .quitNow, .confirmQuit:
+      isFinished = true
+      return []
+    case .redraw:
+      return [.screen(.redraw)]
+    case .suspend:
+      return [.screen(.suspend)]
+    case .close:
+      // A transaction's detail closes back to the list it was opened from.
+      if case .transactionDetail(let selection) = overlay {
+        overlay = .transactions(selection: selection)
+      } else {
+        overlay = nil
+      }
+      return []
+    case .keepRunning:
+      overlay = nil
+      return []
+    case .inspect:
+      switch overlay {
+      case .transactions(let selection): overlay = .transactionDetail(selection: selection)
+      case .transactionDetail(let selection): overlay = .transactions(selection: selection)
+      default: break
+      }
+      return []
+    case .approve, .decline, .resolve, .refund:
+      guard let transaction = selectedTransaction else { return [] }
+      switch action {
+      case .approve: return [.approve(transaction.id)]
+      case .decline: return [.decline(transaction.id)]
+      case .refund: return [.refund(transaction.id, .other, at: date(at: now))]
+      default: return [.resolve(transaction.id, at: date(at: now))]
+      }
+    case .pageUp, .pageDown, .toTop, .toBottom:
+      page(action)
+      return []
+    case .nextValue, .previousValue:
+      guard case .conditions(let selection) = overlay else { return [] }
+      return step(Condition.allCases[selection], by: action == .nextValue ? 1 : -1)
+    }
+  }
+
+  /// A switch of the storefront: the condition's next value.
+  private func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+
+  /// The value of a condition `step` places along its choices, wrapping around.
+  private func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+    let values = condition.choices(catalog)
+    guard !values.isEmpty else { return [] }
+    let current = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
+    let index = values.firstIndex(of: current) ?? 0
+    let next = values[(index + step + values.count) % values.count]
+    return [.setCondition(condition, value: next, at: date(at: now))]
+  }
+
+  /// The quantity a payment for `product` carries: the row's for a consumable, always 1 for a
+  /// non-consumable. "The quantity applies to consumable Apple In-App Purchases and non-renewing
+  /// subscriptions" (https://developer.apple.com/documentation/storekit/product/purchaseoption/quantity(_:));
+  /// App Store Server API's `quantity` is "The number of purchased consumable products"
+  /// (https://developer.apple.com/documentation/appstoreserverapi/quantity).
+  public func quantity(for product: Product) -> Int { product.isNonConsumable ? 1 : quantity }
+
+  /// Apple's limit for one payment, from the store that enforces it.
+  static func clampQuantity(_ quantity: Int) -> Int {
+    min(AppStore.quantityLimit.upperBound, max(AppStore.quantityLimit.lowerBound, quantity))
+  }
+
+  /// `SKPaymentQueue.add(_:)` with the quantity set on the row: the App Store shows its payment
+  /// sheet once the payment is in the queue, or with `skipPaymentSheet` on goes on as if Buy had
+  /// been tapped on it.
+  private mutating func addPayment(_ product: Product?) -> [ShopEffect] {
+    guard let product else { return [] }
+    if let index = catalog.position(of: product.productIdentifier) { selection = index }
+    let quantity = quantity(for: product)
+    if storeKit == .storeKit2 { callPurchase(productIdentifier: product.productIdentifier, quantity: quantity) }
+    let skipped = store.conditions.skipPaymentSheet
+    return [
+      .addPayment(
+        productIdentifier: product.productIdentifier, quantity: quantity, showsSheet: !skipped, sheetSkipped: skipped,
+        at: date(at: now))
+    ]
+  }
+
+  /// Why a paging key does nothing now: the log at that end on the storefront; nothing to page in
+  /// the payment sheet, the conditions panel or the quit question. The transaction manager's list
+  /// always pages (at an end it stays there).
+  func whyNotPage(logAt end: Reason, logMoves: Bool) -> Reason? {
+    switch overlay {
+    case nil: logMoves ? nil : end
+    // Help closes on any key, these too.
+    case .transactions, .transactionDetail, .help: nil
+    default: .notInThisOverlay
+    }
+  }
+
+  /// Pages the list in view: the transaction manager's (newest at the top), else the event log's
+  /// (whose top is its first event).
+  private mutating func page(_ action: ShopAction) {
+    if overlay == .help {
+      overlay = nil
+      return
+    }
+    if managerSelection != nil {
+      let page = transactionPageRows
+      switch action {
+      case .pageUp: move(-page)
+      case .pageDown: move(page)
+      case .toTop: move(Int.min / 2)
+      default: move(Int.max / 2)
+      }
+      return
+    }
+    let page = max(1, logRows - 1)
+    switch action {
+    case .pageUp: logScroll = min(logScrollLimit, logScroll + page)
+    case .pageDown: logScroll = max(0, logScroll - page)
+    case .toTop: logScroll = logScrollLimit
+    default: logScroll = 0
+    }
+  }
+
+  private mutating func move(_ step: Int) {
+    switch overlay {
+    case .transactions(let selection):
+      overlay = .transactions(selection: min(max(0, transactionList.count - 1), max(0, selection + step)))
+    case .transactionDetail(let selection):
+      overlay = .transactionDetail(selection: min(max(0, transactionList.count - 1), max(0, selection + step)))
+    case .conditions(let selection):
+      overlay = .conditions(selection: min(Condition.allCases.count - 1, max(0, selection + step)))
+    default:
+      selection = min(catalog.products.count - 1, max(0, selection + step))
+    }
+  }
+}

@@ -1,0 +1,626 @@
+import Foundation
+import MonkeyShopDomain
+
+extension ShopModel {
+  /// The storefront's one rule book: how each message changes the model, and what to do next.
+  /// Nothing else changes the model; the runtime only performs the effects returned here.
+  public mutating func update(_ message: ShopMessage) -> [ShopEffect] {
+    let contextBefore = keyContext
+    let statusBefore = status
+    let effects = apply(message)
+    // A status says what is true now: one whose reason no longer holds goes.
+    if let status, isStale(status) { self.status = nil }
+    // A newly opened overlay starts with no status about something else (the last purchase, an
+    // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
+    // quit question, which asks about the purchase in flight that status describes.
+    if overlay != nil, overlay != .confirmQuit, keyContext != contextBefore, status == statusBefore {
+      status = nil
+    }
+    return effects
+  }
+
+  private mutating func apply(_ message: ShopMessage) -> [ShopEffect] {
+    switch message {
+    case .launched(let store, let wallet, let time):
+      advanceClock(to: time)
+      return launch(store: store, wallet: wallet)
+    case .key(let key, let time):
+      advanceClock(to: time)
+      return press(key)
+    case .resized(let size):
+      screenSize = size
+      return []
+    case .tick(let time):
+      advanceClock(to: time)
+      return tick()
+    case .dataFolderRead(let store, let wallet, let time):
+      advanceClock(to: time)
+      return follow(store: store, wallet: wallet)
+    case .productsAnswered(let result):
+      return productsAnswered(result)
+    case .paymentAdded(let transaction, let sheetSkipped):
+      lastAddedTransactionID = transaction.id
+      // A StoreKit 2 app called `purchase(options:)` before the sheet; it sees no payment added.
+      if storeKit == .storeKit1 {
+        record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
+      }
+      guard sheetSkipped else { return observe(transaction, redelivered: false) }
+      note(.paymentSheetSkipped)
+      let effects = observe(transaction, redelivered: false)
+      if case .purchasing(let product, let quantity, _) = status {
+        status = .purchasing(product: product, quantity: quantity, sheetSkipped: true)
+      }
+      return effects
+    case .paymentSheetAnswered(let transaction, let confirmed):
+      note(.paymentSheetAnswered(confirmed: confirmed))
+      defer { showWaitingPaymentSheet() }
+      guard transaction.state == .purchasing else { return observe(transaction, redelivered: false) }
+      // Bought: the App Store processes the payment; its answer reaches the observer after the latency.
+      if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
+      status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
+      return []
+    case .paymentRefused(let error):
+      fail(ShopFailure(error))
+      return []
+    case .transactionsUpdated(let transactions, let redelivered):
+      return transactions.flatMap { observe($0, redelivered: redelivered) }
+    case .delivered(let transaction, let delivery):
+      return delivered(transaction, delivery)
+    case .deliveryFailed(let transaction, let failure):
+      settling.remove(transaction.id)
+      fail(failure)
+      return []
+    case .answersFailed(let failure):
+      answersHeld = true
+      inFlight = [:]
+      fail(failure)
+      return []
+    case .finished(let transaction):
+      settling.remove(transaction.id)
+      record(.finished(transaction))
+      return []
+    case .closed(let transaction):
+      settling.remove(transaction.id)
+      return []
+    case .approved(let transaction):
+      record(.approved(transactionID: transaction.id))
+      return observe(transaction, redelivered: false)
+    case .declined(let transaction):
+      record(.declined(transactionID: transaction.id))
+      return observe(transaction, redelivered: false)
+    case .resolved(let original, let transaction):
+      record(.resolved(transactionID: original, newTransactionID: transaction.id))
+      return observe(transaction, redelivered: false)
+    case .spent(let balance):
+      self.balance = balance
+      record(.spent(credits: 1, balance: balance))
+      status = .spent(balance: balance)
+      return []
+    case .conditionChanged(let condition, let value):
+      record(.conditionChanged(condition, value: value))
+      return conditionChanged(condition)
+    case .storeChanged(let store):
+      let selected = selectedTransaction?.id
+      self.store = store
+      answersHeld = false
+      clampSelections(keeping: selected)
+      closeAnsweredPaymentSheet()
+      return []
+    case .walletRead(let wallet):
+      followWallet(wallet)
+      return []
+    case .crashRecorded(let point):
+      return die(at: point)
+    case .crashNotRecorded(let point, let transaction, let failure):
+      // Only a crash point the store still holds would kill the relaunch too.
+      guard store.conditions.crashPoint == point else { return die(at: point) }
+      fail(failure)
+      return point == .beforeDelivery ? [.deliver(transaction)] : [.finish(transaction)]
+    case .failed(let failure):
+      fail(failure)
+      return []
+    case .restore:
+      return restorePurchases()
+    case .ownedRead(let owned):
+      self.owned = owned
+      return []
+    case .contentInstalled(let download, let path):
+      return contentInstalled(download, path: path)
+    case .contentInstallFailed(let download, let failure):
+      return contentInstallFailed(download, failure)
+    case .restoredTransactions(let restored):
+      return restoredTransactions(restored)
+    case .restoreFinished(let count):
+      restoreFinished(restored: count)
+      return []
+    case .entitlements(let entitlements, let unlocked):
+      entitlementsReceived(entitlements, unlocked: unlocked)
+      return []
+    case .refundMade(let transaction):
+      return refunded(transaction)
+    case .clawedBack(let transaction, let clawback):
+      return clawedBack(transaction, clawback)
+    case .accessRevoked(let transaction, let revocation):
+      accessRevoked(transaction, revocation)
+      return []
+    case .historyRead(let transactions):
+      return historyRead(transactions)
+    case .purchase(let identifier, let quantity):
+      // As an app must, the headless buy pays only for a product the App Store returned: "Your
+      // application must first send a products request to the App Store before deciding what
+      // products to display for purchase" (https://developer.apple.com/library/archive/qa/qa1691/_index.html).
+      pendingPurchase = PendingPurchase(productIdentifier: identifier, quantity: quantity)
+      return requestProducts([identifier])
+    }
+  }
+
+  // MARK: Launch and products
+
+  private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
+    self.store = store
+    balance = wallet.balance
+    // A new run of the app holds no download objects yet: the queue gives them again with each
+    // unfinished transaction.
+    downloads = []
+    var effects = (storeKit == .storeKit2 ? launchStoreKit2() : launchStoreKit1()) + refundsAtLaunch(wallet: wallet)
+    if requestsProducts { effects += requestProducts() }
+    showWaitingPaymentSheet()
+    // Payments the store should have answered while no app was running (the app that added them
+    // was killed) are answered now, and delivered like any other.
+    return effects + tick()
+  }
+
+  /// Launch of the StoreKit 1 app: the observer is added, and the queue delivers every unfinished
+  /// transaction to it again.
+  private mutating func launchStoreKit1() -> [ShopEffect] {
+    record(.observerAdded)
+    var effects: [ShopEffect] = []
+    let unfinished = store.unfinished
+    if !unfinished.isEmpty {
+      noteCrashBehind(unfinished)
+      note(.unfinishedAtLaunch(count: unfinished.count))
+      effects += unfinished.flatMap { observe($0, redelivered: true) }
+    }
+    return effects
+  }
+
+  /// The app switched to the other StoreKit: it restarts, as a new build of the app would, and
+  /// launches again with the store as it is.
+  private mutating func restartApp() -> [ShopEffect] {
+    record(.appRestarted(storeKit))
+    products = .notRequested
+    inFlight = [:]
+    downloads = []
+    settling = []
+    redelivered = []
+    if case .paymentSheet = overlay { overlay = nil }
+    status = .appSwitched(storeKit)
+    return [.relaunch]
+  }
+
+  mutating func requestProducts(_ identifiers: [String]? = nil) -> [ShopEffect] {
+    record(.canMakePayments(canMakePayments))
+    guard canMakePayments else {
+      products = .restricted
+      if let pending = pendingPurchase {
+        // The app asks canMakePayments first and adds no payment while it is false.
+        pendingPurchase = nil
+        fail(
+          ShopFailure(
+            .purchasesRestricted,
+            "canMakePayments() is false: purchases are restricted, no payment for \(pending.productIdentifier) is added"
+          ))
+      }
+      return []
+    }
+    let identifiers = identifiers ?? catalog.products.map(\.productIdentifier)
+    requestedIdentifiers = identifiers
+    record(.productsRequested(identifiers))
+    products = .loading(answerAt: now + Int((store.conditions.latency.productRequest * 1000).rounded()))
+    return answerProductRequestIfDue()
+  }
+
+  private mutating func answerProductRequestIfDue() -> [ShopEffect] {
+    guard case .loading(let answerAt) = products, answerAt <= now else { return [] }
+    products = .notRequested
+    return [.answerProductRequest(requestedIdentifiers)]
+  }
+
+  private mutating func tick() -> [ShopEffect] {
+    var effects = answeredElsewhere()
+    if answersDue { effects.append(.answerPayments(through: answersDueDate)) }
+    return effects + answerProductRequestIfDue() + advanceDownloads()
+  }
+
+  private mutating func productsAnswered(_ result: Result<AppStore.ProductsResponse, ProductRequestError>)
+    -> [ShopEffect]
+  {
+    switch result {
+    case .success(let response):
+      products = .loaded(response)
+      record(
+        .productsReceived(
+          valid: response.products.map(\.productIdentifier), invalid: response.invalidProductIdentifiers))
+    case .failure(let error):
+      products = .failed(error)
+      record(.productsRequestFailed(error))
+      record(.error(ShopFailure(error)))
+      status = .productsFailed(error)
+    }
+    guard let pending = pendingPurchase else { return [] }
+    pendingPurchase = nil
+    switch result {
+    case .success(let response) where response.contains(pending.productIdentifier):
+      if storeKit == .storeKit2 {
+        callPurchase(productIdentifier: pending.productIdentifier, quantity: pending.quantity)
+      }
+      return [
+        .addPayment(
+          productIdentifier: pending.productIdentifier, quantity: pending.quantity, showsSheet: false, at: date(at: now)
+        )
+      ]
+    case .success(let response):
+      fail(
+        ShopFailure(
+          .productNotAvailable,
+          "\(pending.productIdentifier) came back in invalidProductIdentifiers: the App Store does not sell it in \(response.storefront.code)"
+        ))
+    case .failure(let error):
+      lastFailure = ShopFailure(error)
+    }
+    return []
+  }
+
+  // MARK: The transaction observer
+
+  /// `paymentQueue(_:updatedTransactions:)`: what the app does with each state.
+  mutating func observe(_ transaction: StoreTransaction, redelivered: Bool) -> [ShopEffect] {
+    if storeKit == .storeKit2 { return observeStoreKit2(transaction, redelivered: redelivered) }
+    if transaction.state != .purchasing { inFlight[transaction.id] = nil }
+    guard !transaction.finished, !settling.contains(transaction.id) else { return [] }
+    if redelivered { self.redelivered.insert(transaction.id) }
+    record(.updated(transaction, redelivered: redelivered))
+    switch transaction.state {
+    case .purchasing:
+      // The payment is in the queue and the observer has seen `.purchasing`: only now does the App
+      // Store show its payment sheet. Apple documents `.purchasing` as arriving before the person
+      // confirms, not whether before or after the sheet appears: its own test steps list "the
+      // system displays the payment sheet" first, then "verify … `.purchasing`"
+      // (https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode,
+      // https://developer.apple.com/documentation/storekit/testing-an-interrupted-purchase); the
+      // queue, not the app, presents it ("The payment queue communicates with the App Store and
+      // presents a user interface so that the user can authorize payment",
+      // https://developer.apple.com/documentation/storekit/skpaymentqueue).
+      if transaction.awaitsPaymentSheet {
+        if requestsProducts, overlay == nil { overlay = .paymentSheet(PaymentSheet(transaction)) }
+        return []
+      }
+      if inFlight[transaction.id] == nil { inFlight[transaction.id] = now }
+      status = .purchasing(product: transaction.productIdentifier, quantity: transaction.quantity)
+      return []
+    case .purchased:
+      settling.insert(transaction.id)
+      return deliverOrCrash(transaction)
+    case .failed:
+      settling.insert(transaction.id)
+      if let failure = transaction.failure {
+        // The app sees only the error's domain and code, and decides from them alone, as the seed's
+        // `Code == 2` check does: SKErrorDomain 2 (paymentCancelled) is a cancel, whatever made it
+        // (the sheet's Cancel, a forced code 2, an interruption, a decline); anything else is an
+        // error to show. What the App Store's side knows besides is the sandbox's, said in a note.
+        if failure.code.isPaymentCancelled {
+          switch failure.reason {
+          case .interrupted:
+            note(.interruptedLooksCancelled(transactionID: transaction.id))
+            status = .interrupted(transactionID: transaction.id, failure)
+          case .askToBuyDeclined:
+            note(.declineHasNoCallback)
+            status = .cancelled(product: transaction.productIdentifier)
+          default:
+            status = .cancelled(product: transaction.productIdentifier)
+          }
+        } else {
+          record(.error(ShopFailure(failure.error)))
+          status = .purchaseFailed(failure)
+        }
+      }
+      return [.finish(transaction)]
+    case .deferred:
+      note(.askToBuyWaits)
+      status = .waitingForApproval(transactionID: transaction.id)
+      return []
+    case .restored:
+      // Restores are of non-consumables only: delivered (unlocked) as a purchase is.
+      settling.insert(transaction.id)
+      return deliverOrCrash(transaction)
+    }
+  }
+
+  /// At launch, in either API: the crash point that left one of these transactions unfinished.
+  mutating func noteCrashBehind(_ unfinished: [StoreTransaction]) {
+    if let crash = store.conditions.firedCrash, unfinished.contains(where: { $0.id == crash.transactionID }) {
+      note(.crashedLastRun(crash))
+    }
+  }
+
+  /// The app delivers a purchased transaction, unless a crash point kills it first.
+  mutating func deliverOrCrash(_ transaction: StoreTransaction) -> [ShopEffect] {
+    if let point = crashDue(.beforeDelivery, for: transaction) { return crash(at: point, transaction) }
+    return [.deliver(transaction)]
+  }
+
+  /// Any monkeyshop on the data folder may answer a due payment, and deliver and finish it: a
+  /// payment of this session that left `purchasing` elsewhere must still reach the observer, or the
+  /// app would wait for it forever.
+  private mutating func answeredElsewhere() -> [ShopEffect] {
+    // A payment the store no longer holds (a `store reset`, or a store file moved away) will never
+    // be answered: say so rather than wait for it forever.
+    for id in inFlight.keys.sorted() where store.transaction(id) == nil {
+      inFlight[id] = nil
+      fail(.vanished(id))
+      status = .vanished(transactionID: id)
+    }
+    let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
+    var effects: [ShopEffect] = []
+    for transaction in answered {
+      if transaction.finished {
+        inFlight[transaction.id] = nil
+        note(.finishedElsewhere(transactionID: transaction.id, transaction.state))
+        status = .finishedElsewhere(transactionID: transaction.id, transaction.state)
+        effects.append(.readWallet)
+      } else {
+        effects += observe(transaction, redelivered: false)
+      }
+    }
+    return effects
+  }
+
+  private mutating func delivered(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery)
+    -> [ShopEffect]
+  {
+    balance = delivery.balance
+    switch delivery {
+    case .credited(let credits, let balance):
+      record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
+    case .alreadyDelivered:
+      record(.alreadyDelivered(transactionID: transaction.id))
+    case .unlocked, .alreadyOwned, .refunded:
+      recordNonConsumableDelivery(transaction, delivery)
+    }
+    // The app delivered the transaction and dies before it can finish it: the log still says what
+    // was credited or unlocked, as the app's own log would have before it died.
+    if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
+    switch delivery {
+    case .unlocked, .alreadyOwned, .refunded: return deliveredNonConsumable(transaction, delivery)
+    case .credited, .alreadyDelivered: break
+    }
+    if case .alreadyDelivered = delivery {
+      // Only a transaction redelivered at launch can have been credited by an app that stopped
+      // before finishing it; any other was credited by a monkeyshop running now on the data folder.
+      note(
+        redelivered.contains(transaction.id) ? .creditedBeforeStop : .creditedByAnother(transactionID: transaction.id))
+    }
+    if redelivered.contains(transaction.id) {
+      // Every redelivery of the launch in one status, so none hides another.
+      var ids: [String] = []
+      var total = 0
+      if case .redelivered(let before, let credits, _) = status {
+        ids = before
+        total = credits
+      }
+      if case .credited(let credits, _) = delivery { total += credits }
+      status = .redelivered(transactionIDs: ids + [transaction.id], credits: total, crash: firedCrashBehind)
+    } else {
+      switch delivery {
+      case .credited(let credits, _):
+        status = .purchased(product: transaction.productIdentifier, quantity: transaction.quantity, credits: credits)
+      default:
+        status = .alreadyDelivered(transactionID: transaction.id)
+      }
+    }
+    return [.finish(transaction)]
+  }
+
+  /// The crash point that fired in an earlier run, while the transaction it killed is still being
+  /// taken care of at this launch.
+  private var firedCrashBehind: FiredCrash? {
+    guard let crash = store.conditions.firedCrash, redelivered.contains(crash.transactionID) else { return nil }
+    return crash
+  }
+
+  // MARK: Crash points
+
+  /// The crash point armed for this point, if the app should die here with this transaction: a
+  /// crash point kills the next purchase, not a redelivery of one it already killed.
+  private func crashDue(_ point: CrashPoint, for transaction: StoreTransaction) -> CrashPoint? {
+    guard !redelivered.contains(transaction.id) else { return nil }
+    return armedCrash == point || store.conditions.crashPoint == point ? point : nil
+  }
+
+  /// Dies at a crash point once the store holds the crash (`crashRecorded`): the next launch says
+  /// the app crashed, and a crash point set in the store is cleared so the relaunch does not die
+  /// again. Armed for this run only, the app dies even if that cannot be written.
+  private mutating func crash(at point: CrashPoint, _ transaction: StoreTransaction) -> [ShopEffect] {
+    armedCrash = nil
+    return [.recordCrash(point, transaction)]
+  }
+
+  private mutating func die(at point: CrashPoint) -> [ShopEffect] {
+    guard crashed == nil else { return [] }
+    record(.crashed(point))
+    status = .crashed
+    crashed = point
+    isFinished = true
+    return [.crash(point)]
+  }
+
+  // MARK: The data folder
+
+  /// The data folder read again after another process (or a walkthrough acting for Apple) changed
+  /// it: follow the wallet and the store, say what changed on Apple's side, and take delivery of
+  /// anything now deliverable (an approval, a resolved interruption), as `Transaction.updates` would.
+  private mutating func follow(store new: StoreState, wallet: Wallet) -> [ShopEffect] {
+    let old = store
+    let selected = selectedTransaction?.id
+    followWallet(wallet)
+    store = new
+    answersHeld = false
+    clampSelections(keeping: selected)
+    closeAnsweredPaymentSheet()
+    var effects = refundsNoticed(before: old, now: new)
+    for condition in Condition.allCases {
+      let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
+      let after = condition.value(in: new.conditions, defaultStorefront: catalog.defaultStorefront)
+      guard before != after else { continue }
+      record(.conditionChanged(condition, value: after))
+      effects += conditionChanged(condition)
+    }
+    let known = Dictionary(old.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    for transaction in new.transactions {
+      let previous = known[transaction.id]
+      guard previous.map({ $0.state != transaction.state }) ?? true else { continue }
+      switch (previous?.state, transaction.state) {
+      case (.deferred, .purchased): record(.approved(transactionID: transaction.id))
+      case (.deferred, .failed): record(.declined(transactionID: transaction.id))
+      case (nil, _):
+        if let original = transaction.resolvedFromTransactionID {
+          record(.resolved(transactionID: original, newTransactionID: transaction.id))
+        }
+      default: break
+      }
+      if transaction.awaitsFinish || transaction.state == .deferred {
+        effects += observe(transaction, redelivered: false)
+      }
+    }
+    return effects
+  }
+
+  // MARK: The payment sheet
+
+  /// A payment added before the app last stopped whose sheet was never answered is still
+  /// `.purchasing` in the queue ("If an application quits when transactions are still being
+  /// processed, those transactions are not lost. The next time the application launches, the
+  /// payment queue resumes processing the transactions",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/add(_:)-5ciz2): the App Store
+  /// shows its sheet again, so the person can still buy or cancel it. Apple does not say what
+  /// becomes of a sheet whose app quit. Only the storefront has a screen for it; headless commands
+  /// leave it waiting (`launch` counts it as purchasing).
+  private mutating func showWaitingPaymentSheet() {
+    guard requestsProducts, overlay == nil, let waiting = store.transactions.first(where: \.awaitsPaymentSheet)
+    else { return }
+    note(.paymentSheetShownAgain(transactionID: waiting.id))
+    overlay = .paymentSheet(PaymentSheet(waiting))
+  }
+
+  /// The sheet belongs to its transaction: once that is no longer waiting for the sheet's answer
+  /// (the network went down, a `store reset`, another monkeyshop answered it), the sheet closes.
+  private mutating func closeAnsweredPaymentSheet() {
+    guard case .paymentSheet(let sheet) = overlay, store.transaction(sheet.transactionID)?.awaitsPaymentSheet != true
+    else { return }
+    overlay = nil
+  }
+
+  private mutating func followWallet(_ wallet: Wallet) {
+    guard wallet.balance != balance else { return }
+    note(.walletChangedElsewhere(balance: wallet.balance))
+    balance = wallet.balance
+  }
+
+  private mutating func conditionChanged(_ condition: Condition) -> [ShopEffect] {
+    switch condition {
+    case .purchasesAllowed:
+      // The sample asks canMakePayments again when restrictions change.
+      if canMakePayments, case .restricted = products { return requestProducts() }
+      if !canMakePayments {
+        record(.canMakePayments(false))
+        products = .restricted
+      }
+    case .storefront:
+      return storefrontChanged()
+    case .storeKit:
+      return restartApp()
+    case .network:
+      networkChangedForDownloads()
+    default:
+      break
+    }
+    return []
+  }
+
+  /// `paymentQueueDidChangeStorefront(_:)`: each payment in flight asks the app's delegate
+  /// `paymentQueue(_:shouldContinue:in:)` (answered by the `continueOnStorefrontChange` condition;
+  /// the store fails a refused one with `storeProductNotAvailable`), then the app requests its
+  /// products again, as Apple advises ("Always get the storefront identifier immediately before you
+  /// display product information", https://developer.apple.com/documentation/storekit/skstorefront;
+  /// "If the storefront changes during a transaction, StoreKit notifies your app by calling the
+  /// `paymentQueueDidChangeStorefront(_:)` method",
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/storefront). Prices change
+  /// only with that response: until it arrives the buy buttons read `loading...` and no price shows.
+  private mutating func storefrontChanged() -> [ShopEffect] {
+    record(.storefrontChanged(storefront))
+    let asked = Set(inFlight.keys).union(store.transactions.filter(\.awaitsPaymentSheet).map(\.id))
+    for id in asked.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
+      record(
+        .shouldContinue(transactionID: id, storefront: storefront, answer: store.conditions.continueOnStorefrontChange))
+    }
+    guard canMakePayments else { return [] }
+    return requestProducts()
+  }
+
+  /// After the store changed: the transaction manager stays on the transaction it had selected
+  /// (newer ones may have come above it), so a key acts on the one the person chose.
+  mutating func clampSelections(keeping id: String?) {
+    let list = transactionList
+    func position(_ selection: Int) -> Int {
+      id.flatMap(list.position(of:)) ?? min(selection, max(0, list.count - 1))
+    }
+    switch overlay {
+    case .transactions(let selection): overlay = .transactions(selection: position(selection))
+    case .transactionDetail(let selection): overlay = .transactionDetail(selection: position(selection))
+    default: break
+    }
+  }
+}
+
+// MARK: Restore Purchases
+
+extension ShopModel {
+  /// Restore Purchases (the `o` key, `monkeyshop restore`). Non-consumables come back (restored
+  /// transactions in StoreKit 1, `currentEntitlements` in StoreKit 2); consumables never do, and
+  /// the person is told so.
+  ///
+  /// StoreKit 1: "The payment queue delivers a new transaction for each previously completed
+  /// transaction that can be restored. … After the transactions are delivered, the payment queue
+  /// calls the observer's `paymentQueueRestoreCompletedTransactionsFinished(_:)` method. If an error
+  /// occurred while restoring transactions, the observer will be notified through its
+  /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)` method. This method has no effect
+  /// in the following situations: … You tried to restore items that are not restorable, such as a
+  /// non-renewing subscription or a consumable product."
+  /// https://developer.apple.com/documentation/storekit/skpaymentqueue/restorecompletedtransactions()
+  /// With nothing to restore the observer is still told the restore finished: "verify that StoreKit
+  /// notifies your observer that the restore is complete by calling
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`. Note that StoreKit doesn't notify the
+  /// queue of any restored transactions."
+  /// https://developer.apple.com/documentation/storekit/testing-in-app-purchases-in-xcode
+  ///
+  /// StoreKit 2: `AppStore.sync()`, then `Transaction.currentEntitlements` (`syncStoreKit2`).
+  mutating func restorePurchases() -> [ShopEffect] {
+    guard store.conditions.networkUp else {
+      // Apple documents the failure callback, not which error a lost network gives it.
+      if storeKit == .storeKit1 {
+        record(.restoreCompletedTransactions)
+        record(.restoreCompletedTransactionsFailed(.networkDown))
+      } else {
+        record(.storeKit2(.sync))
+        record(.storeKit2(.syncThrew(StoreKit2Event.networkError)))
+      }
+      fail(ShopFailure(ProductRequestError.networkDown))
+      return []
+    }
+    guard storeKit == .storeKit1 else { return syncStoreKit2() }
+    // The App Store delivers a `.restored` transaction for each completed non-consumable
+    // purchase, then the finished callback (`restoredTransactions`).
+    record(.restoreCompletedTransactions)
+    return [.restoreCompletedTransactions(at: date(at: now))]
+  }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import MonkeyShopDomain
+
+/// The overlays drawn over the storefront: the payment sheet, the transaction manager, the
+/// conditions panel, help and the quit question.
+struct OverlayView {
+  let model: ShopModel
+  var words: Words { model.words }
+
+  func draw(on canvas: inout some Canvas) {
+    switch model.overlay {
+    case nil: return
+    case .paymentSheet(let sheet): drawSheet(sheet, on: &canvas)
+    case .transactions(let selection): drawTransactions(selection: selection, on: &canvas)
+    case .transactionDetail: drawTransactionDetail(on: &canvas)
+    case .conditions(let selection): drawConditions(selection: selection, on: &canvas)
+    case .help: drawHelp(on: &canvas)
+    case .confirmQuit: drawQuit(on: &canvas)
+    }
+  }
+
+  /// The App Store's confirmation of a payment in the queue: product, quantity (the app's, shown
+  /// and not changed here), unit price, total, Buy / Cancel.
+  private func drawSheet(_ sheet: ShopModel.PaymentSheet, on canvas: inout some Canvas) {
+    guard let product = model.catalog.product(sheet.productIdentifier) else { return }
+    let rect = canvas.centered(width: 60, height: 14 + max(1, statusLines(width: 60 - 4).count))
+    canvas.band(rect)
+    canvas.box(rect, title: words.appStore)
+    let x = rect.x + 3
+    let width = rect.width - 6
+    let storefront = model.storefront
+    let unit = product.price(in: storefront) ?? 0
+    let total = unit * Decimal(sheet.quantity)
+    var y = rect.y + 2
+    canvas.put(product.localization(words.language.rawValue).title, x: x, y: y, width: width, style: .bold)
+    y += 1
+    canvas.put(words.inAppPurchase(product), x: x, y: y, width: width, style: .muted)
+    y += 2
+    let rows: [(String, String, Style)] = [
+      (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
+      (words.unitPrice, storefront.format(unit), .plain),
+      (words.total, storefront.format(total), Style(tint: .price, bold: true)),
+      ("", product.credits.map { words.creditsGranted($0 * sheet.quantity) } ?? "", Style(tint: .success)),
+      (words.account, words.sandboxAccount, .muted),
+    ]
+    for (label, value, style) in rows {
+      canvas.put(label, x: x, y: y, style: .muted)
+      canvas.put(value, x: x + 16, y: y, width: width - 16, style: style)
+      y += 1
+    }
+    y += 1
+    let buy = "[ \(words.confirm) ]"
+    let cancel = "[ \(words.cancel) ]"
+    canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
+    canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
+    drawStatus(on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
+  }
+
+  /// Every transaction ever made, newest first, a page at a time, with what can be done to it.
+  private func drawTransactions(selection: Int, on canvas: inout some Canvas) {
+    let size = canvas.size
+    let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+    let list = model.transactionList
+    canvas.box(rect, title: words.transactionsTitle(selected: min(selection + 1, list.count), of: list.count))
+    let statusRows = drawStatus(on: &canvas, rect: rect)
+    let x = rect.x + 2
+    let width = rect.width - 4
+    guard list.count > 0 else {
+      canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
+      return drawKeys(on: &canvas, rect: rect)
+    }
+    let headings = words.transactionColumns
+    let header = Self.columns(
+      headings[0], headings[1], headings[2], headings[3], headings[4], headings[5], width: width)
+    canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
+    let rows = max(1, rect.height - 3 - max(1, statusRows))
+    // Pages: the one the selection is on, so PgDn shows the next page whole.
+    let first = selection - selection % rows
+    for (offset, transaction) in list.newestFirst(first..<first + rows).enumerated() {
+      let index = first + offset
+      let note: String
+      if let date = transaction.revocationDate {
+        note = words.refunded(on: date)
+      } else if transaction.hasPurchaseIssue {
+        note = words.issue + ": v"
+      } else if let failure = transaction.failure {
+        // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
+        note = "\(failure.errorID) \(failure.code.label)"
+      } else if let original = transaction.resolvedFromTransactionID {
+        note = words.fromTransaction(original)
+      } else {
+        note = transaction.state == .deferred ? "a/d" : ""
+      }
+      let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
+      let line = Self.columns(
+        transaction.id, transaction.productIdentifier, "\(transaction.quantity)",
+        words.transactionState(transaction.state),
+        finished, note, width: width)
+      let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
+      canvas.put(line, x: x, y: rect.y + 2 + offset, style: style)
+    }
+    drawKeys(on: &canvas, rect: rect)
+  }
+
+  static func columns(
+    _ id: String, _ product: String, _ quantity: String, _ state: String, _ finished: String, _ note: String,
+    width: Int
+  ) -> String {
+    let fixed = 6 + 5 + 11 + 12
+    let productWidth = max(12, min(30, width - fixed - 12))
+    let cells = [(id, 6), (product, productWidth), (quantity, 5), (state, 11), (finished, 12)]
+    // Each column leaves a space before the next, so a long identifier never runs into the quantity.
+    let line = cells.map { TextWidth.fit($0, to: $1 - 1) + " " }.joined() + note
+    return TextWidth.fit(line, to: width)
+  }
+
+  /// Every condition with its value; the selected one can be changed with ← →.
+  private func drawConditions(selection: Int, on canvas: inout some Canvas) {
+    let conditions = Condition.allCases
+    let rect = canvas.centered(width: 60, height: conditions.count + 4 + max(1, statusLines(width: 60 - 4).count))
+    canvas.band(rect)
+    canvas.box(rect, title: words.conditions)
+    for (index, condition) in conditions.enumerated() {
+      let y = rect.y + 2 + index
+      let value = words.conditionValue(
+        condition, condition.value(in: model.store.conditions, defaultStorefront: model.catalog.defaultStorefront))
+      let selected = index == selection
+      let line = TextWidth.fit(words.conditionName(condition), to: 22) + (selected ? "◀ \(value) ▶" : "  \(value)")
+      canvas.put(line, x: rect.x + 3, y: y, width: rect.width - 6, style: selected ? .focus : .plain)
+    }
+    drawStatus(on: &canvas, rect: rect)
+    drawKeys(on: &canvas, rect: rect)
+  }
+
+  /// Help, generated from the key map: every key of every part of the screen.
+  private func drawHelp(on canvas: inout some Canvas) {
+    let size = canvas.size
+    // The whole screen (its footer says how to close it): at 80×24 the key map fills two columns of 22.
+    let rect = Rect(x: 0, y: 0, width: size.width, height: size.height)
+    canvas.box(rect, title: words.help)
+    var lines: [(String, Style)] = []
+    // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
+    for context in KeyContext.allCases where ![.help, .confirmQuit, .global].contains(context) {
+      lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
+      let keys = KeyMap.helpLines(in: context) + (context == .main ? KeyMap.helpLines(in: .global) : [])
+      for line in keys {
+        lines.append((TextWidth.fit(line.keys, to: 10) + line.help.text(words.language), .plain))
+      }
+    }
+    let rows = rect.height - 2
+    let columns = (lines.count + rows - 1) / rows
+    let columnWidth = (rect.width - 4) / max(1, columns)
+    for (index, (text, style)) in lines.enumerated() {
+      let column = index / rows
+      let row = index % rows
+      canvas.put(text, x: rect.x + 2 + column * columnWidth, y: rect.y + 1 + row, width: columnWidth - 1, style: style)
+    }
+    drawKeys(on: &canvas, rect: rect)
+  }
+
+  private func drawQuit(on canvas: inout some Canvas) {
+    let text = words.quitWhileInFlight
+    let rect = canvas.centered(width: TextWidth.of(text) + 6, height: 5)
+    canvas.band(rect)
+    canvas.box(rect, title: "monkeyshop", style: Style(tint: .warning))
+    canvas.put(text, x: rect.x + 3, y: rect.y + 2, style: .bold)
+  }
+
+  /// Whether the open overlay shows the status line inside itself, where the person is looking.
+  static func showsStatus(_ overlay: ShopModel.Overlay?) -> Bool {
+    switch overlay {
+    case .paymentSheet, .transactions, .transactionDetail, .conditions: true
+    case nil, .help, .confirmQuit: false
+    }
+  }
+
+  /// The status (what just happened, or why a key did nothing) wrapped to `width`, whole: an error
+  /// ID at its end is never cut off. No rows without a status.
+  private func statusLines(width: Int) -> [String] {
+    guard let status = model.status else { return [] }
+    return ShopView.wrap(words.notice(status, title: model.title(of:)), width: width, lines: 6)
+  }
+
+  /// The status on the last rows inside the box, as many as it needs; returns how many it took.
+  @discardableResult
+  func drawStatus(on canvas: inout some Canvas, rect: Rect) -> Int {
+    guard let status = model.status else { return 0 }
+    let lines = statusLines(width: rect.width - 4).suffix(max(1, rect.height - 3))
+    let top = rect.y + rect.height - 1 - lines.count
+    for (offset, line) in lines.enumerated() {
+      canvas.put(line, x: rect.x + 2, y: top + offset, width: rect.width - 4, style: status.tone.style)
+    }
+    return lines.count
+  }
+
+  /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
+  /// they fit (help lists the others).
+  func drawKeys(on canvas: inout some Canvas, rect: Rect) {
+    let text =
+      " "
+      + model.activeBindings.map { "\($0.keys[0].description) \($0.hint.text(words.language))" }
+      .joined(separator: " · ") + " "
+    canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
+  }
+}

@@ -1,0 +1,384 @@
+import Foundation
+import MonkeyShopDomain
+
+/// Draws the storefront: header, balance, products, conditions, the StoreKit event log, the status
+/// line and the hint bar, then whichever overlay is open. Pure: the same model gives the same cells.
+public struct ShopView {
+  let model: ShopModel
+  let room: Room
+  var words: Words { model.words }
+
+  /// The rows the storefront is drawn in.
+  public enum Room: Equatable, Sendable {
+    /// The whole terminal, at least `ScreenSize.minimum`.
+    case screen
+    /// The rows above the walkthrough player's band, fewer than the minimum: the storefront leaves
+    /// out its blank rows and, when the band lists the keys that act, its hint bar, so the balance,
+    /// the status and the newest events stay in sight.
+    case aboveBand(hintBar: Bool)
+  }
+
+  public init(model: ShopModel, room: Room = .screen) {
+    self.model = model
+    self.room = room
+  }
+
+  /// Rows between the sections: one on a whole screen, none above the band.
+  private var gap: Int { room == .screen ? 1 : 0 }
+  /// Rows the hint bar takes at the bottom.
+  private var hintRows: Int { room == .aboveBand(hintBar: false) ? 0 : 1 }
+
+  /// From this width the event log goes beside the products and conditions instead of below them.
+  static let sideBySideWidth = 160
+
+  /// Where the event log goes on a screen of this size: its rule's row, the rows below it, its
+  /// column and width.
+  struct LogArea {
+    var x: Int
+    var top: Int
+    var bottom: Int
+    var width: Int
+    var rows: Int { max(0, bottom - top) }
+  }
+
+  /// The left column's width: the whole screen, or on a wide one what products and conditions need.
+  static func mainWidth(_ size: ScreenSize) -> Int {
+    size.width >= sideBySideWidth ? max(ScreenSize.minimum.width, size.width * 9 / 20) : size.width
+  }
+
+  public func draw(on canvas: inout some Canvas) {
+    let size = canvas.size
+    guard size.isLargeEnough || room != .screen else { return drawTooSmall(on: &canvas) }
+    drawHeader(on: &canvas)
+    // An overlay that shows the status inside itself takes it from the bottom of the screen.
+    let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
+    let below = drawUpper(on: &canvas, width: Self.mainWidth(size))
+    drawLog(on: &canvas, logArea(size: size, statusRows: status.count, below: below))
+    for (index, line) in status.enumerated() {
+      canvas.put(
+        line, x: 0, y: size.height - hintRows - status.count + index, width: size.width,
+        style: model.status?.tone.style ?? .plain)
+    }
+    if hintRows > 0 { drawHints(on: &canvas, y: size.height - 1) }
+    OverlayView(model: model).draw(on: &canvas)
+  }
+
+  /// The upper part (balance, products, conditions) in the left column; the row below it.
+  private func drawUpper(on canvas: inout some Canvas, width: Int) -> Int {
+    drawBalance(on: &canvas, y: 1 + gap, width: width)
+    let y = drawProducts(on: &canvas, y: 2 + 2 * gap, width: width)
+    return drawConditions(on: &canvas, y: y + gap, width: width)
+  }
+
+  /// Where the log goes on a whole screen of this size (the model pages the log by its rows).
+  static func logArea(_ model: ShopModel, size: ScreenSize, statusRows: Int = 1) -> LogArea {
+    ShopView(model: model).logArea(size: size, statusRows: statusRows)
+  }
+
+  /// Where the log goes: below the conditions (`below`: the row under them, measured when not
+  /// given), or beside everything on a wide screen.
+  private func logArea(size: ScreenSize, statusRows: Int, below: Int? = nil) -> LogArea {
+    let bottom = size.height - hintRows - 1 - statusRows
+    let left = Self.mainWidth(size)
+    if left < size.width { return LogArea(x: left + 1, top: 1 + gap, bottom: bottom, width: size.width - left - 1) }
+    var probe = HeightProbe(size: size)
+    let y = below ?? drawUpper(on: &probe, width: size.width)
+    return LogArea(x: 0, top: y + gap, bottom: bottom, width: size.width)
+  }
+
+  private func drawTooSmall(on canvas: inout some Canvas) {
+    let size = canvas.size
+    // Only quitting acts here; the quit question, when asked, is the one thing to answer.
+    let last = model.overlay == .confirmQuit ? words.quitWhileInFlight : words.onlyQuitActs
+    let lines = [words.terminalTooSmall, words.needs(.minimum, has: size), last]
+    for (index, line) in lines.enumerated() {
+      let text = TextWidth.truncate(line, to: size.width)
+      let x = max(0, (size.width - TextWidth.of(text)) / 2)
+      canvas.put(text, x: x, y: max(0, size.height / 2 - 1) + index, style: index == 0 ? .bold : .plain)
+    }
+  }
+
+  private func drawHeader(on canvas: inout some Canvas) {
+    let width = canvas.size.width
+    let bar = Style(tint: .accent, bold: true, reverse: true)
+    canvas.put(" " + words.shopTitle, x: 0, y: 0, width: width, style: bar)
+    let storefront = model.storefront
+    let right = words.storefront(storefront.code, locale: storefront.localeIdentifier) + " "
+    canvas.put(right, x: width - TextWidth.of(right), y: 0, style: bar)
+  }
+
+  private func drawBalance(on canvas: inout some Canvas, y: Int, width: Int) {
+    canvas.put("  " + words.balance(model.balance), x: 0, y: y, style: Style(tint: .success, bold: true))
+    var right: [String] = []
+    if model.unfinishedCount > 0 { right.append(words.unfinished(model.unfinishedCount)) }
+    if let spinner = spinner { right.append(spinner) }
+    let text = right.joined(separator: "  ") + " "
+    canvas.put(text, x: width - TextWidth.of(text), y: y, style: Style(tint: .warning, bold: true))
+  }
+
+  /// A braille spinner whose frame follows the time since the purchase started.
+  var spinner: String? {
+    guard let started = model.inFlight.values.min() else { return nil }
+    let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+    let index = max(0, model.now - started) / ShopModel.spinnerInterval % frames.count
+    return "\(frames[index]) \(words.purchasing)"
+  }
+
+  // MARK: Products
+
+  /// Rows of the product list: two per product, scrolled to keep the selection in view.
+  private func drawProducts(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
+    let size = canvas.size
+    canvas.rule(words.products, y: top, width: width)
+    let products = model.catalog.products
+    let fixedRows = 1 + 1 + 3 + 1 + 4 + 2  // rules, conditions, a few log lines, status and hints
+    let listRows = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
+    let visible = listRows / 2
+    let first = min(max(0, model.selection - visible + 1), max(0, products.count - visible))
+    var y = top + 1
+    for index in first..<min(products.count, first + visible) {
+      drawProduct(products[index], selected: index == model.selection, on: &canvas, y: y, width: width)
+      y += 2
+    }
+    if products.count > visible {
+      let position = " \(model.selection + 1)/\(products.count) "
+      canvas.put(position, x: width - TextWidth.of(position) - 1, y: top, style: .muted)
+    }
+    if case .loaded(let response) = model.products, !response.invalidProductIdentifiers.isEmpty, y < size.height {
+      canvas.put(
+        "  " + words.invalidIdentifiers(response.invalidProductIdentifiers), x: 0, y: y, width: width, style: .muted)
+      y += 1
+    }
+    return y
+  }
+
+  private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
+    let text = product.localization(words.language.rawValue)
+    let button = "[ \(words.buyButton(model.buyButton(product))) ]"
+    let quantity = selected ? words.quantity(model.quantity(for: product)) : ""
+    let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
+    let rightWidth = TextWidth.of(right)
+    // As with SKProduct, the app knows a price only once the App Store has answered for it.
+    let owned = model.owned.owns(product.productIdentifier)
+    let price =
+      owned
+      ? words.owned
+      : model.response?.contains(product.productIdentifier) == true
+        ? product.displayPrice(in: model.storefront) ?? "—" : ""
+    let priceWidth = 12
+    let titleWidth = max(8, width - rightWidth - priceWidth - 4)
+    let marker = selected ? "▶ " : "  "
+    let lineStyle = selected ? Style.focus : Style(bold: true)
+    canvas.put(marker + TextWidth.fit(text.title, to: titleWidth), x: 0, y: y, style: lineStyle)
+    canvas.put(
+      TextWidth.fit(price, to: priceWidth), x: titleWidth + 3, y: y,
+      style: Style(tint: owned ? .success : .price, bold: true))
+    canvas.put(right, x: width - rightWidth, y: y, style: buttonStyle(product, selected: selected))
+    if let download = model.download(forProduct: product.productIdentifier), download.installedAt == nil {
+      drawDownload(download, on: &canvas, y: y + 1, width: width)
+    } else {
+      canvas.put("    " + text.description, x: 0, y: y + 1, width: width, style: .muted)
+    }
+  }
+
+  /// A download in place of the description: a bar, the percent and the state.
+  private func drawDownload(_ download: Download, on canvas: inout some Canvas, y: Int, width: Int) {
+    let cells = 20
+    let filled = Int((download.progress * Double(cells)).rounded(.down))
+    let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled) + "]"
+    let percent = String(format: "%3d%%", Int((download.progress * 100).rounded()))
+    let line = "    \(bar) \(percent) \(words.downloadState(download.state))"
+    let style: Style =
+      switch download.state {
+      case .failed, .cancelled: Style(tint: .danger, bold: true)
+      case .paused: Style(tint: .warning, bold: true)
+      default: Style(tint: .accent, bold: true)
+      }
+    canvas.put(line, x: 0, y: y, width: width, style: style)
+  }
+
+  private func buttonStyle(_ product: Product, selected: Bool) -> Style {
+    switch model.buyButton(product) {
+    case .networkDown, .appStoreDisabled: Style(tint: .danger, bold: true)
+    case .loading, .notAvailable: Style(tint: .warning)
+    case .buy: Style(tint: .success, bold: true, reverse: selected)
+    }
+  }
+
+  // MARK: Conditions
+
+  /// Every condition and its state, wrapped to the width.
+  private func drawConditions(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
+    canvas.rule(words.conditions, y: top, width: width)
+    var x = 2
+    var y = top + 1
+    let conditions = model.store.conditions
+    let defaultStorefront = model.catalog.defaultStorefront
+    for condition in Condition.allCases {
+      let value = condition.value(in: conditions, defaultStorefront: defaultStorefront)
+      let normal = condition.value(in: Conditions(), defaultStorefront: defaultStorefront)
+      // The rarer switches show only when set away from their default (the panel lists them all).
+      guard condition.isAlwaysShown || value != normal else { continue }
+      let label = words.conditionName(condition) + " "
+      let shown = words.conditionValue(condition, value)
+      let cell = label + shown
+      if x + TextWidth.of(cell) + 3 > width {
+        x = 2
+        y += 1
+      }
+      canvas.put(label, x: x, y: y, style: .muted)
+      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(condition, isNormal: value == normal))
+      x += TextWidth.of(cell) + 3
+    }
+    return y + 1
+  }
+
+  /// A fault away from its default stands out; storefront and latency are choices, not faults.
+  private func conditionStyle(_ condition: Condition, isNormal: Bool) -> Style {
+    guard condition.isFault else { return Style(bold: true) }
+    return isNormal ? Style(tint: .success) : Style(tint: .danger, bold: true)
+  }
+
+  // MARK: Event log
+
+  private func drawLog(on canvas: inout some Canvas, _ area: LogArea) {
+    guard area.rows > 0 else { return }
+    var title = words.eventLog(model.storeKit)
+    if model.logScroll > 0 { title += " · " + words.scrolledBack(model.logScroll) }
+    canvas.rule(title, x: area.x, y: area.top, width: area.width)
+    let textX = area.x + 12
+    for (offset, row) in Self.logRows(model, rows: area.rows, width: area.width - 12).enumerated() {
+      let y = area.top + 1 + offset
+      if let time = row.time { canvas.put(time, x: area.x + 1, y: y, style: .muted) }
+      canvas.put(row.text, x: textX, y: y, width: area.width - 12, style: Self.style(of: row.event))
+    }
+  }
+
+  /// One row of the event log: an entry's first row carries its time.
+  struct LogRow {
+    var time: String?
+    var text: String
+    var event: LogEvent
+  }
+
+  /// The rows the log shows: the entries up to the scrolled-back one, newest at the bottom, a long
+  /// entry wrapped onto a second or third row rather than cut (an error's code and ID stay in view);
+  /// from the first entry when they do not fill the rows.
+  static func logRows(_ model: ShopModel, rows: Int, width: Int) -> [LogRow] {
+    guard rows > 0, width > 0 else { return [] }
+    func rowsOf(_ entry: LogEntry) -> [LogRow] {
+      let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
+      let lines = wrap(entry.text(model.words.language), width: width)
+      return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
+    }
+    let end = max(0, model.log.count - model.logScroll)
+    var shown: [LogRow] = []
+    var index = end
+    while index > 0, shown.count < rows {
+      index -= 1
+      shown.insert(contentsOf: rowsOf(model.log[index]), at: 0)
+    }
+    if shown.count > rows { return Array(shown.suffix(rows)) }
+    var next = end
+    while shown.count < rows, next < model.log.count {
+      shown += rowsOf(model.log[next])
+      next += 1
+    }
+    return Array(shown.prefix(rows))
+  }
+
+  /// Text in rows of `width` cells, broken at spaces, continued with an indent; three rows at most.
+  static func wrap(_ text: String, width: Int, lines maximum: Int = 3) -> [String] {
+    var rest = text
+    var lines: [String] = []
+    while TextWidth.of(rest) > width, lines.count < maximum - 1 {
+      let head = TextWidth.truncate(rest, to: width)
+      let cut = head.lastIndex(of: " ").map { head[..<$0] }.map(String.init) ?? head
+      lines.append(cut.isEmpty ? head : cut)
+      rest = "  " + rest.dropFirst((cut.isEmpty ? head : cut).count).drop { $0 == " " }
+    }
+    return lines + [rest]
+  }
+
+  public static func style(of event: LogEvent) -> Style {
+    switch event {
+    case .error, .productsRequestFailed, .crashed: Style(tint: .danger, bold: true)
+    case .delivered: Style(tint: .success, bold: true)
+    case .finished: Style(tint: .success)
+    case .note, .conditionChanged: .muted
+    case .updated(let transaction, _):
+      switch transaction.state {
+      case .purchased: Style(tint: .success)
+      case .failed: Style(tint: .danger)
+      case .deferred: Style(tint: .warning)
+      default: .plain
+      }
+    default: .plain
+    }
+  }
+
+  // MARK: Status and hints
+
+  /// The status message, on one line or, when long, two: an error's ID must stay visible.
+  private func statusLines(width: Int) -> [String] {
+    guard let status = model.status else { return [""] }
+    var text = " " + words.notice(status, title: model.title(of:))
+    if model.isPurchaseInFlight, let spinner, status.tone == .info { text = " \(spinner.prefix(1))" + text }
+    guard TextWidth.of(text) > width else { return [text] }
+    let first = TextWidth.truncate(text, to: width)
+    let cut = first.lastIndex(of: " ").map { first[..<$0] }.map(String.init) ?? first
+    let rest = "   " + text.dropFirst(cut.count).trimmingCharacters(in: .whitespaces)
+    return [cut, rest]
+  }
+
+  private func drawHints(on canvas: inout some Canvas, y: Int) {
+    HintBar.draw(model.activeBindings, language: words.language, on: &canvas, y: y)
+  }
+}
+
+/// The hint bar: the keys that can act now, from the key map, as many as fit.
+enum HintBar {
+  /// The storefront's keys by how much a person needs them in the bar: buying, the conditions
+  /// panel, spending and the log's StoreKit before the switches the conditions bar already shows.
+  static let importance: [ShopAction] = [
+    // Only while a download can use them, and then what the person needs first.
+    .pauseDownload, .cancelDownload,
+    .buyFive, .buyTen, .openConditions, .spend, .switchStoreKit, .openTransactions, .toggleNetwork,
+    .toggleRestrictions, .toggleAskToBuy, .toggleInterrupted, .requestProducts, .restorePurchases, .buySelected,
+    .quit,
+  ]
+
+  static func draw(_ bindings: [KeyBinding], language: Language, on canvas: inout some Canvas, y: Int) {
+    let width = canvas.size.width
+    canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: Style(reverse: true))
+    var x = 1
+    let help = bindings.first { $0.action == .openHelp }
+    let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint.text(language)) + 2 } ?? 0
+    // The most useful keys first, so a narrow bar still shows them; help lists every key.
+    let ranked = bindings.enumerated().sorted { a, b in
+      (importance.firstIndex(of: a.element.action) ?? importance.count, a.offset)
+        < (importance.firstIndex(of: b.element.action) ?? importance.count, b.offset)
+    }.map(\.element)
+    for binding in ranked where binding.action != .openHelp {
+      let key = binding.keys[0].description
+      let hint = binding.hint.text(language)
+      let cell = TextWidth.of(key) + 1 + TextWidth.of(hint) + 2
+      guard x + cell <= width - reserve else { continue }
+      canvas.put(key, x: x, y: y, style: Style(bold: true, reverse: true))
+      canvas.put(hint, x: x + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
+      x += cell
+    }
+    if let help {
+      let key = help.keys[0].description
+      canvas.put(key, x: width - reserve + 1, y: y, style: Style(bold: true, reverse: true))
+      canvas.put(
+        help.hint.text(language), x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
+    }
+  }
+}
+
+/// A canvas that draws nothing: the layout's rows are measured by drawing on it.
+private struct HeightProbe: Canvas {
+  let size: ScreenSize
+  mutating func put(_ text: String, x: Int, y: Int, style: Style) {}
+}

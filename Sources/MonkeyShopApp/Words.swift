@@ -1,0 +1,468 @@
+import Foundation
+import MonkeyShopDomain
+
+/// A short text in both languages, for tables such as the key map.
+public struct Phrase: Sendable {
+  public let en: String
+  public let ja: String
+
+  public init(_ en: String, _ ja: String) {
+    self.en = en
+    self.ja = ja
+  }
+
+  public func text(_ language: Language) -> String { language == .ja ? ja : en }
+}
+
+/// Every string the storefront shows, in English and Japanese. One place, so a translation never
+/// drifts from the screen it belongs to.
+public struct Words: Sendable {
+  public let language: Language
+
+  public init(_ language: Language) { self.language = language }
+
+  func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+
+  // Header and balance
+  var shopTitle: String { say("monkeyshop — Monkey Credits", "monkeyshop — モンキークレジット") }
+  func storefront(_ code: String, locale: String) -> String {
+    say("Storefront \(code) · \(locale)", "ストアフロント \(code) · \(locale)")
+  }
+  /// The balance; below zero (refunds took back credits already spent) it is shown as owed.
+  func balance(_ credits: Int) -> String {
+    guard credits < 0 else { return say("\(credits) monkey credits", "\(credits) モンキークレジット") }
+    return say("\(-credits) monkey credits owed", "\(-credits) モンキークレジットの未払い")
+  }
+  func unfinished(_ count: Int) -> String { say("\(count) unfinished", "未完了 \(count)") }
+
+  // Products
+  var products: String { say("Products", "商品") }
+  func buyButton(_ button: BuyButton) -> String {
+    switch button {
+    case .loading: "loading..."
+    case .networkDown: "Network down?"
+    case .appStoreDisabled: "AppStore disabled"
+    case .notAvailable: notAvailable
+    case .buy(let price): say("Buy \(price)", "購入 \(price)")
+    }
+  }
+  var restricted: String {
+    say("purchases are restricted (canMakePayments is false)", "購入が制限されています (canMakePayments が false)")
+  }
+  var notAvailable: String { say("Not available", "販売されていません") }
+  func quantity(_ quantity: Int) -> String { say("qty \(quantity)", "数量 \(quantity)") }
+  func invalidIdentifiers(_ ids: [String]) -> String {
+    say("invalidProductIdentifiers: \(ids.joined(separator: ", "))", "無効な商品ID: \(ids.joined(separator: ", "))")
+  }
+
+  // Conditions
+  var conditions: String { say("Conditions", "条件") }
+  func conditionName(_ condition: Condition) -> String {
+    switch condition {
+    case .purchasesAllowed: say("purchases", "購入")
+    case .network: say("network", "ネットワーク")
+    case .askToBuy: say("Ask to Buy", "承認と購入")
+    case .interruptedPurchases: say("interrupted", "中断")
+    case .failNext: say("fail next", "次を失敗")
+    case .failAll: say("fail all", "全て失敗")
+    case .latency: say("latency", "遅延")
+    case .storefront: say("storefront", "ストアフロント")
+    case .continueOnStorefrontChange: say("storefront change", "ストアフロント変更")
+    case .skipPaymentSheet: say("skip sheet", "シート省略")
+    case .environment: say("environment", "環境")
+    case .verification: say("verification", "検証")
+    case .includeConsumableHistory: say("consumable history", "消耗型の履歴")
+    case .storeKit: say("StoreKit", "StoreKit")
+    case .crashPoint: say("crash", "クラッシュ")
+    }
+  }
+  func conditionValue(_ condition: Condition, _ value: String) -> String {
+    // A forced error by its domain and name as well as its number: `2 paymentCancelled`,
+    // `5002 SSServerErrorDomain`.
+    if condition == .failNext || condition == .failAll, let error = StoreError(argument: value) {
+      switch error {
+      case .storeKit(let code): return "\(code.rawValue) \(code.name)"
+      case .server(let code): return "\(code.rawValue) \(error.domain.rawValue)"
+      }
+    }
+    return switch (condition, value) {
+    case (.purchasesAllowed, "true"): say("allowed", "許可")
+    case (.purchasesAllowed, "false"): say("RESTRICTED", "制限中")
+    case (.continueOnStorefrontChange, "true"): say("continue", "続行")
+    case (.continueOnStorefrontChange, "false"): say("STOP", "停止")
+    case (.network, "up"): say("up", "接続")
+    case (.network, "down"): say("DOWN", "切断")
+    case (.latency, "instant"): say("instant", "即時")
+    case (.latency, "normal"): say("normal", "通常")
+    case (.latency, "slow"): say("slow", "低速")
+    case (.verification, "pass"): say("pass", "成功")
+    case (.verification, "fail"): say("FAIL", "失敗")
+    case (_, "true"): say("true", "オン")
+    case (_, "false"): say("false", "オフ")
+    case (_, "on"): say("ON", "オン")
+    case (_, "off"): say("off", "オフ")
+    default: value
+    }
+  }
+
+  // Event log
+  func eventLog(_ storeKit: StoreKitAPI) -> String {
+    say("StoreKit events (\(storeKit))", "StoreKit イベント (\(storeKit))")
+  }
+
+  func scrolledBack(_ entries: Int) -> String {
+    say("\(entries) newer below · End follows", "新しい \(entries) 件は下 · End で最新")
+  }
+
+  // Payment sheet
+  var appStore: String { "App Store" }
+  /// The product's type as App Store Connect names it: "Consumable", "Non-Consumable".
+  func inAppPurchase(_ product: Product) -> String {
+    product.isNonConsumable
+      ? say("In-App Purchase · Non-Consumable", "App 内課金 · 非消耗型")
+      : say("In-App Purchase · Consumable", "App 内課金 · 消耗型")
+  }
+  var quantityLabel: String { say("Quantity", "数量") }
+  var unitPrice: String { say("Unit price", "単価") }
+  var total: String { say("Total", "合計") }
+  var account: String { say("Account", "アカウント") }
+  var sandboxAccount: String { "sandbox@monkeyshop.test" }
+  var confirm: String { say("Buy", "購入") }
+  var cancel: String { say("Cancel", "キャンセル") }
+  func creditsGranted(_ credits: Int) -> String { say("+\(credits) monkey credits", "+\(credits) モンキークレジット") }
+
+  // Progress and results
+
+  /// The status line of a notice; product identifiers become the product's title.
+  func notice(_ notice: Notice, title: (String) -> String) -> String {
+    switch notice {
+    case .purchasing(let product, let quantity, let sheetSkipped):
+      let skipped = sheetSkipped ? say(" (payment sheet skipped)", " (支払いシート省略)") : ""
+      return say(
+        "Purchasing \(title(product)) ×\(quantity)\(skipped)…", "\(title(product)) ×\(quantity) を購入中\(skipped)…")
+    case .purchased(let product, let quantity, let credits):
+      return say(
+        "Purchased \(title(product)) ×\(quantity): +\(counted(credits, "credit"))",
+        "\(title(product)) ×\(quantity) を購入しました: +\(credits) クレジット")
+    case .redelivered(let ids, let credits, let crash):
+      let list = Self.list(ids.map { "#\($0)" }, and: say("and", "と"))
+      let plural = ids.count > 1
+      var text =
+        credits > 0
+        ? say(
+          "Unfinished \(plural ? "transactions" : "transaction") \(list) delivered at launch: +\(counted(credits, "credit"))",
+          "未完了の取引 \(list) を起動時に受け取りました: +\(credits) クレジット")
+        : say(
+          "Unfinished \(plural ? "transactions" : "transaction") \(list) \(plural ? "were" : "was") already credited: finished, not credited again",
+          "未完了の取引 \(list) は付与済み: 二重付与せずに完了しました")
+      // What left it unfinished comes second, so what the launch did stays on the first line.
+      if let crash {
+        let before =
+          crash.point == .beforeDelivery ? say("delivering", "受け取る") : say("finishing", "完了する")
+        text += say(
+          " — the app crashed before \(before) #\(crash.transactionID) (crash point \(crash.point.rawValue))",
+          " — 前回アプリは #\(crash.transactionID) を\(before)前にクラッシュしました (\(crash.point.rawValue))")
+      }
+      return text
+    case .alreadyDelivered(let id):
+      return say(
+        "Transaction #\(id) was already credited: finished without crediting again",
+        "取引 #\(id) は付与済み: 二重付与せずに完了しました")
+    case .cancelled(let product):
+      return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
+    case .interrupted(let id, let failure):
+      let text = say(
+        "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (Tab)",
+        "アプリにはキャンセル (\(failure.code.label)); App Store が支払い \(id) を中断: 取引マネージャ (Tab) で解決してください")
+      return ShopFailure(failure.errorID, text).formatted
+    case .purchaseFailed(let failure):
+      // The App Store's words stay as Apple wrote them, marked as Apple's.
+      let error = failure.error
+      let apple = say("Apple: \"\(error.localizedDescription)\"", "Appleのメッセージ: \"\(error.localizedDescription)\"")
+      return ShopFailure(error.errorID, say("Purchase failed: ", "購入に失敗しました: ") + "\(apple) — \(error.code.label)")
+        .formatted
+    case .waitingForApproval(let id):
+      return say(
+        "Waiting for approval (Ask to Buy), payment \(id): Tab to approve or decline",
+        "承認待ち (承認と購入) 支払い \(id): Tab で承認または拒否")
+    case .spent(let balance):
+      return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
+    case .appSwitched(let storeKit):
+      return say(
+        "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
+        "アプリを \(storeKit) で書かれたものとして再起動しました (一つのアプリで二つの API は混ぜません)")
+    case .productsFailed(let error):
+      let failure = error.formatted
+      return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
+    case .finishedElsewhere(let id, let state):
+      return say(
+        state == .purchased
+          ? "Transaction #\(id) was purchased: another monkeyshop delivered and finished it"
+          : "Payment \(id) \(state == .failed ? "failed" : "ended \(state)"): another monkeyshop finished it",
+        state == .purchased
+          ? "取引 #\(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました"
+          : "支払い \(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました")
+    case .vanished(let id):
+      let failure = ShopFailure.vanished(id)
+      return language == .ja
+        ? ShopFailure(failure.errorID, "支払い \(id) はストアにありません (リセットされた?): 応答は来ません").formatted
+        : failure.formatted
+    case .crashed:
+      return say("The app crashed", "アプリがクラッシュしました")
+    case .failed(let failure):
+      return failure.formatted
+    case .cannot(let keys, let reason):
+      return "\(keys): \(self.reason(reason))"
+    case .storeKit2(.pending(let product)):
+      return say(
+        "Waiting for approval (Ask to Buy) of \(title(product)): .pending, no transaction until a parent answers",
+        "\(title(product)) の承認待ち (承認と購入): .pending、保護者が答えるまで取引はありません")
+    case .storeKit2(.unverified(let id)):
+      return say(
+        "Transaction #\(id) failed verification (.unverified): not credited, left unfinished",
+        "取引 #\(id) は検証に失敗しました (.unverified): 付与せず、未完了のまま")
+    case .refundTakenBack(let id, let credits, let balance):
+      return say(
+        "Transaction #\(id) was refunded: \(counted(credits, "credit")) taken back, balance \(balance)",
+        "取引 #\(id) は返金されました: \(credits) クレジットを回収、残高 \(balance)")
+    case .refundNotTold(let id):
+      return say(
+        "Transaction #\(id) was refunded; StoreKit 1 does not tell the app, so the credits stay",
+        "取引 #\(id) は返金されました。StoreKit 1 はアプリに知らせないため、クレジットは残ります")
+    case .download(let notice):
+      return downloadNotice(notice, title: title)
+    case .restoreFinished(let restored):
+      return say(
+        "Restore finished: \(counted(restored, "purchase")) restored (consumables are never restored)",
+        "復元が完了しました: \(restored) 件 (消耗型は復元されません)")
+    }
+  }
+
+  /// Why a key cannot act now.
+  func reason(_ reason: Reason) -> String {
+    switch reason {
+    case .noSuchProduct: notAvailable
+    case .restricted: restricted
+    case .productsLoading: say("products are loading", "商品を読み込み中です")
+    case .requestFailed:
+      say(
+        "the product request failed (network down?): press R to request again",
+        "商品の取得に失敗しました (ネットワーク切断?): R で再取得")
+    case .invalidProduct(let id):
+      say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
+    case .firstProductSelected: say("the first product is selected", "先頭の商品です")
+    case .lastProductSelected: say("the last product is selected", "最後の商品です")
+    case .quantityOnlyForConsumables:
+      say("a non-consumable is bought one at a time", "非消耗型は 1 個ずつ購入します")
+    case .quantityAtMost:
+      say(
+        "a payment buys at most \(AppStore.quantityLimit.upperBound)",
+        "1 回の支払いは最大 \(AppStore.quantityLimit.upperBound) 個")
+    case .quantityAtLeast:
+      say(
+        "a payment buys at least \(AppStore.quantityLimit.lowerBound)",
+        "1 回の支払いは最低 \(AppStore.quantityLimit.lowerBound) 個")
+    case .nothingToSpend: say("no monkey credits to spend", "使えるモンキークレジットがありません")
+    case .noRequestWhileRestricted:
+      say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
+    case .onlyDeferredCanBeApproved:
+      say("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
+    case .onlyDeferredCanBeDeclined:
+      say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+    case .onlyPurchasedCanBeRefunded:
+      say("only a purchased transaction not refunded yet can be refunded", "返金できるのは未返金の購入済み取引だけです")
+    case .noTransactionSelected: noTransactions
+    case .onlyInterruptedCanBeResolved:
+      say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
+    case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
+    case .logAtEnd: say("the event log shows its newest event", "イベントログは最新です")
+    case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
+    case .noDownload: say("no download to act on", "操作できるダウンロードはありません")
+    }
+  }
+
+  /// A note of the event log.
+  func note(_ note: LogNote) -> String {
+    switch note {
+    case .unfinishedAtLaunch(let count):
+      say(
+        count == 1
+          ? "1 unfinished transaction from an earlier run: the queue delivers it again"
+          : "\(count) unfinished transactions from an earlier run: the queue delivers them again",
+        "前回の実行から未完了の取引 \(count) 件: キューが再び届けます")
+    case .crashedLastRun(let crash):
+      say(
+        "the app crashed last run at \(crash.point.rawValue) with #\(crash.transactionID)",
+        "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
+    case .askToBuyWaits:
+      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
+    case .finishedElsewhere(let id, let state):
+      say(
+        "\(name(id, state)) was answered and finished by another monkeyshop",
+        "\(name(id, state)) は別の monkeyshop が受け取り完了しました")
+    case .creditedBeforeStop:
+      say(
+        "credited before the app stopped; finishing it now keeps it from coming back",
+        "アプリ停止前に付与済み。ここで finish すれば再配信されません")
+    case .creditedByAnother(let id):
+      say(
+        "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
+        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
+    case .paymentSheetSkipped:
+      say(
+        "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
+        "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
+    case .paymentSheetAnswered(let confirmed):
+      confirmed
+        ? say("payment sheet: Buy — the App Store processes the payment", "支払いシート: 購入 — App Store が支払いを処理")
+        : say("payment sheet: Cancel", "支払いシート: キャンセル")
+    case .paymentSheetShownAgain(let id):
+      say(
+        "payment \(id) is still purchasing, its sheet unanswered: the App Store shows it again",
+        "支払い \(id) はシート未回答のまま購入中: App Store がシートを再表示")
+    case .interruptedLooksCancelled(let id):
+      say(
+        "the App Store interrupted payment \(id); the app gets only SKErrorDomain 2 and reads a cancel (Apple documents no code for an interruption)",
+        "App Store が支払い \(id) を中断。アプリには SKErrorDomain 2 しか届かずキャンセルと判断 (中断のコードは Apple 未記載)")
+    case .declineHasNoCallback:
+      say(
+        "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
+        "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
+    case .walletChangedElsewhere(let balance):
+      say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
+    case .updatesRepeatUnfinished(let count):
+      say(
+        "Transaction.updates also emits \(count == 1 ? "it" : "each of them") once at launch: crediting must be idempotent",
+        "Transaction.updates も起動時に同じ取引を一度送ります: 付与は冪等でなければなりません")
+    case .pendingArrivesThroughUpdates:
+      say(
+        "Ask to Buy: no transaction yet; if a parent approves, it arrives through Transaction.updates",
+        "承認と購入: まだ取引はありません。保護者が承認すると Transaction.updates に届きます")
+    case .declineDeliversNothing:
+      say(
+        "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",
+        "拒否: StoreKit 2 はアプリに結果も取引も更新も渡しません (Apple の記載なし)")
+    case .refundNotToldToStoreKit1:
+      say(
+        "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
+        "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
+    case .alreadyTakenBack(let id):
+      say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
+    case .consumablesNeverRestored:
+      say(
+        "consumables are never restored: the credits bought stay only in the wallet",
+        "消耗型は復元されません: 購入したクレジットはウォレットにのみ残ります")
+    }
+  }
+
+  /// Who else delivers from the same data folder.
+  public var anotherMonkeyshop: String {
+    say("another monkeyshop (an open storefront or another command)", "別の monkeyshop (開いているストアフロントか別のコマンド)")
+  }
+
+  /// "#3", "#3 and #4", "#3, #4 and #5".
+  static func list(_ items: [String], and: String) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(and) " + items.last!
+  }
+
+  /// A transaction's state in the storefront's language.
+  func transactionState(_ state: TransactionState) -> String {
+    switch state {
+    case .purchasing: say("purchasing", "購入中")
+    case .purchased: say("purchased", "購入済み")
+    case .failed: say("failed", "失敗")
+    case .restored: say("restored", "復元")
+    case .deferred: say("deferred", "保留中")
+    }
+  }
+
+  // Transaction manager
+  var transactions: String { say("Transactions", "取引") }
+  /// The transaction manager's title: how many transactions were ever made, and which is selected.
+  func transactionsTitle(selected: Int, of count: Int) -> String {
+    say("Transactions (\(count)) · \(selected) of \(count)", "取引 (\(count)) · \(count) 件中 \(selected)")
+  }
+  func refunded(on date: Date) -> String {
+    let day = ISO8601.string(from: date).prefix(10)
+    return say("refunded \(day)", "返金済み \(day)")
+  }
+  var noTransactions: String { say("The store has no transactions yet.", "まだ取引はありません。") }
+  var finished: String { say("finished", "完了") }
+  var unfinishedState: String { say("UNFINISHED", "未完了") }
+  var issue: String { say("issue", "要解決") }
+  /// The transaction manager's column headings: id, product, quantity, state, finished, note.
+  var transactionColumns: [String] {
+    language == .ja ? ["#", "商品", "数量", "状態", "完了", "メモ"] : ["#", "product", "qty", "state", "finished", "note"]
+  }
+  func fromTransaction(_ id: String) -> String { say("resolves payment \(id)", "支払い \(id) を解決") }
+
+  /// How the app names a transaction (`StoreTransaction.logName`), in the storefront's language.
+  func name(_ id: String, _ state: TransactionState) -> String {
+    StoreTransaction.hasIdentifier(state) ? "#\(id)" : say("payment \(id)", "支払い \(id)")
+  }
+
+  // A transaction's detail in the transaction manager
+  func detailTitle(_ transaction: StoreTransaction, selected: Int, of count: Int) -> String {
+    let name = name(transaction.id, transaction.state)
+    return say("Transaction \(name) · \(selected) of \(count)", "取引 \(name) · \(count) 件中 \(selected)")
+  }
+  func verification(_ verifies: Bool) -> String {
+    verifies
+      ? say(
+        "VerificationResult: .verified — signed with this data folder's chain",
+        "VerificationResult: .verified — 署名はこのデータフォルダの証明書チェーンと一致")
+      : say(
+        "VerificationResult: .unverified(invalidSignature) — completed under verification fail: a StoreKit 2 app ignores it (StoreKit 1 never checks)",
+        "VerificationResult: .unverified(invalidSignature) — verification fail で完了: StoreKit 2 のアプリは無視します (StoreKit 1 は検証しません)"
+      )
+  }
+  var notSigned: String {
+    say(
+      "No signed transaction: the App Store signs a transaction once it is purchased or restored; StoreKit 2's purchase() returns none for a pending, cancelled or failed purchase.",
+      "署名付きトランザクションはありません: App Store が署名するのは購入済みか復元済みの取引だけで、StoreKit 2 の purchase() は保留・キャンセル・失敗の購入に取引を返しません。")
+  }
+  /// The same words in both languages: they are API names.
+  func sequences(_ sequences: TransactionInspection.Sequences) -> String {
+    func mark(_ held: Bool) -> String { held ? "✓" : "✗" }
+    return
+      "StoreKit 2: Transaction.all \(mark(sequences.all))  unfinished \(mark(sequences.unfinished))  currentEntitlements \(mark(sequences.currentEntitlements))"
+  }
+  /// Why the sequences hold what they hold.
+  func sequencesWhy(consumable: Bool, includeConsumableHistory: Bool) -> String {
+    if !consumable {
+      return say(
+        "a non-consumable stays in Transaction.all, and in currentEntitlements until it is refunded",
+        "非消耗型は Transaction.all に残り、返金されるまで currentEntitlements にも入ります")
+    }
+    return includeConsumableHistory
+      ? say(
+        "consumable history on: Transaction.all keeps finished consumables; currentEntitlements never holds a consumable",
+        "消耗型の履歴 on: Transaction.all は完了した消耗型も含みます。currentEntitlements に消耗型は入りません")
+      : say(
+        "a finished consumable leaves Transaction.all unless refunded; currentEntitlements never holds a consumable",
+        "完了した消耗型は返金されない限り Transaction.all から外れます。currentEntitlements に消耗型は入りません")
+  }
+  var payloadHeading: String {
+    say("Signed payload (JWSTransactionDecodedPayload, ES256)", "署名ペイロード (JWSTransactionDecodedPayload, ES256)")
+  }
+  var jwsHint: String {
+    say(
+      "monkeyshop store transactions --json: its JWS · store certificate: the root to verify it",
+      "monkeyshop store transactions --json: JWS · store certificate: 検証用のルート証明書")
+  }
+  var purchasing: String { say("purchasing", "購入中") }
+
+  // Help and quitting
+  var help: String { say("Keys", "キー") }
+  var quitWhileInFlight: String {
+    say("A purchase is in flight. Quit anyway? (y/n)", "購入処理中です。終了しますか? (y/n)")
+  }
+  var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
+  var onlyQuitActs: String { say("until it is larger, only q (quit) acts", "大きくするまで q (終了) 以外のキーは効きません") }
+  func needs(_ size: ScreenSize, has: ScreenSize) -> String {
+    say(
+      "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",
+      "\(size.width)×\(size.height) 必要 (現在 \(has.width)×\(has.height))")
+  }
+}

@@ -1,0 +1,523 @@
+import Foundation
+
+/// Reads and validates `products.plist` (XML or binary property list).
+public enum CatalogLoader {
+  /// The catalog at `path`; an Xcode StoreKit configuration file (`.storekit`) is read as one,
+  /// its consumables granting `credits` (product ID → credits per unit). `builtIn`: hosted content
+  /// built into the binary, for a package not found beside the file.
+  public static func load(path: String, credits: [String: Int] = [:], builtIn: [String: Data] = [:])
+    throws(CatalogError) -> Catalog
+  {
+    if StoreKitConfiguration.isConfiguration(path: path) {
+      return try StoreKitConfiguration.load(path: path).catalog(credits: credits)
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      let problem =
+        FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+      throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
+    }
+    return try parse(data, path: path, content: .folder((path as NSString).deletingLastPathComponent, builtIn: builtIn))
+  }
+
+  /// `content`: where `hostedContent.path` is found; by default relative to the catalog file's
+  /// folder.
+  public static func parse(_ data: Data, path: String, content: HostedContentSource? = nil) throws(CatalogError)
+    -> Catalog
+  {
+    try parse(data, path: path, fastXML: true, content: content)
+  }
+
+  /// `fastXML: false` reads with Foundation alone, for the tests that compare the two.
+  static func parse(_ data: Data, path: String, fastXML: Bool, content: HostedContentSource? = nil)
+    throws(CatalogError) -> Catalog
+  {
+    let content = content ?? .folder((path as NSString).deletingLastPathComponent)
+    let root: Any
+    if fastXML, let parsed = XMLPropertyList.parse(data) {
+      // The usual case, read in a fraction of Foundation's time, to the same values.
+      root = parsed
+    } else {
+      // Binary plists, and anything the fast reader leaves alone: Foundation reads it or
+      // refuses it.
+      do {
+        root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+      } catch {
+        let refusal = CatalogError(path: path, problem: "not a property list", expected: "an XML or binary plist")
+        // Foundation refuses a whole document for one integer beyond 64 bits. Read it again
+        // keeping such integers, to name the product and key that hold one; whatever that reading
+        // finds, the document stays refused.
+        if let kept = XMLPropertyList.parse(data, keepingOversizedIntegers: true) as? [String: Any] {
+          var reader = Reader(path: path, content: content)
+          _ = try reader.catalog(kept)
+        }
+        throw refusal
+      }
+    }
+    guard let dictionary = root as? [String: Any] else {
+      throw CatalogError(
+        path: path, problem: "the root is \(typeName(root))", expected: "a dictionary")
+    }
+    var reader = Reader(path: path, content: content)
+    return try reader.catalog(dictionary)
+  }
+
+  /// A catalog from a property list already read, such as the one a `.storekit` file makes.
+  /// (A `.storekit` file has no hosted content; a package is looked for beside it all the same.)
+  static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
+    var reader = Reader(path: path, content: .folder((path as NSString).deletingLastPathComponent))
+    return try reader.catalog(root)
+  }
+
+  /// Walks the property list, naming the product and key of anything wrong.
+  ///
+  /// It runs over every product of catalogs of thousands, so it builds no text until something
+  /// is wrong: names of keys and products are made in `fail`.
+  private struct Reader {
+    let path: String
+    /// Where the packages of `hostedContent` are.
+    let content: HostedContentSource
+    /// The identifier of the product being read, once it is known.
+    var product: String?
+    /// The position of the product being read, named `products[index]` until its identifier is
+    /// known.
+    var productIndex: Int?
+    /// Prices already read, with their decimal places (trailing zeros aside): catalogs repeat the
+    /// same few price strings.
+    var decimals: [String: (price: Decimal, places: Int)] = [:]
+
+    static let rootKeys = ["products", "defaultStorefront", "bundleIdentifier"]
+    static let productKeys = [
+      "productIdentifier", "type", "credits", "localizations", "prices", "availableInStore", "hostedContent",
+    ]
+    /// The types sold: `SKProduct` has no type, App Store Connect does; subscriptions are not simulated.
+    static let types = ["consumable", "nonConsumable"]
+
+    func fail(_ key: String?, _ problem: String, expected: String? = nil) -> CatalogError {
+      let product = product ?? productIndex.map { "products[\($0)]" }
+      return CatalogError(path: path, product: product, key: key, problem: problem, expected: expected)
+    }
+
+    mutating func catalog(_ root: [String: Any]) throws(CatalogError) -> Catalog {
+      if let key = Self.firstUnknownKey(of: root, known: Self.rootKeys) {
+        throw fail(key, "unknown key", expected: Self.rootKeys.joined(separator: ", "))
+      }
+      var storefront = Storefront.usa
+      if let value = root["defaultStorefront"] {
+        guard let code = value as? String else {
+          throw fail("defaultStorefront", "is \(typeName(value))", expected: "a storefront code string")
+        }
+        guard let known = Storefront.named(code) else {
+          throw fail(
+            "defaultStorefront", "unknown storefront '\(TerminalText.clipped(code))'",
+            expected: "one of \(Storefront.knownCodes)")
+        }
+        storefront = known
+      }
+      var bundleIdentifier = Catalog.defaultBundleIdentifier
+      if root["bundleIdentifier"] != nil {
+        bundleIdentifier = try string(root, "bundleIdentifier")
+        guard Self.isBundleIdentifier(bundleIdentifier) else {
+          throw fail(
+            "bundleIdentifier", "'\(TerminalText.clipped(bundleIdentifier))' is not a bundle ID",
+            expected: "reverse-DNS of letters, digits, hyphens and periods, such as com.example.app")
+        }
+      }
+      guard let value = root["products"] else {
+        throw fail("products", "missing", expected: "an array of product dictionaries")
+      }
+      guard let entries = value as? [Any] else {
+        throw fail("products", "is \(typeName(value))", expected: "an array of product dictionaries")
+      }
+      guard !entries.isEmpty else {
+        throw fail("products", "is empty", expected: "at least one product")
+      }
+      var products: [Product] = []
+      products.reserveCapacity(entries.count)
+      var seen: Set<String> = []
+      seen.reserveCapacity(entries.count)
+      for (index, entry) in entries.enumerated() {
+        product = nil
+        productIndex = nil
+        guard let dictionary = entry as? [String: Any] else {
+          throw fail("products[\(index)]", "is \(typeName(entry))", expected: "a product dictionary")
+        }
+        let item = try self.product(dictionary, index: index)
+        guard seen.insert(item.productIdentifier).inserted else {
+          throw fail("productIdentifier", "duplicate identifier", expected: "each identifier once")
+        }
+        products.append(item)
+      }
+      product = nil
+      productIndex = nil
+      let catalog = Catalog(products: products, defaultStorefront: storefront, bundleIdentifier: bundleIdentifier)
+      try catalog.checkPrices(in: storefront, path: path)
+      return catalog
+    }
+
+    mutating func product(_ entry: [String: Any], index: Int) throws(CatalogError) -> Product {
+      let known = Self.productKeys
+      productIndex = index
+      let identifier = try string(entry, "productIdentifier")
+      product = identifier
+      guard Self.isReverseDNS(identifier) else {
+        throw fail(
+          "productIdentifier", "'\(TerminalText.clipped(identifier))' is not reverse-DNS",
+          expected: "e.g. com.example.monkeycredits.5")
+      }
+      if let key = Self.firstUnknownKey(of: entry, known: known) {
+        throw fail(key, "unknown key", expected: known.joined(separator: ", "))
+      }
+      let type = try string(entry, "type")
+      guard Self.types.contains(type) else {
+        let subscription = type.lowercased().contains("subscription") || type.lowercased().contains("renew")
+        throw fail(
+          "type",
+          "'\(TerminalText.clipped(type))' is not sold here\(subscription ? " (subscriptions are not simulated)" : "")",
+          expected: Self.types.joined(separator: " or "))
+      }
+      let kind: Product.Kind
+      if type == "nonConsumable" {
+        // A non-consumable is owned, never counted: it grants no credits.
+        guard entry["credits"] == nil else {
+          throw fail("credits", "is set on a non-consumable", expected: "no credits: only a consumable grants them")
+        }
+        kind = .nonConsumable
+      } else {
+        guard entry["hostedContent"] == nil else {
+          throw fail(
+            "hostedContent", "is set on a consumable", expected: "hosted content on a non-consumable only")
+        }
+        kind = .consumable(credits: try credits(entry))
+      }
+      return Product(
+        productIdentifier: identifier, kind: kind,
+        localizations: try localizations(entry["localizations"]),
+        prices: try prices(entry["prices"]),
+        availableInStore: try bool(entry, "availableInStore", default: true),
+        hostedContent: try hostedContent(entry["hostedContent"], productIdentifier: identifier))
+    }
+
+    func credits(_ entry: [String: Any]) throws(CatalogError) -> Int {
+      let expectedCredits = "a whole number from 1 to \(Product.maximumCredits)"
+      guard let creditsValue = entry["credits"] else {
+        throw fail("credits", "missing", expected: expectedCredits)
+      }
+      switch Self.number(creditsValue) {
+      case .whole(let number) where (1...Product.maximumCredits).contains(number):
+        return number
+      case .whole(let number) where number > Product.maximumCredits:
+        throw fail("credits", "is \(number), more than \(Product.maximumCredits)", expected: expectedCredits)
+      case .whole(let number):
+        throw fail("credits", "is \(number)", expected: expectedCredits)
+      case .outOfRange(let text):
+        throw fail("credits", "is \(text), out of range", expected: expectedCredits)
+      case .fraction(let text):
+        throw fail("credits", "is \(text), not a whole number", expected: expectedCredits)
+      case .notANumber:
+        throw fail("credits", "is \(typeName(creditsValue))", expected: expectedCredits)
+      }
+    }
+
+    /// `hostedContent: { path: "HostedContent/<product id>" }`: the package's folder, relative to
+    /// the catalog file (or, for the shipped catalog, to the repository's root, built in).
+    func hostedContent(_ value: Any?, productIdentifier: String) throws(CatalogError) -> HostedContent? {
+      guard let value else { return nil }
+      let expected = "a dictionary with path: the package's folder, relative to the catalog"
+      guard let fields = value as? [String: Any] else {
+        throw fail("hostedContent", "is \(typeName(value))", expected: expected)
+      }
+      if let key = Self.firstUnknownKey(of: fields, known: ["path"]) {
+        throw fail("hostedContent.\(key)", "unknown key", expected: "path")
+      }
+      let folder = try string(fields, "path", at: "hostedContent.")
+      return try HostedContent.read(folder, from: content, productIdentifier: productIdentifier, catalogPath: path)
+    }
+
+    func localizations(_ value: Any?) throws(CatalogError) -> [String: Product.Localization] {
+      guard let value else {
+        throw fail("localizations", "missing", expected: "a dictionary with at least 'en'")
+      }
+      guard let dictionary = value as? [String: Any] else {
+        throw fail("localizations", "is \(typeName(value))", expected: "a dictionary of locale → {title, description}")
+      }
+      guard dictionary["en"] != nil else {
+        throw fail("localizations", "has no 'en'", expected: "at least an English title and description")
+      }
+      var result: [String: Product.Localization] = [:]
+      result.reserveCapacity(dictionary.count)
+      do {
+        for (locale, entry) in dictionary {
+          result[locale] = try localization(locale, entry)
+        }
+      } catch {
+        // Of several bad locales, name the first in order, whatever order the dictionary keeps.
+        for locale in dictionary.keys.sorted() { _ = try localization(locale, dictionary[locale]!) }
+        throw error
+      }
+      return result
+    }
+
+    func localization(_ locale: String, _ entry: Any) throws(CatalogError) -> Product.Localization {
+      guard let fields = entry as? [String: Any] else {
+        throw fail(
+          "localizations.\(locale)", "is \(typeName(entry))", expected: "a dictionary with title and description")
+      }
+      let title = try string(fields, "title", at: "localizations.\(locale).")
+      let description = try string(fields, "description", at: "localizations.\(locale).")
+      return Product.Localization(title: title, description: description)
+    }
+
+    mutating func prices(_ value: Any?) throws(CatalogError) -> [String: Decimal] {
+      guard let value else {
+        throw fail("prices", "missing", expected: "a dictionary of storefront → decimal string")
+      }
+      guard let dictionary = value as? [String: Any] else {
+        throw fail("prices", "is \(typeName(value))", expected: "a dictionary of storefront → decimal string")
+      }
+      var result: [String: Decimal] = [:]
+      result.reserveCapacity(dictionary.count)
+      do {
+        for (code, entry) in dictionary {
+          result[code] = try price(code, entry)
+        }
+      } catch {
+        // Of several bad prices, name the first in order, whatever order the dictionary keeps.
+        for code in dictionary.keys.sorted() { _ = try price(code, dictionary[code]!) }
+        throw error
+      }
+      return result
+    }
+
+    mutating func price(_ code: String, _ entry: Any) throws(CatalogError) -> Decimal {
+      // Known and written in capitals: the same as `Storefront.named(code) != nil` and
+      // `code == code.uppercased()`, without uppercasing.
+      guard let storefront = Storefront.withCode(code) else {
+        throw fail(
+          "prices.\(code)", "unknown storefront '\(TerminalText.clipped(code))'",
+          expected: "one of \(Storefront.knownCodes)")
+      }
+      guard let text = entry as? String else {
+        throw fail("prices.\(code)", "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
+      }
+      let price: Decimal
+      let places: Int
+      if let known = decimals[text] {
+        (price, places) = known
+      } else {
+        // Prices are shown through the platform's number formatting, which keeps 15 significant
+        // digits: a longer price would be shown rounded (99999999999999.99 as $100,000,000,000,000).
+        guard Self.significantDigits(text) <= Self.maximumSignificantDigits else {
+          throw fail(
+            "prices.\(code)",
+            "'\(TerminalText.clipped(text))' has more than \(Self.maximumSignificantDigits) significant digits",
+            expected: "a price shown exactly, such as \"9999.99\"")
+        }
+        guard let parsed = Self.decimal(text) else {
+          throw fail(
+            "prices.\(code)", "'\(TerminalText.clipped(text))' is not a decimal number",
+            expected: "a decimal string such as \"0.99\"")
+        }
+        price = parsed
+        places = Self.decimalPlaces(text)
+        decimals[text] = (price, places)
+      }
+      guard price >= 0 else {
+        throw fail("prices.\(code)", "'\(TerminalText.clipped(text))' is negative", expected: "a price of 0 or more")
+      }
+      // A price the currency cannot be charged in (0.19 yen) would be rounded when shown: refused.
+      guard places <= storefront.minorUnitDigits else {
+        let unit = storefront.unitName
+        let digits = storefront.minorUnitDigits
+        let has = "'\(TerminalText.clipped(text))' has \(counted(places, "decimal place"))"
+        guard digits > 0 else {
+          throw fail(
+            "prices.\(code)", "\(has), but \(storefront.currencyCode) has no minor unit",
+            expected: "a whole number of \(unit), such as \"160\"")
+        }
+        throw fail(
+          "prices.\(code)", "\(has), but \(storefront.currencyCode) has \(digits)",
+          expected: "at most \(digits) decimal places of \(unit), such as \"0.99\"")
+      }
+      return price
+    }
+
+    func string(_ entry: [String: Any], _ key: String, at prefix: @autoclosure () -> String = "")
+      throws(CatalogError) -> String
+    {
+      guard let value = entry[key] else {
+        throw fail(prefix() + key, "missing", expected: "a string")
+      }
+      guard let text = value as? String else {
+        throw fail(prefix() + key, "is \(typeName(value))", expected: "a string")
+      }
+      guard !Self.isBlank(text) else {
+        throw fail(prefix() + key, "is empty", expected: "a non-empty string")
+      }
+      return text
+    }
+
+    func bool(_ entry: [String: Any], _ key: String, default fallback: Bool) throws(CatalogError) -> Bool {
+      guard let value = entry[key] else { return fallback }
+      guard CatalogLoader.isBoolean(value), let flag = value as? Bool else {
+        throw fail(key, "is \(typeName(value))", expected: "<true/> or <false/>")
+      }
+      return flag
+    }
+
+    /// Whether nothing is left of `text` once `trimmingCharacters(in: .whitespaces)` has trimmed
+    /// it. Only space and tab are whitespace in ASCII, so text that starts with any other ASCII
+    /// character is answered without Foundation, which is slow at this on Linux.
+    static func isBlank(_ text: String) -> Bool {
+      if let first = text.utf8.first, first < 0x80, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") {
+        return false
+      }
+      return text.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation when both ends are ASCII
+    /// other than space and tab.
+    static func trimmed(_ text: String) -> String {
+      if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
+        first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), last != UInt8(ascii: " "), last != UInt8(ascii: "\t")
+      {
+        return text
+      }
+      return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The first key, in order, that is not one of `known`: dictionaries keep their keys in no
+    /// particular order, and a catalog with several wrong keys names the same one every time.
+    static func firstUnknownKey(of dictionary: [String: Any], known: [String]) -> String? {
+      guard dictionary.keys.contains(where: { !known.contains($0) }) else { return nil }
+      return dictionary.keys.filter { !known.contains($0) }.min()
+    }
+
+    static func isReverseDNS(_ identifier: String) -> Bool {
+      var parts = 1
+      var partLength = 0
+      for byte in identifier.utf8 {
+        switch byte {
+        case UInt8(ascii: "."):
+          guard partLength > 0 else { return false }
+          parts += 1
+          partLength = 0
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+          partLength += 1
+        default:
+          return false
+        }
+      }
+      return parts >= 2 && partLength > 0
+    }
+
+    /// A bundle ID as Apple defines one: "contains only alphanumeric characters (A-Z, a-z, 0-9),
+    /// hyphens (-), and/or periods (.). The string should be in reverse-DNS format."
+    /// (https://developer.apple.com/help/glossary/bundle-id)
+    static func isBundleIdentifier(_ identifier: String) -> Bool {
+      isReverseDNS(identifier) && !identifier.utf8.contains(UInt8(ascii: "_"))
+    }
+
+    /// How a number of the property list reads, for a message that says what is wrong with it.
+    enum Number {
+      case whole(Int)
+      /// A whole number beyond `Int`, as written.
+      case outOfRange(String)
+      /// A real with a fraction, as written.
+      case fraction(String)
+      case notANumber
+    }
+
+    public static func number(_ value: Any) -> Number {
+      if let oversized = value as? XMLPropertyList.OversizedInteger { return .outOfRange(oversized.text) }
+      guard !CatalogLoader.isBoolean(value), let number = value as? NSNumber else { return .notANumber }
+      let kind = String(cString: number.objCType)
+      guard kind == "d" || kind == "f" else {
+        // An integer: Int64, or wider when Foundation read one above Int64.max.
+        return Int(number.description).map(Number.whole) ?? .outOfRange(number.description)
+      }
+      let double = number.doubleValue
+      guard double.isFinite, double == double.rounded() else { return .fraction(number.description) }
+      guard abs(double) < 1e15 else { return .outOfRange(number.description) }
+      return .whole(Int(double))
+    }
+
+    /// Prices are decimal strings, never binary floating point: digits, an optional minus sign
+    /// and an optional fraction.
+    static func decimal(_ text: String) -> Decimal? {
+      let trimmed = trimmed(text)
+      var digits = 0
+      var sawPoint = false
+      var fractionDigits = 0
+      var negative = false
+      var significand: UInt64 = 0
+      for (offset, byte) in trimmed.utf8.enumerated() {
+        switch byte {
+        case UInt8(ascii: "-") where offset == 0: negative = true
+        case UInt8(ascii: "."):
+          guard !sawPoint, digits > 0 else { return nil }
+          sawPoint = true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+          digits += 1
+          if sawPoint { fractionDigits += 1 }
+          if digits <= 18 { significand = significand * 10 + UInt64(byte - UInt8(ascii: "0")) }
+        default: return nil
+        }
+      }
+      guard digits > 0, !sawPoint || fractionDigits > 0 else { return nil }
+      // Built from its digits: Decimal(string:locale:) would load an ICU locale for every price.
+      guard digits <= 18 else { return Decimal(string: trimmed, locale: posix) }
+      return Decimal(
+        sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
+    }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    static let maximumSignificantDigits = 15
+
+    /// The significant digits of a decimal string: leading zeros and a fraction's trailing zeros
+    /// aside (`0.19` 2, `160.00` 3). Counts the digits of any string, decimal or not.
+    static func significantDigits(_ text: String) -> Int {
+      var digits = trimmed(text).utf8.filter {
+        $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: ".")
+      }
+      if digits.contains(UInt8(ascii: ".")) {
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+      }
+      return digits.filter { $0 != UInt8(ascii: ".") }.drop { $0 == UInt8(ascii: "0") }.count
+    }
+
+    /// Digits after the decimal point of a decimal string, trailing zeros aside: `0.19` 2,
+    /// `160.00` 0, `160` 0.
+    static func decimalPlaces(_ text: String) -> Int {
+      let digits = trimmed(text).utf8.drop { $0 != UInt8(ascii: ".") }.dropFirst()
+      return digits.reversed().drop { $0 == UInt8(ascii: "0") }.count
+    }
+  }
+
+  /// Property lists bring booleans back as NSNumber; tell them apart from integers.
+  static func isBoolean(_ value: Any) -> Bool {
+    if type(of: value) == Bool.self { return true }
+    #if canImport(Darwin)
+      if let number = value as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
+    #endif
+    return false
+  }
+}
+
+/// How a property-list value reads in an error message.
+func typeName(_ value: Any) -> String {
+  if CatalogLoader.isBoolean(value) { return "a boolean" }
+  switch value {
+  case is String: return "a string"
+  case is NSNumber, is XMLPropertyList.OversizedInteger: return "a number"
+  case is [Any]: return "an array"
+  case is [String: Any]: return "a dictionary"
+  case is Data: return "data"
+  case is Date: return "a date"
+  default: return "\(type(of: value))"
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Apple's side of the simulation, kept in `store.json` beside the wallet: the conditions, the
+/// transactions still in the payment queue and the newest finished ones, so unfinished ones survive
+/// a relaunch. Older transactions move to the history (`history.jsonl`), so every transaction ever
+/// made stays listed while this file, read and written by every purchase, stays small.
+public struct StoreState: Codable, Equatable, Sendable {
+  public static let schemaVersion = 1
+  /// Finished transactions kept in the store file; older ones move to the history, so the cost of
+  /// a purchase does not grow with the number of past transactions.
+  public static let finishedHistoryLimit = 20
+
+  public var schemaVersion = StoreState.schemaVersion
+  public var conditions = Conditions()
+  public var transactions: [StoreTransaction] = []
+  public var lastTransactionNumber = 0
+  /// Transactions this change took out of the store (as they last were), for the storage to append
+  /// to the history before it writes the store without them. Never written to `store.json`, and
+  /// not part of what the store is (`==`): a store read back has none.
+  public var leaving: [StoreTransaction] = []
+
+  public init() {}
+
+  public static func == (lhs: StoreState, rhs: StoreState) -> Bool {
+    lhs.schemaVersion == rhs.schemaVersion && lhs.conditions == rhs.conditions
+      && lhs.transactions == rhs.transactions && lhs.lastTransactionNumber == rhs.lastTransactionNumber
+  }
+
+  public func transaction(_ id: String) -> StoreTransaction? {
+    transactions.first { $0.id == id }
+  }
+
+  /// The transactions the app's observer receives at launch: paid or failed, not finished.
+  public var unfinished: [StoreTransaction] { transactions.filter(\.awaitsFinish) }
+
+  /// `store reset`: default conditions and an empty payment queue, except for transactions paid
+  /// for and not yet finished. The app has not delivered them yet, and forgetting them would lose a
+  /// paid purchase (SPEC §12); its next launch delivers and finishes them. The others move to the
+  /// history, where every transaction stays listed. Numbers keep counting up, so no new transaction
+  /// takes an old one's id. Returns the transactions kept.
+  @discardableResult
+  public mutating func reset() -> [StoreTransaction] {
+    let kept = transactions.filter { $0.state == .purchased && !$0.finished }
+    let last = lastTransactionNumber
+    let leaving = leaving + transactions.filter { !($0.state == .purchased && !$0.finished) }
+    self = StoreState()
+    lastTransactionNumber = last
+    transactions = kept
+    self.leaving = leaving
+    return kept
+  }
+
+  /// Moves the oldest finished transactions to the history, keeping `finishedHistoryLimit` of them
+  /// in the store. An interrupted purchase waiting to be resolved stays, finished or not.
+  mutating func archiveFinished() {
+    let finished = transactions.filter(\.finished).count
+    guard finished > Self.finishedHistoryLimit else { return }
+    var toMove = finished - Self.finishedHistoryLimit
+    var kept: [StoreTransaction] = []
+    for transaction in transactions {
+      // A refunded transaction stays: an app that has not heard of the refund yet (a StoreKit 2
+      // app not running when it was made) must still find it at its next launch.
+      if toMove > 0, transaction.finished, !transaction.hasPurchaseIssue, !transaction.isRevoked {
+        toMove -= 1
+        leaving.append(transaction)
+      } else {
+        kept.append(transaction)
+      }
+    }
+    transactions = kept
+  }
+
+  /// Puts a transaction from the history back in the store (a refund of an old one), in number
+  /// order, so the app sees what changed.
+  mutating func bringBack(_ transaction: StoreTransaction) {
+    let number = transaction.number ?? 0
+    let index = transactions.firstIndex { ($0.number ?? 0) > number } ?? transactions.endIndex
+    transactions.insert(transaction, at: index)
+  }
+
+  /// The next transaction's id, counting up; nil once the counter has reached its limit.
+  mutating func takeTransactionNumber() -> String? {
+    guard lastTransactionNumber < Self.transactionNumberLimit else { return nil }
+    lastTransactionNumber += 1
+    return "\(lastTransactionNumber)"
+  }
+
+  /// Every transaction: these from the history, then the store's, oldest first, each once with the
+  /// store's copy winning (a crash between the history's append and the store's write leaves one in
+  /// both; a refund brings an old one back).
+  public func withHistory(_ history: [StoreTransaction]) -> [StoreTransaction] {
+    Self.latest(of: history + transactions)
+  }
+
+  /// Each transaction once, as the last of its copies, in number order.
+  public static func latest(of transactions: [StoreTransaction]) -> [StoreTransaction] {
+    var latest: [Int: StoreTransaction] = [:]
+    for transaction in transactions { latest[transaction.number ?? 0] = transaction }
+    return latest.keys.sorted().compactMap { latest[$0] }
+  }
+
+  /// When the App Store next answers a purchase in flight.
+  public var nextAnswerDate: Date? {
+    transactions.compactMap { $0.state == .purchasing ? $0.answerDate : nil }.min()
+  }
+}

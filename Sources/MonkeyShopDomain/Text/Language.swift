@@ -1,0 +1,24 @@
+import Foundation
+
+/// The storefront's UI language.
+public enum Language: String, Sendable, CaseIterable {
+  case en, ja
+
+  /// `--lang`, else `LANG` / `LC_ALL` / `LC_MESSAGES` starting with `ja`, else English.
+  public static func resolve(explicit: String?, environment: [String: String]) -> Language {
+    if let explicit, let language = Language(rawValue: explicit.lowercased().prefix(2).description) {
+      return language
+    }
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+      if let value = environment[name], !value.isEmpty {
+        return value.lowercased().hasPrefix("ja") ? .ja : .en
+      }
+    }
+    return .en
+  }
+}
+
+/// A count and its English noun, singular for one: `1 credit`, `2 credits`, `3 steps`.
+public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+  "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+}

@@ -1,0 +1,162 @@
+import Foundation
+import MonkeyShopDomain
+
+/// Where the store state, its history and the wallet live: the data folder on disk, or memory for
+/// walkthroughs.
+public protocol ShopStorage: AnyObject {
+  /// A consistent read without the lock: each file is replaced whole, never written in place.
+  func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet)
+  /// The transactions that left the store for the history, oldest first, each once. Read only by
+  /// listings and refunds: a purchase never reads it.
+  func readHistory() throws(DataFileError) -> [StoreTransaction]
+  /// One read-modify-write of both files under the exclusive lock; only what changed is written:
+  /// the wallet, then the transactions leaving the store appended to the history (`leaving`), then
+  /// the store. The store numbers transactions from above the highest number the wallet has seen
+  /// (`TransactionNumbers`). `history` reads the history under the same lock, for a change that
+  /// needs it (a refund of an old transaction).
+  func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result
+  /// The non-consumables the app owns (`owned.json`), read without the lock.
+  func readOwned() throws(DataFileError) -> OwnedProducts
+  /// One locked change of what the app owns, seeing the store and the wallet as they are.
+  func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result
+  /// Puts a download's content in place (`content/<product id>/`), whole or not at all, then
+  /// records its version in what the app owns. Returns where the content is.
+  func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws -> String
+}
+
+extension ShopStorage {
+  public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
+  public func readStore() throws(DataFileError) -> StoreState { try read().store }
+
+  /// Every transaction ever made, oldest first: the history's and the store's, the store's copy
+  /// winning. The store is read first: a transaction moving to the history meanwhile is appended
+  /// there before the store stops listing it, so it is found in one or the other.
+  public func readEveryTransaction() throws(DataFileError) -> [StoreTransaction] {
+    let store = try readStore()
+    return store.withHistory(try readHistory())
+  }
+
+  /// `update(seeingHistory:)` for a change that does not need the history.
+  public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
+    try update(seeingHistory: { store, wallet, _ in try body(&store, &wallet) })
+  }
+
+  /// One locked change of Apple's side, made through the simulated App Store. Returns the
+  /// result and the store as written.
+  public func changeStore<Result>(
+    catalog: Catalog, _ body: (inout AppStore) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try changeStore(catalog: catalog, seeingWallet: { store, _ in try body(&store) })
+  }
+
+  /// The same, with the wallet as it is under the lock, for a caller that must know what it found.
+  /// `seeingHistory`: a change that needs the history too (a refund of an old transaction, a
+  /// restore): the history is read under the lock and given to the store.
+  public func changeStore<Result>(
+    catalog: Catalog, seeingHistory: Bool = false, seeingWallet body: (inout AppStore, Wallet) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try update(seeingHistory: { state, wallet, history in
+      var store = AppStore(state: state, catalog: catalog)
+      if seeingHistory { store.history = try history() }
+      let result = try body(&store, wallet)
+      state = store.state
+      return (result, state)
+    })
+  }
+
+  /// `changeStore` with the history.
+  public func changeStoreSeeingHistory<Result>(
+    catalog: Catalog, _ body: (inout AppStore) throws -> Result
+  ) throws -> (result: Result, store: StoreState) {
+    try changeStore(catalog: catalog, seeingHistory: true, seeingWallet: { store, _ in try body(&store) })
+  }
+}
+
+/// A wallet or store file that cannot be used. Nothing is written over it.
+public struct DataFileError: ShopError, Equatable {
+  public let path: String
+  public let problem: String
+  /// `unreadableDataFile`, or `cannotWriteDataFile` when reading went well and writing did not.
+  public let errorID: ErrorID
+
+  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile) {
+    self.path = path
+    self.problem = problem
+    self.errorID = errorID
+  }
+
+  public var message: String { "\(path): \(problem)" }
+}
+
+/// Storage in memory, for walkthroughs and tests: the same rules as the data folder, no disk.
+public final class MemoryStorage: ShopStorage {
+  public private(set) var store: StoreState
+  public private(set) var wallet: Wallet
+  /// The history's lines, in the order they were appended (a transaction may be listed again).
+  public private(set) var historyLines: [StoreTransaction] = []
+  /// How many times each file was written, so tests can see what a change touched.
+  public private(set) var writes = (store: 0, wallet: 0, history: 0)
+  /// How many times the history was read, so tests can see that a purchase never reads it.
+  public private(set) var historyReads = 0
+
+  /// What the app owns, and the content unpacked for it, by product.
+  public private(set) var owned = OwnedProducts()
+  public private(set) var installed: [String: HostedContent] = [:]
+
+  public init(store: StoreState = StoreState(), wallet: Wallet = Wallet(), owned: OwnedProducts = OwnedProducts()) {
+    self.store = store
+    self.wallet = wallet
+    self.owned = owned
+  }
+
+  public func readOwned() throws(DataFileError) -> OwnedProducts { owned }
+
+  public func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result {
+    var changed = owned
+    let result = try body(&changed, store, wallet)
+    owned = changed
+    return result
+  }
+
+  public func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws
+    -> String
+  {
+    installed[productIdentifier] = content
+    owned.installed(productIdentifier, version: content.contentVersion, by: transactionID)
+    return "\(ContentFolder.name)/\(productIdentifier)"
+  }
+
+  public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
+
+  public func readHistory() throws(DataFileError) -> [StoreTransaction] {
+    historyReads += 1
+    return StoreState.latest(of: historyLines)
+  }
+
+  public func update<Result>(
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+  ) throws -> Result {
+    TransactionNumbers.catchUp(&store, with: wallet)
+    var newStore = store
+    var newWallet = wallet
+    let result = try body(&newStore, &newWallet, { try readHistory() })
+    TransactionNumbers.remember(newStore, in: &newWallet)
+    let leaving = newStore.leaving
+    newStore.leaving = []
+    if newWallet != wallet {
+      wallet = newWallet
+      writes.wallet += 1
+    }
+    if !leaving.isEmpty {
+      historyLines += leaving
+      writes.history += 1
+    }
+    if newStore != store {
+      store = newStore
+      writes.store += 1
+    }
+    return result
+  }
+}

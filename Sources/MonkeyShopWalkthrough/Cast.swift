@@ -1,0 +1,138 @@
+import Foundation
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+
+/// A recording of a walkthrough's screen (SPEC §13), as `monkeyshop walkthrough --play` shows it:
+/// the storefront with the narration band under it, in the walkthrough's virtual time, written
+/// as an asciicast v2 file (https://docs.asciinema.org/manual/asciicast/v2/): a JSON header line,
+/// then one `[time, "o", data]` line per frame, `data` being what a terminal is sent to turn the
+/// previous frame into this one (`CastScreen`).
+///
+/// The same walkthrough gives the same file byte for byte: times are virtual, and the header's
+/// optional `timestamp` is the walkthrough's virtual clock start (`WalkthroughSession.epoch`), the
+/// date the storefront shows.
+public struct Cast: Sendable {
+  /// One output event: what the terminal is sent, and when.
+  public struct Event: Sendable, Equatable {
+    /// Seconds since the recording began.
+    public let time: TimeInterval
+    public let output: String
+  }
+
+  public let size: ScreenSize
+  /// The walkthrough's name, its control characters escaped as the transcript shows them.
+  public let title: String
+  /// Unix time the recording begins at.
+  public let timestamp: Int
+  public let events: [Event]
+
+  /// The terminal type the output is written for: plain ANSI (cursor moves, erase, SGR), which
+  /// every terminal asciinema plays in understands.
+  public static let terminalType = "xterm-256color"
+
+  /// Seconds from the first frame to the last.
+  public var duration: TimeInterval { events.last?.time ?? 0 }
+
+  /// The file: the header line, then an event per line.
+  public var text: String {
+    var lines = [
+      "{\"version\": 2, \"width\": \(size.width), \"height\": \(size.height), \"timestamp\": \(timestamp), "
+        + "\"duration\": \(Self.seconds(duration)), \"title\": \(TerminalText.jsonString(title)), "
+        + "\"env\": {\"TERM\": \(TerminalText.jsonString(Self.terminalType))}}"
+    ]
+    for event in events {
+      lines.append("[\(Self.seconds(event.time)), \"o\", \(TerminalText.jsonString(event.output))]")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Microseconds, as asciinema writes times.
+  static func seconds(_ time: TimeInterval) -> String { String(format: "%.6f", max(0, time)) }
+}
+
+extension Cast {
+  /// Records a walkthrough played in the player (`WalkthroughPlayer`) on a clock of its own: each
+  /// step comes `pause` seconds after the last one ended, as `--play --auto` brings them, and a
+  /// wait lasts its virtual time, with the band's countdown, the spinner and the log as the
+  /// audience of `--play` sees them. A frame is taken whenever the player asks to be woken up; one
+  /// that shows nothing new is not recorded. The recording ends after the last step, or at the
+  /// first that fails (the band says why), or at a setup the store refused.
+  ///
+  /// `frame` sees each recorded frame's time and screen, for tests that replay the output.
+  public static func record(
+    _ walkthrough: Walkthrough, catalog: Catalog, language: Language? = nil, size: ScreenSize,
+    pause: TimeInterval, colours: Bool = true, frame: ((TimeInterval, TextGrid) -> Void)? = nil
+  ) -> Cast {
+    let start = WalkthroughSession.epoch
+    let player = WalkthroughPlayer(
+      walkthrough: walkthrough, catalog: catalog, language: language, autoAdvance: max(0, pause))
+    var now = start
+    var events: [Event] = []
+    var shown: TextGrid?
+
+    func take() {
+      var grid = TextGrid(size: size)
+      player.draw(on: &grid)
+      guard shown?.cells != grid.cells else { return }
+      // To the millisecond: the clock's dates are far from their reference date, and the
+      // digits below a millisecond are rounding.
+      let time = (now.timeIntervalSince(start) * 1000).rounded() / 1000
+      events.append(Event(time: time, output: CastScreen.output(from: shown, to: grid, colours: colours)))
+      frame?(time, grid)
+      shown = grid
+    }
+
+    player.resized(size, now: now)
+    player.start(now: now)
+    take()
+    // A deadline the player gives again without time moving would hold the clock still; after a
+    // few, time moves on a millisecond.
+    var stillTicks = 0
+    while !player.isFinished, !player.isFreePlay, player.failure == nil, let deadline = player.nextDeadline {
+      if deadline > now {
+        now = deadline
+        stillTicks = 0
+      } else {
+        stillTicks += 1
+        if stillTicks > 8 {
+          now = now.addingTimeInterval(0.001)
+          stillTicks = 0
+        }
+      }
+      player.tick(now: now)
+      take()
+    }
+    if let last = events.popLast() {
+      events.append(Event(time: last.time, output: last.output + CastScreen.closing(height: size.height)))
+    }
+    return Cast(
+      size: size, title: TerminalText.escaped(walkthrough.name),
+      timestamp: Int(start.timeIntervalSince1970), events: events)
+  }
+}
+
+extension Cast {
+  /// Makes `path` ready for a recording before the walkthrough runs, as `ReportFile.prepare` does
+  /// for a report; a file already there is replaced only when it is empty or a recording (its first
+  /// line an asciicast header), so a mistyped path never costs a person a file of theirs.
+  public static func prepare(_ path: String, dataFolder: DataFolder) throws(ReportFile.PlaceError) {
+    try ReportFile.prepare(path, example: "walkthrough.cast", dataFolder: dataFolder)
+    guard let handle = FileHandle(forReadingAtPath: path) else { return }
+    defer { try? handle.close() }
+    let start = (try? handle.read(upToCount: 4096)) ?? Data()
+    guard !start.isEmpty, !isHeader(start) else { return }
+    throw ReportFile.PlaceError(
+      path: path,
+      problem: "is a file that is not an asciicast recording; it is left as it is (expected a new file name, "
+        + "or a recording to replace)")
+  }
+
+  /// Whether a file starts with an asciicast header: a JSON object on its first line with a
+  /// numeric `version` and the terminal's size (`width` in version 2, `term` in version 3).
+  static func isHeader(_ start: Data) -> Bool {
+    let line = start.prefix { $0 != UInt8(ascii: "\n") }
+    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { return false }
+    return object["version"] is Int && (object["width"] is Int || object["term"] is [String: Any])
+  }
+}

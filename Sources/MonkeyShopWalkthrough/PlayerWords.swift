@@ -1,0 +1,127 @@
+import Foundation
+import MonkeyShopDomain
+
+/// Every string of the walkthrough player's band, in English and Japanese, in one place (as `Words`
+/// is for the storefront). What the walkthrough file says (its name, `say:` lines, texts, event and
+/// state names, the details of a failed check) is shown as written.
+struct PlayerWords: Sendable {
+  let language: Language
+
+  init(_ language: Language) { self.language = language }
+
+  private func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+
+  // MARK: The band's frame
+
+  func title(_ name: String) -> String { say("Walkthrough: \(name)", "ウォークスルー: \(name)") }
+  func progress(done: Int, of total: Int) -> String { say("step \(done)/\(total)", "手順 \(done)/\(total)") }
+
+  // MARK: Keys
+
+  var nextKeys: String { "Space/Enter" }
+  var next: String { say("next", "次へ") }
+  var skipWait: String { say("skip the wait", "待ちを飛ばす") }
+  var backKeys: String { "b/⌫/←" }
+  var back: String { say("back", "戻る") }
+  var restartKey: String { "r" }
+  var restart: String { say("restart", "最初から") }
+  var quitKeys: String { "q" }
+  var quit: String { say("quit", "終了") }
+  var freePlayBackKey: String { "⌫" }
+  var backIntoWalkthrough: String { say("back to the walkthrough", "ウォークスルーに戻る") }
+  var freePlayQuit: String { say("q or Ctrl-C quit", "q または Ctrl-C で終了") }
+  func upNext(_ step: String) -> String { say("next: \(step)", "次: \(step)") }
+  var narration: String { say("narration", "ナレーション") }
+
+  // MARK: Timing
+
+  func waiting(_ step: String, left: TimeInterval) -> String {
+    say("\(step) — \(Self.seconds(left)) left", "\(step) — 残り \(Self.seconds(left))")
+  }
+  func autoNext(in seconds: TimeInterval) -> String {
+    say("auto \(Self.seconds(seconds)) (p pause)", "自動 \(Self.seconds(seconds))（p 一時停止）")
+  }
+  var autoPaused: String { say("auto paused (p resume)", "自動停止中（p 再開）") }
+
+  /// `1.4s`: tenths, as a countdown reads.
+  static func seconds(_ seconds: TimeInterval) -> String {
+    String(format: "%.1fs", max(0, seconds))
+  }
+
+  // MARK: Outcomes
+
+  func done(_ step: String) -> String { say("\(step): done", "\(step): 完了") }
+  func failed(_ failure: String) -> String {
+    say("✗ \(failure) — the walkthrough stops here", "✗ \(failure) — ウォークスルーはここで止まります")
+  }
+  func setupFailed(_ error: String) -> String { say("setup: \(error)", "準備: \(error)") }
+  func backTo(_ done: Int, of total: Int) -> String {
+    say("Replayed to step \(done)/\(total) in virtual time", "仮想時間で手順 \(done)/\(total) まで再実行しました")
+  }
+  var restarted: String { say("From the beginning", "最初から") }
+  var over: String {
+    say("The walkthrough is over: every step held.", "ウォークスルーは終わりました（すべての手順が成功）。")
+  }
+  var freePlay: String {
+    say("Free play: the storefront takes its own keys.", "自由操作: ストアフロントのキーが使えます。")
+  }
+
+  // MARK: The app's state
+
+  var notRunning: [String] {
+    [say("The app is not running yet.", "アプリはまだ起動していません。"), say("Space: next step", "Space: 次の手順")]
+  }
+  func crashed(_ point: String) -> [String] {
+    [
+      say("The app crashed (\(point)).", "アプリがクラッシュしました（\(point)）。"),
+      say("It is down until the walkthrough relaunches it.", "ウォークスルーが再起動するまで停止しています。"),
+    ]
+  }
+  var appQuit: [String] { [say("The app has quit.", "アプリは終了しました。")] }
+
+  // MARK: Steps
+
+  /// A step as the band names it: its kind in the band's language, its values as written.
+  func step(_ step: WalkthroughStep) -> String {
+    switch step.action {
+    case .launch(let waits):
+      say("launch", "起動") + (waits ? "" : say(" (not waiting for products)", "（商品を待たない）"))
+    case .relaunch(let waits):
+      say("relaunch", "再起動") + (waits ? "" : say(" (not waiting for products)", "（商品を待たない）"))
+    case .press(let keys): say("press ", "キー ") + keys.map(WalkthroughStep.name(of:)).joined(separator: " ")
+    case .wait(let seconds): say("wait ", "待つ ") + WalkthroughStep.duration(seconds)
+    case .set(let settings): say("set ", "条件 ") + settings.map(\.description).joined(separator: ", ")
+    case .store(let operation, let transaction): say("store", "ストア") + " \(operation.rawValue) \(transaction)"
+    case .crash(let point): say("crash ", "クラッシュ ") + point.rawValue
+    case .expect(let expectations): say("expect ", "確認 ") + expectations.map(expectation).joined(separator: ", ")
+    case .snapshot(let title): say("snapshot", "スナップショット") + (title.map { " \"\($0)\"" } ?? "")
+    case .say: narration
+    }
+  }
+
+  func expectation(_ expectation: Expectation) -> String {
+    switch expectation {
+    case .screen(let text): say("screen \"\(text)\"", "画面に「\(text)」")
+    case .notScreen(let text): say("notScreen \"\(text)\"", "画面にない「\(text)」")
+    case .balance(let balance): say("balance \(balance)", "残高 \(balance)")
+    case .event(let name): say("event \(name)", "イベント \(name)")
+    case .events(let names): say("events", "イベント順") + " [\(names.joined(separator: ", "))]"
+    case .transaction(let expected): say("transaction \(expected)", "取引 \(expected)")
+    }
+  }
+}
+
+extension PlayerWords {
+  /// Where and why a step failed; the details of a check (what was expected, what was found) as
+  /// the checker wrote them.
+  func failure(_ record: StepRecord) -> String {
+    let place = say(
+      "step \(record.number) (line \(record.step.line))", "手順 \(record.number)（\(record.step.line) 行目）")
+    if let failure = record.failure { return "\(place): \(step(record.step)): \(failure)" }
+    let checks = record.checks.filter { !$0.passed }.map { check in
+      say("expect ", "確認 ") + expectation(check.expectation) + ": "
+        + say("expected \(check.expected), found \(check.found)", "期待 \(check.expected)、実際 \(check.found)")
+    }
+    return "\(place): " + checks.joined(separator: "; ")
+  }
+}
