@@ -6,6 +6,13 @@ public enum LogClock {
     let milliseconds = Int((max(0, seconds) * 1000).rounded())
     let minutes = milliseconds / 60_000
     let rest = milliseconds % 60_000
-    return String(format: "%02d:%02d.%03d", minutes, rest / 1000, rest % 1000)
+    return padded(minutes, 2) + ":" + padded(rest / 1000, 2) + "." + padded(rest % 1000, 3)
+  }
+
+  /// A number with leading zeros to `digits` digits, as `%02d` writes it; drawn on every frame for
+  /// every log row, so without `String(format:)` and its run-time type checks.
+  private static func padded(_ number: Int, _ digits: Int) -> String {
+    let text = String(number)
+    return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
   }
 }

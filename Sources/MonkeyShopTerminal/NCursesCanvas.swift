@@ -52,7 +52,7 @@ public struct NCursesCanvas: Canvas {
     if !wideStarts[y].isEmpty {
       wideStarts[y] = wideStarts[y].filter { $0 < clipped.x || $0 >= clipped.x + clipped.width }
     }
-    guard !clipped.isASCII else { return }
+    guard clipped.hasWide else { return }
     var column = clipped.x
     for character in clipped.text {
       let width = TextWidth.of(character)

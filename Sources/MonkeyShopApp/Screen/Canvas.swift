@@ -13,7 +13,7 @@ extension Canvas {
 
   /// Paints a rectangle with spaces in a style (panel backgrounds, the focus bar).
   public mutating func fill(_ rect: Rect, style: Style = .plain) {
-    let blank = String(repeating: " ", count: max(0, rect.width))
+    let blank = TextWidth.repeated(.space, rect.width)
     for row in rect.y..<(rect.y + rect.height) { put(blank, x: rect.x, y: row, style: style) }
   }
 }
@@ -32,6 +32,8 @@ public struct ClippedText: Hashable, Sendable {
   public let width: Int
   /// Every character is printable ASCII, one cell each.
   public let isASCII: Bool
+  /// Some character takes two cells.
+  public let hasWide: Bool
 
   /// Nil when nothing shows. `edgeWidth` is, for a device that may count a character wider than
   /// `TextWidth` does, the cells it needs there, so the character is dropped rather than wrapped
@@ -46,11 +48,44 @@ public struct ClippedText: Hashable, Sendable {
       self.text = count == ascii ? text : String(text.utf8.prefix(count))!
       width = count
       isASCII = true
+      hasWide = false
+      return
+    }
+    // Characters of their own (box drawing, punctuation, kana, ideographs): scalar by scalar.
+    if TextWidth.simpleWidth(text) != nil {
+      var column = x
+      var start: String.UnicodeScalarView.Index?
+      var end = text.unicodeScalars.startIndex
+      var first: Int?
+      var hasWide = false
+      for index in text.unicodeScalars.indices {
+        let scalar = text.unicodeScalars[index]
+        let cells = TextWidth.simpleCells(scalar.value) ?? 1
+        if column + cells > columns { break }
+        // Only at the right edge can the C library's count (at most two cells) matter.
+        if column + 2 > columns, let edgeWidth, column + edgeWidth(Character(scalar)) > columns { break }
+        if column >= 0 {
+          if start == nil {
+            start = index
+            first = column
+          }
+          end = text.unicodeScalars.index(after: index)
+          hasWide = hasWide || cells == 2
+        }
+        column += cells
+      }
+      guard let start, let first else { return nil }
+      self.x = first
+      self.text = String(text.unicodeScalars[start..<end])
+      width = column - first
+      isASCII = false
+      self.hasWide = hasWide
       return
     }
     var column = x
     var start: Int?
     var visible = ""
+    var hasWide = false
     for character in text {
       let cells = TextWidth.of(character)
       guard cells > 0 else { continue }
@@ -58,6 +93,7 @@ public struct ClippedText: Hashable, Sendable {
       if column >= 0 {
         if start == nil { start = column }
         visible += TextWidth.drawn(character)
+        hasWide = hasWide || cells == 2
       }
       column += cells
     }
@@ -66,6 +102,7 @@ public struct ClippedText: Hashable, Sendable {
     self.text = visible
     width = column - start
     isASCII = false
+    self.hasWide = hasWide
   }
 }
 

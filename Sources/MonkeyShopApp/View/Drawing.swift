@@ -7,12 +7,12 @@ extension Canvas {
     guard rect.width >= 4, rect.height >= 2 else { return }
     fill(rect)
     let inner = rect.width - 2
-    put("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, style: style)
+    put("┌" + TextWidth.repeated(.rule, inner) + "┐", x: rect.x, y: rect.y, style: style)
     for row in (rect.y + 1)..<(rect.y + rect.height - 1) {
       put("│", x: rect.x, y: row, style: style)
       put("│", x: rect.x + rect.width - 1, y: row, style: style)
     }
-    put("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.y + rect.height - 1, style: style)
+    put("└" + TextWidth.repeated(.rule, inner) + "┘", x: rect.x, y: rect.y + rect.height - 1, style: style)
     let label = TextWidth.truncate(" \(title) ", to: inner - 2)
     put(label, x: rect.x + 2, y: rect.y, style: Style(tint: style.tint, bold: true))
   }
@@ -28,7 +28,7 @@ extension Canvas {
     let head = TextWidth.truncate("── \(title) ", to: width)
     let rest = max(0, width - TextWidth.of(head))
     put(head, x: x, y: y, style: Style(tint: .accent, bold: true))
-    put(String(repeating: "─", count: rest), x: x + TextWidth.of(head), y: y, style: .muted)
+    put(TextWidth.repeated(.rule, rest), x: x + TextWidth.of(head), y: y, style: .muted)
   }
 
   /// Text fitted to a width, drawn in one call.

@@ -185,7 +185,7 @@ public struct ShopView {
   private func drawDownload(_ download: Download, on canvas: inout some Canvas, y: Int, width: Int) {
     let cells = 20
     let filled = Int((download.progress * Double(cells)).rounded(.down))
-    let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled) + "]"
+    let bar = "[" + TextWidth.repeated(.bar, filled) + TextWidth.repeated(.track, cells - filled) + "]"
     let percent = String(format: "%3d%%", Int((download.progress * 100).rounded()))
     let line = "    \(bar) \(percent) \(words.downloadState(download.state))"
     let style: Style =

@@ -87,7 +87,7 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// `$0.99`, `￥160`, `£0.99`, `0,99 €`: the price as this storefront's App Store writes it.
   public func format(_ price: Decimal) -> String {
-    let key = "\(code) \(price)"
+    let key = FormattedPrice(storefront: code, price: price)
     if let known = Self.formatted.withLock({ $0[key] }) { return known }
     let text = formatWithoutCache(price)
     Self.formatted.withLock { $0[key] = text }
@@ -96,7 +96,12 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// Formatting a price builds an ICU formatter; the screen redraws the same prices on every key,
   /// so each is formatted once.
-  private static let formatted = Mutex<[String: String]>([:])
+  private static let formatted = Mutex<[FormattedPrice: String]>([:])
+
+  private struct FormattedPrice: Hashable {
+    var storefront: String
+    var price: Decimal
+  }
 
   private func formatWithoutCache(_ price: Decimal) -> String {
     let formatter = NumberFormatter()

@@ -17,8 +17,10 @@ public enum TerminalText {
     if value < 0xA0 { return true }
     // Bidirectional embeddings, overrides, isolates and marks, and the line and paragraph
     // separators: invisible, yet they reorder or break what follows.
-    return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-      || [0x200E, 0x200F, 0x061C, 0x2028, 0x2029].contains(value)
+    switch value {
+    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C, 0x2028, 0x2029: return true
+    default: return false
+    }
   }
 
   /// The text with every control shown as a Swift-style escape: `\n`, `\r`, `\t`, else `\u{1B}`

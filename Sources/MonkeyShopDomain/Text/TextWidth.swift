@@ -3,7 +3,39 @@
 public enum TextWidth {
   public static func of(_ text: String) -> Int {
     if let ascii = asciiWidth(text) { return ascii }
+    if let simple = simpleWidth(text) { return simple }
     return text.reduce(0) { $0 + of($1) }
+  }
+
+  /// The width of text each of whose scalars is a character of its own: printable, neither a mark
+  /// nor anything that joins it to its neighbours (selectors, joiners, Hangul jamo, regional
+  /// indicators, skin tones), from the blocks the screen draws with — Latin, punctuation, currency,
+  /// arrows, box drawing, blocks, shapes, symbols, kana, CJK ideographs, full-width forms. Such text
+  /// is measured scalar by scalar, without walking grapheme clusters; nil for anything else, which
+  /// `of(_:)` measures character by character with the same result.
+  @inline(__always)
+  public static func simpleWidth(_ text: String) -> Int? {
+    var width = 0
+    for scalar in text.unicodeScalars {
+      guard let cells = simpleCells(scalar.value) else { return nil }
+      width += cells
+    }
+    return width
+  }
+
+  /// The cells of a scalar that is a character of its own (see `simpleWidth`), else nil.
+  @inline(__always)
+  public static func simpleCells(_ value: UInt32) -> Int? {
+    switch value {
+    case 0x20..<0x7F, 0xA0..<0x300, 0x2010...0x2027, 0x2030...0x205F, 0x2070...0x20CF: return 1
+    // Box drawing, block elements and most geometric shapes: the rules, bars and frames.
+    case 0x2500...0x25FC: return 1
+    case 0x2100...0x24FF, 0x25FD...0x2BFF: return isWide(value) ? 2 : 1
+    case 0x3000...0x3029, 0x3030...0x303E, 0x3041...0x3096, 0x309B...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xFF01...0xFF60, 0xFFE0...0xFFE6:
+      return 2
+    default: return nil
+    }
   }
 
   /// Most of the screen is ASCII: its width is its printable byte count, found without
@@ -98,7 +130,7 @@ public enum TextWidth {
     0x30000...0x3FFFD,
   ]
 
-  private static func isWide(_ value: UInt32) -> Bool {
+  static func isWide(_ value: UInt32) -> Bool {
     guard value >= 0x1100 else { return false }
     var low = 0
     var high = wideRanges.count - 1
@@ -122,6 +154,18 @@ public enum TextWidth {
     if let ascii = asciiWidth(text), ascii == text.utf8.count {
       return ascii <= width ? text : String(text.utf8.prefix(width))!
     }
+    if let simple = simpleWidth(text) {
+      guard simple > width else { return text }
+      var used = 0
+      var end = text.unicodeScalars.startIndex
+      for index in text.unicodeScalars.indices {
+        let cells = simpleCells(text.unicodeScalars[index].value) ?? 1
+        if used + cells > width { break }
+        used += cells
+        end = text.unicodeScalars.index(after: index)
+      }
+      return String(text.unicodeScalars[..<end])
+    }
     var used = 0
     var result = ""
     for character in text {
@@ -137,8 +181,41 @@ public enum TextWidth {
   public static func fit(_ text: String, to width: Int) -> String {
     guard width > 0 else { return "" }
     let cells = of(text)
-    if cells <= width { return text + String(repeating: " ", count: width - cells) }
+    if cells <= width { return text + repeated(.space, width - cells) }
     let cut = truncate(text, to: width - 1) + "…"
-    return cut + String(repeating: " ", count: width - of(cut))
+    return cut + repeated(.space, width - of(cut))
+  }
+
+  /// A one-character string repeated: spaces to pad with, the `─` of rules and frames. Every frame
+  /// draws many of them, and `String(repeating:count:)` builds each character by character; these
+  /// are cut from a long one made once.
+  public static func repeated(_ character: Repeatable, _ count: Int) -> String {
+    guard count > 0 else { return "" }
+    let long = character.long
+    let bytes = character.rawValue.utf8.count
+    guard count * bytes <= long.utf8.count else { return String(repeating: character.rawValue, count: count) }
+    return String(long.utf8.prefix(count * bytes))!
+  }
+
+  /// The characters `repeated(_:_:)` cuts from a long run.
+  public enum Repeatable: String, Sendable {
+    case space = " "
+    case rule = "─"
+    case bar = "█"
+    case track = "░"
+
+    fileprivate var long: String {
+      switch self {
+      case .space: Self.spaces
+      case .rule: Self.rules
+      case .bar: Self.bars
+      case .track: Self.tracks
+      }
+    }
+
+    private static let spaces = String(repeating: " ", count: 512)
+    private static let rules = String(repeating: "─", count: 512)
+    private static let bars = String(repeating: "█", count: 64)
+    private static let tracks = String(repeating: "░", count: 64)
   }
 }
