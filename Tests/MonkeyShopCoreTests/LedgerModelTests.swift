@@ -354,7 +354,7 @@ extension LedgerWorld {
   }
 }
 
-@Suite("The ledger against a reference model")
+@Suite("The ledger against a reference model", .tags(.pure))
 struct LedgerModelTests {
   static let steps = Gen<LedgerStep?>.element(of: LedgerStep.all).map { $0! }
 

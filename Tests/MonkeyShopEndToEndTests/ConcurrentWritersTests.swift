@@ -13,7 +13,7 @@ import Testing
 /// launched and what a user would notice is checked: each paid purchase credited exactly once, the
 /// balance equal to what was credited minus what was spent, no transaction ID handed out twice,
 /// no command crashed, and none hung.
-@Suite("Concurrent writers", .timeLimit(.minutes(3)))
+@Suite("Concurrent writers", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ConcurrentWritersTests {
   static let workers = 8
   /// How long the workers start new commands.
