@@ -10,7 +10,7 @@ import Testing
 private let repository = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// SPEC §12: nothing read from a file reaches a terminal raw. One rule says what a terminal acts on;
+/// docs/commands.md: nothing read from a file reaches a terminal raw. One rule says what a terminal acts on;
 /// the headless output shows it escaped, the storefront draws nothing for it.
 @Suite("Terminal text", .tags(.pure))
 struct TerminalTextTests {

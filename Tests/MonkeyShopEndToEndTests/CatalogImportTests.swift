@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Xcode `.storekit` files (SPEC §11): `catalog import`, and the file given as the catalog.
+/// Xcode `.storekit` files (docs/catalogs.md): `catalog import`, and the file given as the catalog.
 @Suite("Catalog import", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct CatalogImportTests {
   private static let fixtures = Locations.repository.appendingPathComponent("Tests/Fixtures/StoreKit")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Which catalog a command sells from (SPEC §1): `--catalog`, else `MONKEYSHOP_CATALOG`, else
+/// Which catalog a command sells from (docs/catalogs.md): `--catalog`, else `MONKEYSHOP_CATALOG`, else
 /// `./products.plist`, else the catalog built into the binary, so monkeyshop works from any folder.
 @Suite("Catalog resolution", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct CatalogResolutionTests {

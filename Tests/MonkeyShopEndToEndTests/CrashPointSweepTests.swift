@@ -7,7 +7,7 @@ import Testing
   import Darwin
 #endif
 
-/// Every crash point (issue 8, "The proof"): each writing command is killed with SIGKILL at every
+/// Every crash point: each writing command is killed with SIGKILL at every
 /// system call it makes in the data folder, one run per call, then the app is launched and what
 /// the user sees is checked: a credit given once, a paid purchase credited, no transaction ID
 /// repeated, every later command working. Then one more purchase, checked the same way.

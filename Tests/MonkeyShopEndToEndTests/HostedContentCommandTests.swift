@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The non-consumable with Apple-hosted content through the real binary (SPEC §10).
+/// The non-consumable with Apple-hosted content through the real binary (docs/hosted-content.md).
 @Suite("Hosted content from the command line", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct HostedContentCommandTests {
   static let jungleMap = HostedPackage.jungleMap
