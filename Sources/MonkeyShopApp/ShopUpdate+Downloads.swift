@@ -1,7 +1,7 @@
 import Foundation
 import MonkeyShopDomain
 
-// Non-consumables and their Apple-hosted content (SPEC §10).
+// Non-consumables and their Apple-hosted content (docs/hosted-content.md).
 //
 // StoreKit 1: after `.purchased` (or `.restored`) the app unlocks the product, then, if it has
 // hosted content, starts the transaction's downloads with `SKPaymentQueue.start(_:)` ("In order for

@@ -1,7 +1,7 @@
 import Foundation
 import MonkeyShopDomain
 
-// A refund, as each app meets it (SPEC §9).
+// A refund, as each app meets it (docs/commands.md, docs/hosted-content.md).
 //
 // - StoreKit 2: "Your app receives a `Transaction` with refund information in the `revocationDate`
 //   and `revocationReason` properties" (https://developer.apple.com/documentation/storekit/testing-refund-requests),

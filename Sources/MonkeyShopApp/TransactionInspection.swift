@@ -1,7 +1,7 @@
 import Foundation
 import MonkeyShopDomain
 
-/// What the transaction manager's detail says about one transaction (SPEC §8): the payload the
+/// What the transaction manager's detail says about one transaction (docs/signing.md): the payload the
 /// App Store signs for it, what StoreKit 2's verification gives the app, and which of StoreKit 2's
 /// transaction sequences hold it.
 public struct TransactionInspection: Equatable, Sendable {

@@ -4,7 +4,7 @@ import MonkeyShopStorage
 import SwiftASN1
 import X509
 
-/// The simulated App Store's signing chain (SPEC §8): a root, an intermediate and a leaf shaped like
+/// The simulated App Store's signing chain (docs/signing.md): a root, an intermediate and a leaf shaped like
 /// Apple's, and the leaf's private key that signs transactions.
 ///
 /// Apple's chain, and so the chain a server's verifier expects: "1. A certificate that contains the

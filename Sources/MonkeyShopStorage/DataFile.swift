@@ -10,7 +10,7 @@ import MonkeyShopDomain
 /// One file in the data folder, reached only through the folder's descriptor and never through a
 /// link: a `wallet.json`, `wallet.json.tmp` or `.lock` that is a symbolic link (planted by another
 /// user, or made by mistake) is refused, never followed, so a command run by root cannot be made
-/// to truncate or create a file elsewhere (SPEC §12).
+/// to truncate or create a file elsewhere (docs/data-folder.md).
 struct DataFile {
   let folder: Int32
   let name: String

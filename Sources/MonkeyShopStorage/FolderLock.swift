@@ -8,7 +8,7 @@ import MonkeyShopDomain
 #endif
 
 /// How a command waits for another monkeyshop's lock on the data folder: it says so within a
-/// second, and gives up after a while (SPEC §12: no command waits silently or forever).
+/// second, and gives up after a while (docs/data-folder.md: no command waits silently or forever).
 public struct LockWaiting: Sendable {
   /// After this long the wait is announced.
   public var noticeAfter: Duration = .seconds(1)

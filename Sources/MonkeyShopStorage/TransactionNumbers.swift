@@ -1,6 +1,6 @@
 import MonkeyShopDomain
 
-/// The one rule that keeps transaction IDs from ever repeating (SPEC §12). The store numbers
+/// The one rule that keeps transaction IDs from ever repeating (docs/data-folder.md). The store numbers
 /// transactions, but its file can be deleted, reset or replaced by an older copy; the wallet keeps
 /// the highest number either side has seen, so the store always counts on from above it.
 enum TransactionNumbers {

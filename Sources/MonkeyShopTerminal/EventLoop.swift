@@ -9,7 +9,8 @@ import MonkeyShopApp
 
 /// Runs a `TerminalApp` on one thread: draw, then sleep in poll(2) until a key, a change in the
 /// app's folder, a signal, or the app's next deadline. With no deadline it sleeps with no timeout,
-/// so an idle storefront uses no CPU.
+/// so an idle storefront uses no CPU; with the polling folder watch (macOS, or
+/// `MONKEYSHOP_FOLDER_WATCH=poll`) it wakes four times a second to look at the folder.
 public enum EventLoop {
   public enum Outcome: Hashable, Sendable {
     /// The app finished (q, Ctrl-C).
@@ -40,9 +41,7 @@ public enum EventLoop {
       size = terminal.size
       app.resized(size, now: clock())
     }
-    #if os(Linux)
-      let folderWatch = FolderWatch(path: app.watchedFolder)
-    #endif
+    let folderWatch = FolderWatch(path: app.watchedFolder)
     var needsDraw = true
     while !app.isFinished {
       if needsDraw {
@@ -54,13 +53,13 @@ public enum EventLoop {
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
         pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
       ]
-      #if os(Linux)
-        if let folderWatch {
-          descriptors.append(pollfd(fd: folderWatch.pollDescriptor, events: Int16(POLLIN), revents: 0))
-        }
-      #endif
+      if let watched = folderWatch?.pollDescriptor {
+        descriptors.append(pollfd(fd: watched, events: Int16(POLLIN), revents: 0))
+      }
+      var sleep = timeout(until: app.nextDeadline, now: clock())
+      if let folderWatch { sleep = folderWatch.timeout(limiting: sleep) }
       // EINTR (a signal arrived) is fine: the signal pipe says which.
-      _ = poll(&descriptors, nfds_t(descriptors.count), timeout(until: app.nextDeadline, now: clock()))
+      _ = poll(&descriptors, nfds_t(descriptors.count), sleep)
 
       let signals = SignalPipe.drain()
       if let termination = signals.first(where: SignalPipe.isTermination) { return .signalled(termination) }
@@ -88,17 +87,13 @@ public enum EventLoop {
       }
       // The terminal went away without a SIGHUP: poll would report it forever, so leave as for one.
       if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .signalled(SIGHUP) }
-      #if os(Linux)
-        if let folderWatch, !app.isFinished {
-          let changed = descriptors[2].revents != 0 && folderWatch.drain()
-          // retry(): the folder may have appeared since the last wake-up.
-          if folderWatch.retry() || changed {
-            app.folderChanged(now: clock())
-            perform(app.takeScreenRequests(), on: terminal)
-            needsDraw = true
-          }
-        }
-      #endif
+      if let folderWatch, !app.isFinished,
+        folderWatch.changed(descriptorReady: descriptors.count > 2 && descriptors[2].revents != 0)
+      {
+        app.folderChanged(now: clock())
+        perform(app.takeScreenRequests(), on: terminal)
+        needsDraw = true
+      }
       let now = clock()
       if !app.isFinished, let deadline = app.nextDeadline, now >= deadline {
         app.tick(now: now)

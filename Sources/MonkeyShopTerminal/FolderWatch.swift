@@ -1,100 +1,97 @@
-#if os(Linux)
-  import Glibc
+import Foundation
 
-  /// Tells the event loop when files in the app's data folder change (another monkeyshop wrote the
-  /// wallet or the store). While the folder does not exist yet, its nearest existing ancestor is
-  /// watched for creations, so the watch moves onto the folder as soon as it appears.
-  final class FolderWatch {
-    private static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-    private static let ancestorEvents = UInt32(IN_CREATE | IN_MOVED_TO)
+/// Tells the event loop when files in the app's data folder change: another monkeyshop wrote the
+/// wallet or the store (a purchase, `store approve` in a second terminal), so the storefront shows
+/// it without a key press. On Linux the kernel says so through inotify, and an idle storefront
+/// sleeps with no timeout; elsewhere (macOS), and on Linux with `MONKEYSHOP_FOLDER_WATCH=poll`, the
+/// folder is looked at four times a second (`PollingFolderWatch`; docs/architecture.md).
+final class FolderWatch {
+  enum Method: Equatable, Sendable {
+    case inotify
+    case polling
+  }
 
-    private let path: String
-    private let descriptor: Int32
-    private var folderWatch: Int32?
-    private var ancestorWatch: (descriptor: Int32, path: String)?
+  /// The environment variable that forces a method: `poll`; anything else leaves the default.
+  static let environmentVariable = "MONKEYSHOP_FOLDER_WATCH"
 
-    /// Nil when there is no folder to watch or inotify is unavailable.
-    init?(path: String?) {
-      guard let path, !path.isEmpty else { return nil }
-      let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      guard descriptor >= 0 else { return nil }
-      self.path = path
-      self.descriptor = descriptor
-      _ = retry()
-    }
+  /// Inotify on Linux unless the environment asks for polling; polling everywhere else.
+  static func method(environment: [String: String]) -> Method {
+    #if os(Linux)
+      environment[environmentVariable] == "poll" ? .polling : .inotify
+    #else
+      .polling
+    #endif
+  }
 
-    deinit { close(descriptor) }
+  private enum Backend {
+    #if os(Linux)
+      case inotify(InotifyFolderWatch)
+    #endif
+    case polling(PollingFolderWatch)
+  }
 
-    /// The descriptor to poll.
-    var pollDescriptor: Int32 { descriptor }
+  private let backend: Backend
 
-    /// Tries to watch the folder itself if that is not yet done; true when the watch was just placed.
-    func retry() -> Bool {
-      guard folderWatch == nil else { return false }
-      let watch = inotify_add_watch(descriptor, path, Self.folderEvents | UInt32(IN_ONLYDIR))
-      if watch >= 0 {
-        folderWatch = watch
-        dropAncestorWatch()
-        return true
-      }
-      watchNearestAncestor()
-      return false
-    }
-
-    /// Reads every pending event; true when the folder's contents changed or it appeared or vanished.
-    func drain() -> Bool {
-      var changed = false
-      var sawAncestor = false
-      let capacity = 4096
-      let buffer = UnsafeMutableRawPointer.allocate(
-        byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
-      defer { buffer.deallocate() }
-      while true {
-        let count = read(descriptor, buffer, capacity)
-        if count <= 0 { break }
-        var offset = 0
-        while offset + MemoryLayout<inotify_event>.size <= count {
-          let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-          offset += MemoryLayout<inotify_event>.size + Int(event.len)
-          if event.wd == folderWatch {
-            changed = true
-            // The folder was deleted or moved away: fall back to waiting for it to come back.
-            if event.mask & UInt32(IN_IGNORED) != 0 { folderWatch = nil }
-          } else if event.wd == ancestorWatch?.descriptor {
-            sawAncestor = true
-          }
-        }
-      }
-      if folderWatch == nil || sawAncestor { changed = retry() || changed }
-      return changed
-    }
-
-    private func watchNearestAncestor() {
-      var ancestor = parent(of: path)
-      while true {
-        if ancestorWatch?.path == ancestor { return }
-        let watch = inotify_add_watch(descriptor, ancestor, Self.ancestorEvents | UInt32(IN_ONLYDIR))
-        if watch >= 0 {
-          dropAncestorWatch()
-          ancestorWatch = (watch, ancestor)
-          return
-        }
-        if ancestor == "/" || ancestor == "." { return }
-        ancestor = parent(of: ancestor)
-      }
-    }
-
-    private func dropAncestorWatch() {
-      guard let watch = ancestorWatch else { return }
-      _ = inotify_rm_watch(descriptor, watch.descriptor)
-      ancestorWatch = nil
-    }
-
-    private func parent(of path: String) -> String {
-      var trimmed = path
-      while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-      guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-      return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  /// Nil when there is no folder to watch (or inotify cannot be had, where it is the method).
+  init?(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    guard let path, !path.isEmpty else { return nil }
+    switch Self.method(environment: environment) {
+    case .inotify:
+      #if os(Linux)
+        guard let watch = InotifyFolderWatch(path: path) else { return nil }
+        backend = .inotify(watch)
+      #else
+        return nil
+      #endif
+    case .polling:
+      backend = .polling(PollingFolderWatch(path: path))
     }
   }
-#endif
+
+  var method: Method {
+    switch backend {
+    #if os(Linux)
+      case .inotify: .inotify
+    #endif
+    case .polling: .polling
+    }
+  }
+
+  /// A descriptor for poll(2) that becomes readable when the folder changes; nil when polling.
+  var pollDescriptor: Int32? {
+    switch backend {
+    #if os(Linux)
+      case .inotify(let watch): watch.pollDescriptor
+    #endif
+    case .polling: nil
+    }
+  }
+
+  /// The poll(2) timeout for a loop that would otherwise wait `timeout` milliseconds (-1: forever):
+  /// no longer than until the next look at the folder when polling.
+  func timeout(limiting timeout: Int32) -> Int32 {
+    switch backend {
+    #if os(Linux)
+      case .inotify: return timeout
+    #endif
+    case .polling(let watch):
+      let limit = watch.sleepLimit()
+      return timeout < 0 ? limit : min(timeout, limit)
+    }
+  }
+
+  /// After a wake-up (`descriptorReady`: poll reported the descriptor): true when the folder
+  /// changed, appeared or vanished since the last call.
+  func changed(descriptorReady: Bool) -> Bool {
+    switch backend {
+    #if os(Linux)
+      case .inotify(let watch):
+        let changed = descriptorReady && watch.drain()
+        // retry(): the folder may have appeared since the last wake-up.
+        return watch.retry() || changed
+    #endif
+    case .polling(let watch):
+      return watch.changed()
+    }
+  }
+}

@@ -3,7 +3,7 @@ import MonkeyShopApp
 import MonkeyShopDomain
 import MonkeyShopStorage
 
-/// A recording of a walkthrough's screen (SPEC §13), as `monkeyshop walkthrough --play` shows it:
+/// A recording of a walkthrough's screen (docs/walkthroughs.md), as `monkeyshop walkthrough --play` shows it:
 /// the storefront with the narration band under it, in the walkthrough's virtual time, written
 /// as an asciicast v2 file (https://docs.asciinema.org/manual/asciicast/v2/): a JSON header line,
 /// then one `[time, "o", data]` line per frame, `data` being what a terminal is sent to turn the

@@ -22,7 +22,7 @@ public enum Transcript {
     }
     if steps { lines.append("\(mark) \(outcome)") }
     // Names, steps, `say:` and expected text come from the walkthrough file: shown escaped, never
-    // acted on by the terminal the transcript is printed on (SPEC §12).
+    // acted on by the terminal the transcript is printed on.
     return lines.map(TerminalText.escaped).joined(separator: "\n")
   }
 

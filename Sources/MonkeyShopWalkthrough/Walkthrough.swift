@@ -2,7 +2,7 @@ import Foundation
 import MonkeyShopApp
 import MonkeyShopDomain
 
-/// A scripted run of the storefront (SPEC §6): a starting state and the steps a tester or trainer
+/// A scripted run of the storefront (docs/walkthroughs.md): a starting state and the steps a tester or trainer
 /// takes, checked against what the screen, the wallet, the store and the event log show.
 public struct Walkthrough: Sendable {
   public var name: String

@@ -26,7 +26,7 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
   public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 
-/// Reads walkthrough YAML (SPEC §6). The YAML is composed into nodes, which keep their line, so
+/// Reads walkthrough YAML (docs/walkthroughs.md). The YAML is composed into nodes, which keep their line, so
 /// every refusal can say where it is; values are checked with the same rules the store and the
 /// key map use (`Conditions.set`, `Key(name:)`).
 public enum WalkthroughParser {

@@ -59,7 +59,7 @@ extension WalkthroughReader {
   }
 
   mutating func transaction(_ node: Node) -> TransactionExpectation? {
-    // `transaction: deferred` is short for `transaction: { state: deferred }` (SPEC §6).
+    // `transaction: deferred` is short for `transaction: { state: deferred }` (docs/walkthroughs.md).
     if node.scalar != nil {
       var expected = TransactionExpectation()
       guard let state = transactionState(node) else { return nil }

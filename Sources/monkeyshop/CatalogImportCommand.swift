@@ -11,7 +11,7 @@ import MonkeyShopStorage
 
 extension CatalogCommand {
   /// `monkeyshop catalog import FILE.storekit`: an Xcode StoreKit configuration file made into a
-  /// products.plist (SPEC §11).
+  /// products.plist (docs/catalogs.md).
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",

@@ -9,7 +9,7 @@ import MonkeyShopDomain
 
 /// Everything the headless commands write goes through here, so that:
 /// - nothing read from a catalog, a walkthrough or a data file reaches the terminal raw: each line
-///   is shown with its control characters escaped (`TerminalText.escaped`, SPEC §12);
+///   is shown with its control characters escaped (`TerminalText.escaped`, docs/commands.md);
 /// - each line is written as it happens: standard output redirected to a file is fully buffered,
 ///   and a `buy` ended by SIGTERM would otherwise leave the file empty.
 enum Output {

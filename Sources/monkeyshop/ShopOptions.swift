@@ -72,7 +72,7 @@ extension ShopPlaces {
     return folder
   }
 
-  /// Which catalog the shop sells from (SPEC §1): `--catalog`, else `$MONKEYSHOP_CATALOG`, else
+  /// Which catalog the shop sells from (docs/catalogs.md): `--catalog`, else `$MONKEYSHOP_CATALOG`, else
   /// `products.plist` in the current folder, else the catalog built into the binary, so an
   /// installed monkeyshop works from any folder. A file that is there but broken is refused, never
   /// passed over for the shipped catalog.

@@ -11,7 +11,7 @@ import MonkeyShopStorage
 #endif
 
 /// `store certificate`: the root of the data folder's signing chain, for a server under test to
-/// trust (SPEC §8). Apple's `SignedDataVerifier` takes roots as DER bytes, so DER is the default.
+/// trust (docs/signing.md). Apple's `SignedDataVerifier` takes roots as DER bytes, so DER is the default.
 struct StoreCertificate: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "certificate",

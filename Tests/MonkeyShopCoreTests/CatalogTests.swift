@@ -161,7 +161,7 @@ private let badCatalogs: [BadCatalog] = [
   .first("availableInStore an integer", key: "availableInStore") { $0["availableInStore"] = 1 },
 ]
 
-@Suite("Catalog")
+@Suite("Catalog", .tags(.pure))
 struct CatalogTests {
   @Test("the shipped products.plist sells 5 and 10 monkey credits in every storefront")
   func shippedCatalog() throws {
@@ -378,7 +378,7 @@ struct CatalogTests {
   }
 }
 
-@Suite("Currency minor units")
+@Suite("Currency minor units", .tags(.pure))
 struct MinorUnitTests {
   @Test(
     "a price with more decimal places than its currency has is refused with what was expected",
@@ -449,7 +449,7 @@ struct MinorUnitTests {
   }
 }
 
-@Suite("Price formatting")
+@Suite("Price formatting", .tags(.pure))
 struct PriceFormattingTests {
   @Test(
     "each storefront writes prices in its currency and locale",

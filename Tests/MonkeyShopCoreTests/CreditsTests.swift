@@ -46,7 +46,7 @@ private func finish(_ storage: some ShopStorage, _ id: String) throws {
   }
 }
 
-@Suite("Credits")
+@Suite("Credits", .tags(.pure))
 struct CreditsTests {
   @Test("delivering a purchase adds credits × quantity")
   func deliver() throws {

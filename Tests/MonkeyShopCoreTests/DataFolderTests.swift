@@ -95,7 +95,7 @@ private let badWallets: [BadWalletFile] = [
     "balance beyond Int64", #"{"schemaVersion": 1, "balance": 99999999999999999999, "deliveredTransactionIDs": []}"#),
 ]
 
-@Suite("Data folder")
+@Suite("Data folder", .tags(.pure))
 struct DataFolderTests {
   @Test("missing files read as an empty wallet and a fresh store, and reading creates nothing")
   func missingFiles() throws {

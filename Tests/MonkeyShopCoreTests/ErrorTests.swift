@@ -55,7 +55,7 @@ private let samples: [(type: String, errors: [any ShopError])] = [
   ),
 ]
 
-@Suite("Errors: one protocol, one formatter, one exit status per ID")
+@Suite("Errors: one protocol, one formatter, one exit status per ID", .tags(.pure))
 struct ErrorTests {
   @Test("every error ID exits with the status the README documents: 1 failed, 64 bad arguments, 65 data, 75 busy")
   func exitStatuses() {

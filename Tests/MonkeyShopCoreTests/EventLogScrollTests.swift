@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// The event log scrolls back with PgUp/PgDn/Home/End; a view scrolled back stays put.
-@Suite struct EventLogScrollTests {
+@Suite(.tags(.screen)) struct EventLogScrollTests {
   /// A storefront with a long log: ten spends after buying ten credits.
   static func busyShop() -> ShopHarness {
     let shop = ShopHarness(conditions: { $0.latency = .instant }, balance: 20)

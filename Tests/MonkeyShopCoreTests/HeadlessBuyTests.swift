@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// The headless `buy` is an app like the storefront: it requests its product before it pays.
-@Suite struct HeadlessBuyTests {
+@Suite(.tags(.pure)) struct HeadlessBuyTests {
   static func buy(
     _ identifier: String, catalog: Catalog = ShopHarness.catalog, _ conditions: (inout Conditions) -> Void = { _ in }
   ) -> (ShopRuntime, MemoryStorage) {

@@ -39,7 +39,7 @@ private func lines(_ path: String) -> [String] {
   return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
 
-@Suite("History: every transaction stays listed")
+@Suite("History: every transaction stays listed", .tags(.pure))
 struct HistoryTests {
   @Test("60 purchases: the store file keeps the newest 20 finished, the history the rest, and all 60 are listed")
   func everyTransactionListed() throws {

@@ -51,7 +51,7 @@ private func writePackage(in folder: String, identifier: String = mapID, version
   try Data("trails\n".utf8).write(to: URL(fileURLWithPath: package + "/Contents/trails.txt"))
 }
 
-@Suite("Catalog: non-consumables and their hosted content")
+@Suite("Catalog: non-consumables and their hosted content", .tags(.pure))
 struct HostedContentCatalogTests {
   @Test("a non-consumable's package is read from beside the catalog: version and files")
   func readsPackage() throws {
@@ -142,7 +142,7 @@ extension ShopHarness {
 
 private let jungleMap = "com.monkeyshop.jungle-map"
 
-@Suite("StoreKit 1 downloads of hosted content")
+@Suite("StoreKit 1 downloads of hosted content", .tags(.pure))
 struct DownloadTests {
   @Test("after .purchased the app starts the downloads, follows them to the end, unpacks, and only then finishes")
   func downloadToTheEnd() throws {
@@ -289,7 +289,7 @@ struct DownloadTests {
   }
 }
 
-@Suite("StoreKit 2 and non-consumables")
+@Suite("StoreKit 2 and non-consumables", .tags(.pure))
 struct StoreKit2OwnershipTests {
   @Test("the StoreKit 2 app owns what it buys, downloads nothing, and says there is no hosted-content API")
   func noHostedContentAPI() throws {
@@ -316,7 +316,7 @@ struct StoreKit2OwnershipTests {
   }
 }
 
-@Suite("Content folder")
+@Suite("Content folder", .tags(.pure))
 struct ContentFolderTests {
   @Test("a package that cannot be unpacked whole leaves no half-unpacked folder and no content")
   func failedUnpackLeavesNothing() throws {

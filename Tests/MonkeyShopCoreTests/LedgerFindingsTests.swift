@@ -49,7 +49,7 @@ private func storeWith(_ fields: String = "", last: String = "1", conditions: St
 
 private let wallet = #"{"schemaVersion": 2, "balance": BALANCE, "credited": [], "lastTransactionNumber": 0}"#
 
-@Suite("Findings of the attack on the ledger")
+@Suite("Findings of the attack on the ledger", .tags(.pure))
 struct LedgerFindingsTests {
   @Test("a store.json whose content is out of place is refused with its path and what was expected")
   func storeValidation() throws {

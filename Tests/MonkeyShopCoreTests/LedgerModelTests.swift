@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopStorage
 @testable import MonkeyShopWalkthrough
 
-// The ledger's promise (SPEC §12), checked against every sequence rather than the paths we thought
+// The ledger's promise (docs/data-folder.md), checked against every sequence rather than the paths we thought
 // of: random sequences of what a user, a parent, another terminal and the system can do drive the
 // real app (ShopRuntime), store and wallet on a real data folder, and after every step the wallet
 // and store on disk are compared with a small reference model. A failure prints the seed to replay
@@ -354,7 +354,7 @@ extension LedgerWorld {
   }
 }
 
-@Suite("The ledger against a reference model")
+@Suite("The ledger against a reference model", .tags(.pure))
 struct LedgerModelTests {
   static let steps = Gen<LedgerStep?>.element(of: LedgerStep.all).map { $0! }
 

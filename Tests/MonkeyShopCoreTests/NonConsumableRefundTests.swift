@@ -8,7 +8,7 @@ import Testing
 
 /// A refund of the jungle map pack takes the product away, in either app, once; a restore never
 /// brings a refunded purchase back.
-@Suite struct NonConsumableRefundTests {
+@Suite(.tags(.pure)) struct NonConsumableRefundTests {
   static let map = "com.monkeyshop.jungle-map"
 
   /// The jungle map pack bought on the storefront, downloaded and finished.
@@ -122,7 +122,7 @@ import Testing
 
 /// A refund of the map while its purchase is still unfinished (downloading): neither the download
 /// ending nor the redelivery at the next launch gives the product back.
-@Suite struct UnfinishedRefundTests {
+@Suite(.tags(.pure)) struct UnfinishedRefundTests {
   static let map = NonConsumableRefundTests.map
 
   static func downloading() -> ShopHarness {

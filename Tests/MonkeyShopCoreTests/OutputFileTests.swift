@@ -14,7 +14,7 @@ import Testing
 
 /// The one rule for files a person names for monkeyshop to write (`--out`, `--junit`, `--cast`,
 /// `MONKEYSHOP_SCREEN_DUMP`): only a regular file is replaced, whole; nothing else is touched.
-@Suite("Output files")
+@Suite("Output files", .tags(.pure))
 struct OutputFileTests {
   let root: String
 

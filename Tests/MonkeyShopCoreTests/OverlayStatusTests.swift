@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// An overlay shows why a key did nothing inside itself, where the person is looking.
-@Suite struct OverlayStatusTests {
+@Suite(.tags(.screen)) struct OverlayStatusTests {
   /// The rows of the screen between an overlay's side borders.
   static func insideBox(_ screen: TextGrid) -> [String] {
     screen.lines.filter { $0.contains("│") }

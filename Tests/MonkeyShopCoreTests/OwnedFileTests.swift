@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// `owned.json` that is not JSON at all is refused for what it is, with its path and the place.
-@Suite struct OwnedFileTests {
+@Suite(.tags(.pure)) struct OwnedFileTests {
   static let path = "/data/owned.json"
 
   static func problem(_ text: String) -> String? {

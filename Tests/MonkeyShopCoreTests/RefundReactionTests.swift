@@ -8,7 +8,7 @@ import Testing
 
 /// What each app hears of a refund: StoreKit 2 through Transaction.updates, taken back once;
 /// StoreKit 1 nothing, for a consumable.
-@Suite struct RefundReactionTests {
+@Suite(.tags(.pure)) struct RefundReactionTests {
   static func bought(_ api: StoreKitAPI, quantity: Int = 1) -> ShopHarness {
     let shop = ShopHarness(conditions: {
       $0.storeKit = api

@@ -36,7 +36,7 @@ private func refund(
   }.result
 }
 
-@Suite("Refunds: Apple's side and the wallet")
+@Suite("Refunds: Apple's side and the wallet", .tags(.pure))
 struct RefundTests {
   @Test("a refund sets revocationDate and revocationReason on a purchased transaction, finished or not, once")
   func refundOnce() throws {

@@ -9,7 +9,7 @@ import Testing
 /// StoreKit 1's restore of the jungle map pack: the finished callback after the restored
 /// transactions were handled, and one restored transaction per purchase in the queue however often
 /// the restore is repeated.
-@Suite struct RestoreOrderTests {
+@Suite(.tags(.pure)) struct RestoreOrderTests {
   static let map = "com.monkeyshop.jungle-map"
 
   /// The map bought and downloaded; `instant`: with no latency, else with the default one.

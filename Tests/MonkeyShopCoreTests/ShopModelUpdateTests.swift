@@ -8,7 +8,7 @@ import Testing
 
 /// `update` on its own: a message in, the effects it asks for and the model after. No runtime, no
 /// storage, no clock: what the runtime would answer is written into the test as a message.
-@Suite struct ShopModelUpdateTests {
+@Suite(.tags(.pure)) struct ShopModelUpdateTests {
   static let catalog = ShopHarness.catalog
   static let launch = Date(timeIntervalSince1970: 1_800_000_000)
   static let five = "com.monkeyshop.credits.5"
@@ -602,7 +602,7 @@ import Testing
 }
 
 /// The runtime's one rule of order: an effect's results reach `update` before the next effect.
-@Suite struct ShopRuntimeOrderTests {
+@Suite(.tags(.pure)) struct ShopRuntimeOrderTests {
   @Test("an app that dies delivering the first of two answered purchases never touches the second")
   func dyingMidBatch() {
     let launch = ShopModelUpdateTests.launch
@@ -633,7 +633,7 @@ import Testing
 }
 
 /// Under "terminal too small" nothing the person cannot see acts.
-@Suite struct TooSmallScreenTests {
+@Suite(.tags(.screen)) struct TooSmallScreenTests {
   @Test func enterDoesNotConfirmAPaymentSheetHiddenByTooSmall() {
     var model = ShopModelUpdateTests.shop()
     _ = model.update(.resized(ScreenSize(width: 80, height: 24)))

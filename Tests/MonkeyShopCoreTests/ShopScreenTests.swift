@@ -9,7 +9,7 @@ import Testing
 /// Golden screens: the storefront rendered into the in-memory grid at 80×24 and 120×40, compared
 /// with the text files under Tests/MonkeyShopCoreTests/Golden. To regenerate them deliberately:
 /// `MONKEYSHOP_UPDATE_GOLDEN=1 swift test --filter ShopScreenTests`, then review the diff.
-@Suite struct ShopScreenTests {
+@Suite(.tags(.screen)) struct ShopScreenTests {
   static let sizes = [(80, 24), (120, 40)]
 
   static let scenarios: [(String, @Sendable () -> ShopHarness)] = [

@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// Every key action and flow of the storefront, through the same runtime the terminal drives.
-@Suite struct ShopUpdateTests {
+@Suite(.tags(.screen)) struct ShopUpdateTests {
   @Test func buyFiveRunsTheWholeLifecycle() {
     let shop = ShopHarness()
     shop.press("5")

@@ -7,7 +7,7 @@ import Testing
 
 /// A walkthrough's `press` steps use the storefront's keys: with `skipPaymentSheet` on, a buy key
 /// goes straight to the store, and the walkthrough sees no sheet.
-@Suite("Walkthroughs: skipPaymentSheet")
+@Suite("Walkthroughs: skipPaymentSheet", .tags(.walkthroughs))
 struct SkipPaymentSheetWalkthroughTests {
   static let catalog = ShopHarness.catalog
 

@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// The status line says what is true now: a reason or a failure that no longer holds is cleared.
-@Suite struct StaleStatusTests {
+@Suite(.tags(.screen)) struct StaleStatusTests {
   /// The status line: the row above the hint bar.
   static func statusLine(_ shop: ShopHarness) -> String {
     let screen = shop.screen()

@@ -8,7 +8,7 @@ import Testing
 
 /// The app written with StoreKit 2: what it calls and receives is StoreKit 2's, not StoreKit 1's
 /// under other names.
-@Suite struct StoreKit2AppTests {
+@Suite(.tags(.pure)) struct StoreKit2AppTests {
   static func shop(_ conditions: @escaping (inout Conditions) -> Void = { _ in }) -> ShopHarness {
     ShopHarness(conditions: {
       $0.storeKit = .storeKit2

@@ -26,7 +26,7 @@ enum StoreKitFixtures {
   static let bananaCredits = ["com.example.bananas.5": 5, "com.example.bananas.12": 12]
 }
 
-@Suite("Xcode .storekit files")
+@Suite("Xcode .storekit files", .tags(.pure))
 struct StoreKitConfigurationTests {
   private func load(_ path: String) throws -> StoreKitConfiguration {
     try StoreKitConfiguration.load(path: path)

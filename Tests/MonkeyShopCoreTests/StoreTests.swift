@@ -50,7 +50,7 @@ private func buy(
   return store.state.transaction(transaction.id)!
 }
 
-@Suite("Store: payments")
+@Suite("Store: payments", .tags(.pure))
 struct PaymentTests {
   @Test("a confirmed payment is purchasing until the App Store answers, then purchased")
   func confirmedPayment() throws {
@@ -223,7 +223,7 @@ struct PaymentTests {
   }
 }
 
-@Suite("Store: product requests")
+@Suite("Store: product requests", .tags(.pure))
 struct ProductRequestTests {
   @Test("the products come back for the active storefront; unknown ones are invalid identifiers")
   func products() throws {
@@ -244,7 +244,7 @@ struct ProductRequestTests {
   }
 }
 
-@Suite("Store: Ask to Buy and interrupted purchases")
+@Suite("Store: Ask to Buy and interrupted purchases", .tags(.pure))
 struct DeferredTests {
   @Test("Ask to Buy defers the purchase; a parent's approval purchases it")
   func approve() throws {
@@ -336,7 +336,7 @@ struct DeferredTests {
   }
 }
 
-@Suite("Store: forced errors")
+@Suite("Store: forced errors", .tags(.pure))
 struct ForcedErrorTests {
   @Test("failNext fails the next purchase with that code, and the one after succeeds")
   func failNext() throws {
@@ -438,7 +438,7 @@ struct ForcedErrorTests {
   }
 }
 
-@Suite("Store: conditions")
+@Suite("Store: conditions", .tags(.pure))
 struct ConditionTests {
   @Test("the storefront condition changes currency and prices")
   func storefront() throws {
@@ -525,7 +525,7 @@ struct ConditionTests {
   }
 }
 
-@Suite("Store: finishing and history")
+@Suite("Store: finishing and history", .tags(.pure))
 struct FinishTests {
   @Test("only purchased and failed transactions can be finished; finished ones leave the queue")
   func finish() throws {
@@ -579,7 +579,7 @@ struct FinishTests {
   }
 }
 
-@Suite("Store: states, IDs and the store file")
+@Suite("Store: states, IDs and the store file", .tags(.pure))
 struct StoreStateTests {
   @Test("transaction states have SKPaymentTransactionState's raw values and names")
   func transactionStates() throws {

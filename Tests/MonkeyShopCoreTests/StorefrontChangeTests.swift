@@ -9,7 +9,7 @@ import Testing
 /// A storefront change as StoreKit 1 delivers it: `paymentQueueDidChangeStorefront(_:)`, a new
 /// products request, prices only from its response, and `paymentQueue(_:shouldContinue:in:)` for a
 /// payment in flight.
-@Suite struct StorefrontChangeTests {
+@Suite(.tags(.screen)) struct StorefrontChangeTests {
   /// Two products: credits.5 priced in USA and JPN, credits.10 only in USA.
   static let partlyPriced: Catalog = {
     func product(_ id: String, credits: Int, prices: [String: String]) -> String {

@@ -10,9 +10,9 @@ import Testing
 private let repository = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// SPEC §12: nothing read from a file reaches a terminal raw. One rule says what a terminal acts on;
+/// docs/commands.md: nothing read from a file reaches a terminal raw. One rule says what a terminal acts on;
 /// the headless output shows it escaped, the storefront draws nothing for it.
-@Suite("Terminal text")
+@Suite("Terminal text", .tags(.pure))
 struct TerminalTextTests {
   @Test("escape sequences, BEL, C1, DEL and bidirectional controls are shown escaped")
   func escapesControls() {

@@ -8,7 +8,7 @@ import Testing
 
 /// The transaction manager's detail: Enter on a transaction shows the payload the App Store signs
 /// for it, what verifying it gives, and which StoreKit 2 sequences hold it.
-@Suite struct TransactionDetailTests {
+@Suite(.tags(.screen)) struct TransactionDetailTests {
   private func bought(_ conditions: @escaping (inout Conditions) -> Void = { _ in }) -> ShopHarness {
     let shop = ShopHarness(conditions: conditions)
     shop.press("5")

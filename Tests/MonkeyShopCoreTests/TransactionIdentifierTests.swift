@@ -10,7 +10,7 @@ import Testing
 /// `SKPaymentTransactionState.purchased` or `SKPaymentTransactionState.restored`"
 /// (https://developer.apple.com/documentation/storekit/skpaymenttransaction/transactionidentifier):
 /// the log and its JSON name any other payment by the App Store's number, never as a transaction.
-@Suite struct TransactionIdentifierTests {
+@Suite(.tags(.pure)) struct TransactionIdentifierTests {
   private func lines(_ shop: ShopHarness) -> [String] { shop.model.log.map { $0.text(.en) } }
 
   private func json(_ shop: ShopHarness, event name: String) -> [[String: Any]] {

@@ -7,7 +7,7 @@ import Testing
 @testable import MonkeyShopWalkthrough
 
 /// The transaction manager lists every transaction ever made, newest first, a page at a time.
-@Suite("Transaction manager: every transaction, paged")
+@Suite("Transaction manager: every transaction, paged", .tags(.screen))
 struct TransactionManagerPagingTests {
   /// A storefront whose data folder has seen `count` purchases, delivered and finished.
   static func shop(after count: Int) throws -> ShopHarness {

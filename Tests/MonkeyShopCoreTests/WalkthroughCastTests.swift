@@ -179,7 +179,7 @@ private func replayDifferences(_ recorded: Recorded) -> [String] {
   return found
 }
 
-@Suite("Walkthrough recordings (asciicast v2)")
+@Suite("Walkthrough recordings (asciicast v2)", .tags(.walkthroughs))
 struct WalkthroughCastTests {
   /// Every frame of `buy-5`, replayed on a terminal from the recording's output, is the screen the
   /// player drew: the storefront above the narration band, with its colours, bold and reverse.
@@ -349,7 +349,7 @@ struct WalkthroughCastTests {
   }
 }
 
-@Suite("Where a recording is written")
+@Suite("Where a recording is written", .tags(.walkthroughs))
 struct CastPlaceTests {
   /// A data folder none of these paths is in.
   static var elsewhere: DataFolder { DataFolder(path: NSTemporaryDirectory() + "monkeyshop-no-such-data-folder") }

@@ -19,7 +19,7 @@ private func problems(_ yaml: String) -> [WalkthroughError.Problem] {
   }
 }
 
-@Suite("Walkthroughs: files checked against the catalog and SPEC §6")
+@Suite("Walkthroughs: files checked against the catalog and the format", .tags(.walkthroughs))
 struct WalkthroughFileTests {
   /// The storefronts the shipped catalog prices every product in.
   static let priced = "USA, JPN, GBR, DEU, FRA, CAN, AUS"

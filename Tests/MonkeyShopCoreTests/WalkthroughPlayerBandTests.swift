@@ -28,7 +28,7 @@ private func draw(_ player: WalkthroughPlayer, width: Int = 80, height: Int) -> 
   return grid
 }
 
-@Suite("Walkthroughs: the band and the storefront above it")
+@Suite("Walkthroughs: the band and the storefront above it", .tags(.walkthroughs))
 struct WalkthroughPlayerBandTests {
   /// At the end of `ask-to-buy-approved` the log's newest lines (the approval's purchase, delivery
   /// and finish) show above the band, on an 80×24 terminal as on larger ones.

@@ -48,7 +48,7 @@ private func playToTheEnd(_ player: WalkthroughPlayer, now: Date = start) {
   }
 }
 
-@Suite("Walkthroughs: the player for training")
+@Suite("Walkthroughs: the player for training", .tags(.walkthroughs))
 struct WalkthroughPlayerTrainingTests {
   // MARK: Japanese
 

@@ -35,7 +35,7 @@ private func problems(_ yaml: String) -> [WalkthroughError.Problem] {
   }
 }
 
-@Suite("Walkthroughs: the bundled library")
+@Suite("Walkthroughs: the bundled library", .tags(.walkthroughs))
 struct WalkthroughLibraryTests {
   static let files = WalkthroughLibrary.files(in: library)
 
@@ -76,7 +76,7 @@ struct WalkthroughLibraryTests {
   }
 }
 
-@Suite("Walkthroughs: running")
+@Suite("Walkthroughs: running", .tags(.walkthroughs))
 struct WalkthroughRunTests {
   @Test func theSpecExamplePasses() throws {
     let result = try run(
@@ -330,7 +330,7 @@ struct WalkthroughRunTests {
   }
 }
 
-@Suite("Walkthroughs: refused files")
+@Suite("Walkthroughs: refused files", .tags(.walkthroughs))
 struct WalkthroughParserTests {
   struct Refusal: Sendable, CustomTestStringConvertible {
     let label: String
@@ -480,7 +480,7 @@ struct WalkthroughParserTests {
   }
 }
 
-@Suite("Walkthroughs: JUnit")
+@Suite("Walkthroughs: JUnit", .tags(.walkthroughs))
 struct JUnitReportTests {
   @Test func oneTestCasePerWalkthroughWithFailureMessagesInWellFormedXML() throws {
     let passing = try run("name: Passing & <fine>\nsteps:\n  - launch\n  - expect: { screen: \"Buy $0.99\" }\n")
@@ -522,7 +522,7 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
   }
 }
 
-@Suite("Walkthroughs: playing live")
+@Suite("Walkthroughs: playing live", .tags(.walkthroughs))
 struct WalkthroughPlayerTests {
   @Test func spaceAdvancesAStepAndTheBandNarrates() throws {
     let walkthrough = try parse(

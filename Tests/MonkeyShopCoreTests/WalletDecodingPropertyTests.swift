@@ -197,7 +197,7 @@ private func damaged(_ data: Data, _ damage: Damage, at position: Int, byte: UIn
   return Data(bytes)
 }
 
-@Suite("Wallet decoding, property-based")
+@Suite("Wallet decoding, property-based", .tags(.pure))
 struct WalletDecodingPropertyTests {
   @Test("a wallet as monkeyshop writes it is read back exactly, and left as it is")
   func writtenWallets() async throws {

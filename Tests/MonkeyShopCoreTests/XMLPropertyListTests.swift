@@ -456,7 +456,7 @@ private let tokenSoup = Gen<String?>.element(of: tokens).map { $0! }.array(of: 0
 
 // MARK: Tests
 
-@Suite("XML property lists")
+@Suite("XML property lists", .tags(.pure))
 struct XMLPropertyListTests {
   @Test("the shipped products.plist is read exactly as Foundation reads it, to the same catalog")
   func shippedCatalogIsReadAsFoundationReadsIt() throws {

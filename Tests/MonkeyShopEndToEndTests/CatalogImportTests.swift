@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Xcode `.storekit` files (SPEC §11): `catalog import`, and the file given as the catalog.
-@Suite("Catalog import", .timeLimit(.minutes(2)))
+/// Xcode `.storekit` files (docs/catalogs.md): `catalog import`, and the file given as the catalog.
+@Suite("Catalog import", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct CatalogImportTests {
   private static let fixtures = Locations.repository.appendingPathComponent("Tests/Fixtures/StoreKit")
   private static let japan = fixtures.appendingPathComponent("Xcode15-3.0-Japan.storekit").path
@@ -257,7 +257,9 @@ struct CatalogImportTests {
     #expect(!imported.stderr.contains(String(repeating: "X", count: 100)), "\(imported)")
   }
 
-  @Test("a description's line breaks and tabs are kept, in a products.plist Python's plistlib reads back")
+  @Test(
+    "a description's line breaks and tabs are kept, in a products.plist Python's plistlib reads back",
+    .tags(.needsPython))
   func lineBreaksReadByOtherTools() async throws {
     let folder = try ShopFolder("import-line-breaks")
     let file = try storeKitFile(
@@ -269,9 +271,7 @@ struct CatalogImportTests {
     let out = folder.file("products").path + ".plist"
     try expectSuccess(
       await monkeyshop("catalog", "import", file, "--credits", "com.example.bananas.5=5", "--out", out, in: folder))
-    guard let python = Locations.executable(named: "python3") else {
-      throw E2EFailure("python3 is not installed; its plistlib reads the written catalog (apt-get install python3)")
-    }
+    let python = try Tools.requirePython(for: "its plistlib reads the written catalog")
     let read = try await Child(
       executable: python,
       [

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Which catalog a command sells from (SPEC §1): `--catalog`, else `MONKEYSHOP_CATALOG`, else
+/// Which catalog a command sells from (docs/catalogs.md): `--catalog`, else `MONKEYSHOP_CATALOG`, else
 /// `./products.plist`, else the catalog built into the binary, so monkeyshop works from any folder.
-@Suite("Catalog resolution", .timeLimit(.minutes(2)))
+@Suite("Catalog resolution", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct CatalogResolutionTests {
   /// A folder with no products.plist, and no MONKEYSHOP_CATALOG: only the shipped catalog is left.
   private func elsewhere(_ folder: ShopFolder) throws -> String {

@@ -7,13 +7,13 @@ import Testing
   import Darwin
 #endif
 
-/// Concurrency (issue 8, "The proof"): 8 processes mixing every writing command on one data folder,
+/// Concurrency: 8 processes mixing every writing command on one data folder,
 /// while lock files are deleted again and again (monkeyshop keeps none: it locks the folder) and a
 /// process holding the folder's lock is stopped (SIGSTOP), then continued. Every command's outcome is kept; then the app is
 /// launched and what a user would notice is checked: each paid purchase credited exactly once, the
 /// balance equal to what was credited minus what was spent, no transaction ID handed out twice,
 /// no command crashed, and none hung.
-@Suite("Concurrent writers", .timeLimit(.minutes(3)))
+@Suite("Concurrent writers", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ConcurrentWritersTests {
   static let workers = 8
   /// How long the workers start new commands.
@@ -28,7 +28,7 @@ struct ConcurrentWritersTests {
   static let stopAt = Duration.seconds(6)
   static let stoppedFor = Duration.seconds(5)
   /// A command still running after this long is declared hung (a command waiting for a lock gives
-  /// up after 30 s, SPEC §12).
+  /// up after 30 s, docs/data-folder.md).
   static let hangBound = Duration.seconds(40)
 
   @Test("8 writers, a lock deleter and a stopped lock holder: every credit once, every spend counted, nobody hangs")

@@ -10,7 +10,7 @@ import Testing
 /// Faults (DESIGN "Tests, in layers" 5): monkeyshop killed at any instant, at the crash points, and
 /// several monkeyshops on one wallet at once. What must hold: every purchase the store charged is
 /// credited exactly once, nothing stays unfinished after a launch, no file is ever torn.
-@Suite("Crashes and concurrency", .timeLimit(.minutes(2)))
+@Suite("Crashes and concurrency", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct CrashAndConcurrencyTests {
   // MARK: Crash points
 

@@ -7,11 +7,11 @@ import Testing
   import Darwin
 #endif
 
-/// Every crash point (issue 8, "The proof"): each writing command is killed with SIGKILL at every
+/// Every crash point: each writing command is killed with SIGKILL at every
 /// system call it makes in the data folder, one run per call, then the app is launched and what
 /// the user sees is checked: a credit given once, a paid purchase credited, no transaction ID
 /// repeated, every later command working. Then one more purchase, checked the same way.
-@Suite("Crash-point sweep", .timeLimit(.minutes(10)))
+@Suite("Crash-point sweep", .tags(.endToEnd, .crashSweep), .timeLimit(.minutes(10)))
 struct CrashPointSweepTests {
   /// A state prepared with ordinary commands, in which the command under test has work to do.
   struct Template: Sendable {

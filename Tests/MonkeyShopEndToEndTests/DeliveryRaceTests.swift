@@ -13,7 +13,7 @@ import Testing
 
 /// A headless `buy` racing another monkeyshop on the same data folder (an open storefront, another
 /// command): whoever credits first, the buy says what happened, and nobody claims an app stopped.
-@Suite("Delivery races", .timeLimit(.minutes(2)))
+@Suite("Delivery races", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct DeliveryRaceTests {
   @Test("buy whose purchase another monkeyshop credited first says so, not 'credited before the app stopped'")
   func creditedByAnotherMonkeyshop() async throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Each headless command of SPEC §5 through the built binary, as a script or CI job runs it: exit
+/// Each headless command of docs/commands.md through the built binary, as a script or CI job runs it: exit
 /// statuses, what it prints, and what it leaves in the data folder.
-@Suite("Headless commands", .timeLimit(.minutes(2)))
+@Suite("Headless commands", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct HeadlessCommandTests {
   // MARK: buy
 

@@ -8,11 +8,11 @@ import Testing
 #endif
 
 /// What the headless commands write, byte for byte: nothing from a catalog, a walkthrough, a data
-/// file or the command line reaches the terminal raw (SPEC §12); lines are written as they happen;
+/// file or the command line reaches the terminal raw (docs/commands.md); lines are written as they happen;
 /// numbers out of range are refused with what was expected.
-@Suite("Headless output", .timeLimit(.minutes(2)))
+@Suite("Headless output", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct HeadlessOutputTests {
-  // MARK: Terminal injection (issue 8, finding 7)
+  // MARK: Terminal injection
 
   /// Retitles the terminal, clears it, writes the clipboard, a one-byte CSI, reversed text.
   static let hostile =

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Every transaction stays listed (SPEC §9), and any purchased one can be refunded, once, however
+/// Every transaction stays listed (docs/data-folder.md), and any purchased one can be refunded, once, however
 /// old: through the commands a user runs.
-@Suite("History and refunds through the command line")
+@Suite("History and refunds through the command line", .tags(.endToEnd))
 struct HistoryCommandTests {
   /// `count` purchases of 5 credits, each delivered and finished.
   func buy(_ count: Int, in folder: ShopFolder) async throws {

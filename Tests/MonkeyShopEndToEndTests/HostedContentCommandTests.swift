@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The non-consumable with Apple-hosted content through the real binary (SPEC §10).
-@Suite("Hosted content from the command line", .timeLimit(.minutes(2)))
+/// The non-consumable with Apple-hosted content through the real binary (docs/hosted-content.md).
+@Suite("Hosted content from the command line", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct HostedContentCommandTests {
   static let jungleMap = HostedPackage.jungleMap
 

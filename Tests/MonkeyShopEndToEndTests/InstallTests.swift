@@ -5,7 +5,7 @@ import Testing
 /// PREFIX/share/monkeyshop, and the installed monkeyshop sells from the catalog built into it and
 /// finds its walkthroughs from any folder, with no repository, no products.plist and no
 /// MONKEYSHOP_CATALOG in sight.
-@Suite("Installing monkeyshop", .timeLimit(.minutes(40)))
+@Suite("Installing monkeyshop", .tags(.endToEnd), .timeLimit(.minutes(40)))
 struct InstallTests {
   private var script: String { Locations.repository.appendingPathComponent("install.sh").path }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Evidence a QA engineer keeps: `--json` on `buy` and `store show`, ISO 8601 dates in every JSON
 /// output, and the storefront's event log as JSON Lines (`--log-file`).
-@Suite("JSON output and the event log file", .timeLimit(.minutes(2)))
+@Suite("JSON output and the event log file", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct JSONOutputTests {
   @Test("buy --json: the outcome, the transaction, the balance and every event, dates in ISO 8601")
   func buyJSON() async throws {

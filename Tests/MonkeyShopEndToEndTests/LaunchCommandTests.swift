@@ -10,7 +10,7 @@ import Testing
 /// `monkeyshop launch`: the app launched headless takes delivery of what waits for it (an approval
 /// or a resolution made from another terminal, a purchase a crash left unfinished), says what it
 /// took and how it arrived, and sums up what still waits.
-@Suite("monkeyshop launch", .timeLimit(.minutes(2)))
+@Suite("monkeyshop launch", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct LaunchCommandTests {
   @Test("an Ask to Buy approved with store approve: launch prints the delivery, the balance and what still waits")
   func approvedThenLaunched() async throws {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// How the ledger's failures reach a script: never exit 0 with nothing credited, always the path and
-/// the one error ID of what went wrong (issue 8, findings 1, 10 and 11).
-@Suite("Ledger failures through the command line", .timeLimit(.minutes(2)))
+/// the one error ID of what went wrong.
+@Suite("Ledger failures through the command line", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct LedgerExitTests {
   @Test("a purchase the wallet cannot take is not reported as purchased: exit 1, MS-E0017 alone, still unfinished")
   func walletAtItsLimit() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// cell for cell, against the frame the storefront also writes as text (`MONKEYSHOP_SCREEN_DUMP`,
 /// the in-memory grid the golden screens are made of). A wide character cut by a box's edge, a
 /// border piece never repainted, a row shifted by a cell: the pane and the grid then differ.
-@Suite("Overlays repaint in tmux", .timeLimit(.minutes(3)))
+@Suite("Overlays repaint in tmux", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct OverlayRepaintTests {
   enum Setting: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case english, japanese, wideTitles

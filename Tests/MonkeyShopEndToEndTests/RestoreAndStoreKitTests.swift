@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// `monkeyshop restore` and `--storekit`: the real binary, headless.
-@Suite("monkeyshop restore and --storekit", .timeLimit(.minutes(2)))
+@Suite("monkeyshop restore and --storekit", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct RestoreAndStoreKitTests {
   @Test("restore in each API: nothing comes back for consumables, and the command says so")
   func restoreInEachAPI() async throws {
@@ -54,7 +54,7 @@ struct RestoreAndStoreKitTests {
 }
 
 /// A lock held too long ends a `buy` once: it does not wait again for its purchase.
-@Suite("buy and a held lock", .timeLimit(.minutes(2)))
+@Suite("buy and a held lock", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct BuyLockTests {
   @Test("launch gives up waiting for the lock: buy ends there, exit 75, having said it waits once")
   func buyWaitsOnce() async throws {
@@ -76,7 +76,7 @@ struct BuyLockTests {
 }
 
 /// What buy says when its purchase was credited but could not be finished.
-@Suite("buy credited but not finished", .timeLimit(.minutes(2)))
+@Suite("buy credited but not finished", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct BuyCreditedNotFinishedTests {
   @Test("the history cannot be appended to: buy says the purchase was credited, not that it was not delivered")
   func creditedNotFinished() async throws {

@@ -4,7 +4,9 @@ import Testing
 /// Signed transactions from the built binary, checked by Apple's own verifier: the App Store Server
 /// Library for Python (`app-store-server-library` on PyPI), as a server under test would use it.
 /// `.ci/run` installs it; without it these tests fail and say how to install it.
-@Suite("Signed transactions through Apple's App Store Server Library", .timeLimit(.minutes(2)))
+@Suite(
+  "Signed transactions through Apple's App Store Server Library", .tags(.endToEnd, .needsPython),
+  .timeLimit(.minutes(2)))
 struct SignedTransactionTests {
   /// What Apple's library said of each signed transaction, after what it is.
   struct Verdicts {
@@ -30,9 +32,7 @@ struct SignedTransactionTests {
     _ signedTransactions: [String], root: String, environment: String = "Sandbox",
     bundleID: String = "com.monkeyshop.app", in folder: ShopFolder
   ) async throws -> Verdicts {
-    guard let python = Locations.executable(named: "python3") else {
-      throw E2EFailure("python3 is not installed; Apple's verifier runs in it (apt-get install python3)")
-    }
+    let python = try Tools.requirePython(for: "Apple's verifier runs in it")
     let list = folder.file("jws").path
     try signedTransactions.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
     let result = try await Child(
@@ -41,7 +41,7 @@ struct SignedTransactionTests {
     ).wait(timeout: .seconds(60))
     guard result.exitStatus == 0 else {
       throw E2EFailure(
-        "Apple's verifier did not run (install it as .ci/run does: python3 -m pip install app-store-server-library==3.1.2): \(result)"
+        "Apple's verifier did not run (\(Tools.missingPackage("app-store-server-library==3.1.2"))): \(result)"
       )
     }
     let lines = try result.stdout.split(separator: "\n").map { line in
@@ -231,7 +231,7 @@ struct SignedTransactionTests {
 }
 
 /// `store certificate` refuses what it cannot do sensibly, and writes nothing then.
-@Suite("store certificate", .timeLimit(.minutes(2)))
+@Suite("store certificate", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct StoreCertificateTests {
   @Test("--out a folder, a symbolic link or a missing folder: exit 64, the place named, nothing written")
   func refusedPlaces() async throws {

@@ -4,7 +4,7 @@ import Testing
 /// How `monkeyshop` starts: storefront options alone are parsed without the rest of the command
 /// line, and a refused one is reported once, with the same words and exit status as through
 /// `monkeyshop storefront`.
-@Suite("Start-up: a refused storefront option is reported once", .timeLimit(.minutes(2)))
+@Suite("Start-up: a refused storefront option is reported once", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct StartupTests {
   struct Refusal: Sendable, CustomTestStringConvertible {
     let arguments: [String]

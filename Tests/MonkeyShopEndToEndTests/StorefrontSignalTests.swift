@@ -14,7 +14,7 @@ struct FatalSignal: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { name }
 
-  /// Every one the storefront did not handle before (issue 8, finding 13), and a real-time one.
+  /// Every one the storefront did not handle before, and a real-time one.
   static let all: [FatalSignal] = {
     var signals = [
       FatalSignal(name: "SIGUSR1", number: SIGUSR1), FatalSignal(name: "SIGUSR2", number: SIGUSR2),

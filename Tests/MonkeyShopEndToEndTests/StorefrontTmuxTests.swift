@@ -8,8 +8,8 @@ import Testing
 #endif
 
 /// The real storefront in a real terminal: tmux runs bash, bash runs the built `monkeyshop`, the test
-/// types the keys of SPEC §4 and reads the screen as a person would.
-@Suite("Storefront in tmux", .timeLimit(.minutes(2)))
+/// types the keys of docs/storefront.md and reads the screen as a person would.
+@Suite("Storefront in tmux", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct StorefrontTmuxTests {
   @Test("buy, cancel, outage, restrictions, resize, quit, relaunch: the issue's walk through the storefront")
   func storefrontWalk() async throws {

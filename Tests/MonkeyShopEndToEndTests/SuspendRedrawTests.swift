@@ -9,7 +9,7 @@ import Testing
 
 /// Ctrl-Z, `fg` and Ctrl-L in a real terminal: tmux runs bash with job control, bash runs the built
 /// `monkeyshop`, and the test looks at the screen as a person would.
-@Suite("Suspend and redraw in tmux", .timeLimit(.minutes(2)))
+@Suite("Suspend and redraw in tmux", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct SuspendRedrawTests {
   enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The key, which raw mode delivers to the storefront.

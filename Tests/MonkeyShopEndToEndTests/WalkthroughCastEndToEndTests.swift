@@ -14,21 +14,19 @@ import Testing
 /// `monkeyshop walkthrough FILE --cast OUT.cast` through the built binary, the recording played
 /// by asciinema's own `asciinema cat` (asciinema 2.4.0 from PyPI, as .ci/run installs it) into a
 /// real terminal (tmux), where it must leave the screen the walkthrough player draws.
-@Suite("Walkthrough recordings played by asciinema", .timeLimit(.minutes(3)))
+@Suite("Walkthrough recordings played by asciinema", .tags(.endToEnd, .needsPython), .timeLimit(.minutes(3)))
 struct WalkthroughCastEndToEndTests {
   private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
 
   /// What `asciinema cat` prints for a recording: every frame's output, in order.
   private func asciinemaCat(_ path: String, in folder: ShopFolder) async throws -> String {
-    guard let python = Locations.executable(named: "python3") else {
-      throw E2EFailure("python3 is not installed; the recording tests play casts with asciinema (PyPI)")
-    }
+    let python = try Tools.requirePython(for: "the recording tests play casts with asciinema")
     let child = try Child(
       executable: python, ["-m", "asciinema", "cat", path], in: folder, environment: folder.environment())
     let result = try await child.wait(timeout: .seconds(60))
     guard result.exitStatus == 0 else {
       throw E2EFailure(
-        "asciinema cat \(path) failed (python3 -m pip install asciinema==2.4.0 installs it): \(result)")
+        "asciinema cat \(path) failed (\(Tools.missingPackage("asciinema==2.4.0"))): \(result)")
     }
     return result.stdout
   }

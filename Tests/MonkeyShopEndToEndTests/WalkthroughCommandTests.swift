@@ -3,7 +3,7 @@ import Testing
 
 /// `monkeyshop walkthrough` through the built binary, as a CI job or a QA engineer runs it: where
 /// the JUnit report goes, what is refused before anything runs, what `-q` and `--list` print.
-@Suite("The walkthrough command", .timeLimit(.minutes(2)))
+@Suite("The walkthrough command", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct WalkthroughCommandTests {
   private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
 

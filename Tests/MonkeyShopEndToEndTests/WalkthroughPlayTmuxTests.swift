@@ -3,7 +3,7 @@ import Testing
 
 /// `monkeyshop walkthrough --play` in a real terminal: tmux runs bash, bash runs the built
 /// `monkeyshop`, the test presses Space as a trainer would and reads the screen.
-@Suite("Walkthrough played in tmux", .timeLimit(.minutes(2)))
+@Suite("Walkthrough played in tmux", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct WalkthroughPlayTmuxTests {
   /// The command line that plays a walkthrough (a bundled name or a file) with the shipped catalog.
   private func playCommand(_ walkthrough: String, _ arguments: [String] = []) throws -> String {

@@ -21,7 +21,7 @@ private func ext(_ certificate: Certificate, _ oid: ASN1ObjectIdentifier) throws
   try #require(certificate.extensions[oid: oid], "\(certificate.subject) has no \(oid)")
 }
 
-@Suite("Signing chain")
+@Suite("Signing chain", .tags(.pure))
 struct ChainTests {
   let identity: SigningIdentity
 
@@ -146,7 +146,7 @@ struct ChainTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-@Suite("Signing chain in the data folder")
+@Suite("Signing chain in the data folder", .tags(.pure))
 struct DataFolderChainTests {
   private static let names = [
     "signing-root.der", "signing-intermediate.der", "signing-leaf.der", "signing-leaf-key.pem",

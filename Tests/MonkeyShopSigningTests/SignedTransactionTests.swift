@@ -40,7 +40,7 @@ private func decodeJSON(_ data: Data) throws -> [String: Any] {
   try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 }
 
-@Suite("Signed transaction payload")
+@Suite("Signed transaction payload", .tags(.pure))
 struct PayloadTests {
   @Test("a purchase's payload has Apple's fields: ids, bundle, product, dates in ms, Consumable, PURCHASED, PURCHASE")
   func fields() throws {
@@ -166,7 +166,7 @@ struct PayloadTests {
   }
 }
 
-@Suite("JWS")
+@Suite("JWS", .tags(.pure))
 struct JWSTests {
   let identity: SigningIdentity
   init() throws { identity = try SigningIdentity.make() }

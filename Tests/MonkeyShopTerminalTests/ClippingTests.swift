@@ -9,7 +9,7 @@ import Testing
 
 /// Text drawn at the edges of the screen: what shows, on the terminal and in the in-memory grid that
 /// tests, walkthroughs and golden files read.
-@Suite("Clipping")
+@Suite("Clipping", .tags(.screen))
 struct ClippingTests {
   @Test("a wide character that does not fit before the right edge is left out whole, not cut in half")
   func wideAtTheRightEdge() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// How long the event loop sleeps in poll(2): until the app's next deadline, never less (it would
 /// wake, find nothing due, and sleep again, spinning), and with no deadline until input comes.
-@Suite("Event loop sleep")
+@Suite("Event loop sleep", .tags(.pure))
 struct EventLoopTimeoutTests {
   let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
 

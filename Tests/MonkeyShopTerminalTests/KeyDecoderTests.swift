@@ -7,7 +7,7 @@ import Testing
 
 @testable import MonkeyShopTerminal
 
-@Suite("Keys")
+@Suite("Keys", .tags(.pure))
 struct KeyDecoderTests {
   @Test(
     "control keys: Ctrl-C quits, Ctrl-L repaints, Ctrl-Z suspends, whatever the tty would have made of them",
@@ -54,7 +54,7 @@ struct KeyDecoderTests {
 }
 
 /// The bytes a terminal sends, through ncurses set up as the storefront sets it up.
-@Suite("Typing")
+@Suite("Typing", .tags(.screen))
 struct TypingTests {
   @Test("Ctrl-C, Ctrl-L and Ctrl-Z arrive as keys, in the order typed")
   func controlKeys() throws {

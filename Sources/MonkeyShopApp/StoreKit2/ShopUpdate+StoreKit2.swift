@@ -1,7 +1,7 @@
 import Foundation
 import MonkeyShopDomain
 
-// The app written with StoreKit 2 (SPEC §7): the same shop, the same store and the same credit
+// The app written with StoreKit 2 (docs/fidelity.md): the same shop, the same store and the same credit
 // manager, but what the app calls and receives is what Apple documents for StoreKit 2.
 //
 // - Launch: "Create a `Task` to iterate through the transactions from the listener as soon as your

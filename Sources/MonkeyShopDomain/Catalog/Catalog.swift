@@ -4,7 +4,7 @@ import Foundation
 public struct Catalog: Sendable, Equatable {
   public let products: [Product]
   public let defaultStorefront: Storefront
-  /// The app's bundle ID, written into signed transactions (`bundleId`, SPEC §8): a server's
+  /// The app's bundle ID, written into signed transactions (`bundleId`, docs/signing.md): a server's
   /// verifier refuses a transaction signed for another app.
   public let bundleIdentifier: String
   /// Where each product is in `products`: lookups stay quick in a catalog of thousands.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An Xcode StoreKit configuration file (`.storekit`, SPEC §11): the products a team tests its app
+/// An Xcode StoreKit configuration file (`.storekit`, docs/catalogs.md): the products a team tests its app
 /// with in Xcode, read so that monkeyshop can sell them.
 ///
 /// Apple documents the file only through Xcode's editor ("A StoreKit configuration file contains

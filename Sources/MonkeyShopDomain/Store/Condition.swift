@@ -16,7 +16,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// and want to suppress interactive dialogs."
   /// https://developer.apple.com/documentation/storekittest/sktestsession/disabledialogs
   case skipPaymentSheet
-  /// The `environment` of signed transactions (SPEC §8, `StoreEnvironment`).
+  /// The `environment` of signed transactions (docs/signing.md, `StoreEnvironment`).
   case environment
   /// `fail`: transactions completed from now on fail verification, as Xcode's StoreKit Testing
   /// fault "Fail Transaction Verification" does; a StoreKit 2 app receives them `.unverified`.

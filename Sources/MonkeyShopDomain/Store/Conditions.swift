@@ -42,7 +42,7 @@ public struct FiredCrash: Codable, Equatable, Sendable {
   }
 }
 
-/// The App Store environment a signed transaction names (`environment` in its payload, SPEC §8).
+/// The App Store environment a signed transaction names (`environment` in its payload, docs/signing.md).
 /// Apple's App Store Server Library checks the chain and signature of `Sandbox` (and `Production`)
 /// data only: for `Xcode` and `LocalTesting` it skips them, as data signed by Xcode has no Apple
 /// chain ("The test environment's certificate is a root certificate. There's no certificate chain

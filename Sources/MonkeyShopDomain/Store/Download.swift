@@ -1,6 +1,6 @@
 import Foundation
 
-// Apple-hosted content (SPEC §10), as StoreKit 1 downloads it. `SKDownload` and everything around
+// Apple-hosted content (docs/hosted-content.md), as StoreKit 1 downloads it. `SKDownload` and everything around
 // it is deprecated ("SKDownload and its related functionality are deprecated. The following
 // information is for apps that already host content on Apple's servers and use SKDownload.",
 // https://developer.apple.com/documentation/storekit/unlocking-purchased-content; every symbol is

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a signed transaction says (SPEC §8): the fields of Apple's `JWSTransactionDecodedPayload`
+/// What a signed transaction says (docs/signing.md): the fields of Apple's `JWSTransactionDecodedPayload`
 /// that apply to a consumable bought in this shop, built from the store's transaction, the catalog
 /// and the storefront. The JWS signs `encodedJSON`; the transaction manager shows `lines`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-// `store.json` is read in full and refused whole when anything in it is out of place (SPEC §12):
+// `store.json` is read in full and refused whole when anything in it is out of place (docs/data-folder.md):
 // a field this monkeyshop does not know, a quantity Apple would never accept, a transaction number
 // that repeats or lies above the counter, a storefront that does not exist. JSONDecoder's
 // synthesized readers check only types.

@@ -35,7 +35,7 @@ public struct StoreState: Codable, Equatable, Sendable {
 
   /// `store reset`: default conditions and an empty payment queue, except for transactions paid
   /// for and not yet finished. The app has not delivered them yet, and forgetting them would lose a
-  /// paid purchase (SPEC §12); its next launch delivers and finishes them. The others move to the
+  /// paid purchase (docs/data-folder.md); its next launch delivers and finishes them. The others move to the
   /// history, where every transaction stays listed. Numbers keep counting up, so no new transaction
   /// takes an old one's id. Returns the transactions kept.
   @discardableResult

@@ -58,7 +58,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// For the purchase that resolving an interruption delivers: the interrupted payment. (Not
   /// Apple's `originalTransactionIdentifier`, which only a restored transaction has.)
   public var resolvedFromTransactionID: String?
-  /// Stamped when the App Store completes the purchase (SPEC §8): the environment its signed
+  /// Stamped when the App Store completes the purchase (docs/signing.md): the environment its signed
   /// transaction names, and whether it fails verification (the `verification` condition).
   public var environment: StoreEnvironment?
   public var failsVerification: Bool

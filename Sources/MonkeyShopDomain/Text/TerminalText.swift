@@ -1,5 +1,5 @@
 /// Text read from a catalog, a walkthrough or a data file, made safe to write to a terminal
-/// (SPEC §12): nothing a terminal would act on reaches it raw.
+/// (docs/commands.md): nothing a terminal would act on reaches it raw.
 ///
 /// One rule, `isControl`, says which scalars a terminal acts on rather than shows: the C0 controls
 /// (ESC starts every escape sequence, BEL ends OSC titles and clipboard writes), DEL, the C1

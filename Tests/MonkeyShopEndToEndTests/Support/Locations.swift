@@ -61,9 +61,6 @@ enum Locations {
     return binary
   }
 
-  /// `tmux` on the PATH, or nil.
-  static let tmux: String? = executable(named: "tmux")
-
   static func executable(named name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }

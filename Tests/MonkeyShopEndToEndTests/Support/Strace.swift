@@ -27,12 +27,12 @@ enum Strace {
   ]
   static var traceExpression: String { "trace=" + syscalls.map { "?" + $0 }.joined(separator: ",") }
 
-  static let executable: String? = Locations.executable(named: "strace")
+  static let executable: String? = Tools.strace
 
   /// nil when strace runs and can trace a child here; else why not (missing, or ptrace refused,
   /// as in a container without CAP_SYS_PTRACE or with Yama's ptrace_scope 3).
   static let unavailableReason: String? = {
-    guard let executable else { return "strace is not installed (`.ci/run` installs it)" }
+    guard let executable else { return Tools.missing("strace", for: "the crash-point sweep").description }
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("strace-probe-\(getpid())")
     defer { try? FileManager.default.removeItem(at: output) }
     let process = Process()

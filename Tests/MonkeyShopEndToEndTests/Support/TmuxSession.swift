@@ -52,10 +52,7 @@ final class TmuxSession: @unchecked Sendable {
 
   /// Starts the server and the session at `width`×`height`. Fails when tmux is not installed.
   init(folder: ShopFolder, width: Int = 100, height: Int = 30) async throws {
-    guard let tmux = Locations.tmux else {
-      throw E2EFailure("tmux is not installed; the storefront's end-to-end tests run it in tmux (apt-get install tmux)")
-    }
-    self.tmux = tmux
+    self.tmux = try Tools.requireTmux()
     self.folder = folder
     socket = "monkeyshop-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
     // The server copies this environment into the pane; no history file.
