@@ -1,19 +1,6 @@
 import Foundation
 import MonkeyShopDomain
 
-/// A short text in both languages, for tables such as the key map.
-public struct Phrase: Sendable {
-  public let en: String
-  public let ja: String
-
-  public init(_ en: String, _ ja: String) {
-    self.en = en
-    self.ja = ja
-  }
-
-  public func text(_ language: Language) -> String { language == .ja ? ja : en }
-}
-
 /// Every string the storefront shows, in English and Japanese. One place, so a translation never
 /// drifts from the screen it belongs to.
 public struct Words: Sendable {
@@ -57,53 +44,8 @@ public struct Words: Sendable {
 
   // Conditions
   var conditions: String { say("Conditions", "条件") }
-  func conditionName(_ condition: Condition) -> String {
-    switch condition {
-    case .purchasesAllowed: say("purchases", "購入")
-    case .network: say("network", "ネットワーク")
-    case .askToBuy: say("Ask to Buy", "承認と購入")
-    case .interruptedPurchases: say("interrupted", "中断")
-    case .failNext: say("fail next", "次を失敗")
-    case .failAll: say("fail all", "全て失敗")
-    case .latency: say("latency", "遅延")
-    case .storefront: say("storefront", "ストアフロント")
-    case .continueOnStorefrontChange: say("storefront change", "ストアフロント変更")
-    case .skipPaymentSheet: say("skip sheet", "シート省略")
-    case .environment: say("environment", "環境")
-    case .verification: say("verification", "検証")
-    case .includeConsumableHistory: say("consumable history", "消耗型の履歴")
-    case .storeKit: say("StoreKit", "StoreKit")
-    case .crashPoint: say("crash", "クラッシュ")
-    }
-  }
-  func conditionValue(_ condition: Condition, _ value: String) -> String {
-    // A forced error by its domain and name as well as its number: `2 paymentCancelled`,
-    // `5002 SSServerErrorDomain`.
-    if condition == .failNext || condition == .failAll, let error = StoreError(argument: value) {
-      switch error {
-      case .storeKit(let code): return "\(code.rawValue) \(code.name)"
-      case .server(let code): return "\(code.rawValue) \(error.domain.rawValue)"
-      }
-    }
-    return switch (condition, value) {
-    case (.purchasesAllowed, "true"): say("allowed", "許可")
-    case (.purchasesAllowed, "false"): say("RESTRICTED", "制限中")
-    case (.continueOnStorefrontChange, "true"): say("continue", "続行")
-    case (.continueOnStorefrontChange, "false"): say("STOP", "停止")
-    case (.network, "up"): say("up", "接続")
-    case (.network, "down"): say("DOWN", "切断")
-    case (.latency, "instant"): say("instant", "即時")
-    case (.latency, "normal"): say("normal", "通常")
-    case (.latency, "slow"): say("slow", "低速")
-    case (.verification, "pass"): say("pass", "成功")
-    case (.verification, "fail"): say("FAIL", "失敗")
-    case (_, "true"): say("true", "オン")
-    case (_, "false"): say("false", "オフ")
-    case (_, "on"): say("ON", "オン")
-    case (_, "off"): say("off", "オフ")
-    default: value
-    }
-  }
+  func conditionName(_ condition: Condition) -> String { condition.descriptor.label.text(language) }
+  func conditionValue(_ condition: Condition, _ value: String) -> String { condition.shown(value, in: language) }
 
   // Event log
   func eventLog(_ storeKit: StoreKitAPI) -> String {

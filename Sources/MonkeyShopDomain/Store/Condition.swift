@@ -1,7 +1,7 @@
 /// One condition of the simulated store, as `monkeyshop store set`, walkthroughs, the conditions
-/// bar and panel, and the storefront's switches name it. Each case says how its value is read,
-/// written and offered; adding a condition is one case here, its field in `Conditions`, and its
-/// two translations in `Words`.
+/// bar and panel, and the storefront's switches name it. Its `descriptor` says how its value is
+/// read, written, offered and shown, in both languages; adding a condition is one case here, its
+/// descriptor, and its field in `Conditions`.
 public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   case purchasesAllowed, network, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
   /// What the app's `SKPaymentQueueDelegate` answers to `paymentQueue(_:shouldContinue:in:)` when
@@ -34,77 +34,168 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
 
   public var description: String { rawValue }
 
+  /// Everything about this condition in one place: its name on the screen, its values and how they
+  /// are spelt, read, written, offered and shown. `store set`, walkthroughs, the conditions bar
+  /// and the panel all go through it.
+  public var descriptor: ConditionDescriptor {
+    switch self {
+    case .purchasesAllowed:
+      ConditionDescriptor(
+        label: Phrase("purchases", "購入"), isAlwaysShown: true,
+        values: .flag(
+          yes: "true", no: "false", shownYes: Phrase("allowed", "許可"), shownNo: Phrase("RESTRICTED", "制限中"),
+          get: { $0.purchasesAllowed }, set: { $0.purchasesAllowed = $1 }))
+    case .network:
+      ConditionDescriptor(
+        label: Phrase("network", "ネットワーク"), isAlwaysShown: true,
+        values: .flag(
+          yes: "up", no: "down", shownYes: Phrase("up", "接続"), shownNo: Phrase("DOWN", "切断"),
+          get: { $0.networkUp }, set: { $0.networkUp = $1 }))
+    case .askToBuy:
+      ConditionDescriptor(
+        label: Phrase("Ask to Buy", "承認と購入"), isAlwaysShown: true,
+        values: .switch(get: { $0.askToBuy }, set: { $0.askToBuy = $1 }))
+    case .interruptedPurchases:
+      ConditionDescriptor(
+        label: Phrase("interrupted", "中断"), isAlwaysShown: true,
+        values: .switch(get: { $0.interruptedPurchases }, set: { $0.interruptedPurchases = $1 }))
+    case .failNext:
+      ConditionDescriptor(
+        label: Phrase("fail next", "次を失敗"), isAlwaysShown: true,
+        values: .errorCode(get: { $0.failNext }, set: { $0.failNext = $1 }))
+    case .failAll:
+      ConditionDescriptor(
+        label: Phrase("fail all", "全て失敗"), isAlwaysShown: true,
+        values: .errorCode(get: { $0.failAll }, set: { $0.failAll = $1 }))
+    case .latency:
+      ConditionDescriptor(
+        label: Phrase("latency", "遅延"), isFault: false, isAlwaysShown: true,
+        values: .oneOf(
+          Latency.allCases.map { latency in
+            ConditionChoice(
+              latency.rawValue,
+              shown: ["instant": Phrase("instant", "即時"), "normal": Phrase("normal", "通常"),
+                "slow": Phrase("slow", "低速")][latency.rawValue],
+              get: { $0.latency == latency }, set: { $0.latency = latency })
+          }))
+    case .storefront:
+      ConditionDescriptor(
+        label: Phrase("storefront", "ストアフロント"), isFault: false, isAlwaysShown: true, values: .storefront)
+    case .continueOnStorefrontChange:
+      ConditionDescriptor(
+        label: Phrase("storefront change", "ストアフロント変更"),
+        values: .flag(
+          yes: "true", no: "false", shownYes: Phrase("continue", "続行"), shownNo: Phrase("STOP", "停止"),
+          get: { $0.continueOnStorefrontChange }, set: { $0.continueOnStorefrontChange = $1 }))
+    case .skipPaymentSheet:
+      ConditionDescriptor(
+        label: Phrase("skip sheet", "シート省略"), isFault: false,
+        values: .switch(get: { $0.skipPaymentSheet }, set: { $0.skipPaymentSheet = $1 }))
+    case .environment:
+      ConditionDescriptor(
+        label: Phrase("environment", "環境"), isFault: false,
+        values: .oneOf(
+          StoreEnvironment.allCases.map { environment in
+            ConditionChoice(
+              environment.rawValue, get: { $0.environment == environment }, set: { $0.environment = environment })
+          }))
+    case .verification:
+      ConditionDescriptor(
+        label: Phrase("verification", "検証"),
+        values: .flag(
+          yes: "pass", no: "fail", shownYes: Phrase("pass", "成功"), shownNo: Phrase("FAIL", "失敗"),
+          get: { $0.verificationPasses }, set: { $0.verificationPasses = $1 }))
+    case .includeConsumableHistory:
+      ConditionDescriptor(
+        label: Phrase("consumable history", "消耗型の履歴"), isFault: false,
+        values: .switch(get: { $0.includeConsumableHistory }, set: { $0.includeConsumableHistory = $1 }))
+    case .storeKit:
+      ConditionDescriptor(
+        label: Phrase("StoreKit", "StoreKit"), isFault: false,
+        values: .oneOf(
+          StoreKitAPI.allCases.map { api in
+            // `2`, `StoreKit 2`, `sk2`, and nothing else.
+            ConditionChoice(
+              "\(api.rawValue)", also: ["storekit\(api.rawValue)", "sk\(api.rawValue)"],
+              get: { $0.storeKit == api }, set: { $0.storeKit = api })
+          }))
+    case .crashPoint:
+      ConditionDescriptor(
+        label: Phrase("crash", "クラッシュ"),
+        values: .oneOf(
+          [
+            ConditionChoice(
+              "off", also: ["none"], shown: Phrase("off", "オフ"), get: { $0.crashPoint == nil },
+              set: { $0.crashPoint = nil })
+          ]
+            + CrashPoint.allCases.map { point in
+              ConditionChoice(point.rawValue, get: { $0.crashPoint == point }, set: { $0.crashPoint = point })
+            }))
+    }
+  }
+
   /// How its values are written in help and error messages.
   public var values: String {
-    switch self {
-    case .purchasesAllowed, .continueOnStorefrontChange: "true|false"
-    case .network: "up|down"
-    case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: "on|off"
-    case .environment: StoreEnvironment.allCases.map(\.rawValue).joined(separator: "|")
-    case .verification: "pass|fail"
-    case .storeKit: "1|2"
-    case .failNext, .failAll: "CODE|off (\(StoreError.accepted))"
-    case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
+    switch descriptor.values {
+    case .flag(let flag): "\(flag.yes)|\(flag.no)"
+    // `off`, where a list has it, last: the values first.
+    case .oneOf(let choices):
+      (choices.filter { $0.spelling != "off" } + choices.filter { $0.spelling == "off" }).map(\.spelling)
+        .joined(separator: "|")
+    case .errorCode: "CODE|off (\(StoreError.accepted))"
     case .storefront: Storefront.all.map(\.code).joined(separator: "|")
-    case .crashPoint: (CrashPoint.allCases.map(\.rawValue) + ["off"]).joined(separator: "|")
     }
   }
 
   /// Its values in the order the conditions panel offers them.
   public func choices(_ catalog: Catalog) -> [String] {
-    switch self {
-    case .purchasesAllowed, .continueOnStorefrontChange: ["true", "false"]
-    case .network: ["up", "down"]
-    case .askToBuy, .interruptedPurchases, .skipPaymentSheet, .includeConsumableHistory: ["off", "on"]
-    case .environment: StoreEnvironment.allCases.map(\.rawValue)
-    case .verification: ["pass", "fail"]
-    case .storeKit: ["1", "2"]
-    case .failNext, .failAll: ["off"] + StoreError.allCases.map { "\($0.code)" }
-    case .latency: Latency.allCases.map(\.rawValue)
-    case .storefront:
-      // Only storefronts the catalog prices something in: the store refuses the others.
-      catalog.pricedStorefronts.map(\.code)
-    case .crashPoint: ["off"] + CrashPoint.allCases.map(\.rawValue)
+    switch descriptor.values {
+    // A switch offers off first; a flag its everyday value first.
+    case .flag(let flag): flag.yes == "on" ? ["off", "on"] : [flag.yes, flag.no]
+    case .oneOf(let choices): choices.map(\.spelling)
+    case .errorCode: ["off"] + StoreError.allCases.map { "\($0.code)" }
+    // Only storefronts the catalog prices something in: the store refuses the others.
+    case .storefront: catalog.pricedStorefronts.map(\.code)
     }
   }
 
   /// Whether a value away from its default breaks purchases; storefront, latency and skipping the
   /// payment sheet are choices.
-  public var isFault: Bool {
-    switch self {
-    case .latency, .storefront, .skipPaymentSheet, .environment, .includeConsumableHistory, .storeKit: false
-    default: true
-    }
-  }
+  public var isFault: Bool { descriptor.isFault }
 
   /// Whether the storefront's conditions bar always shows it: SKTestSession's everyday switches.
   /// The others show there only while away from their default.
-  public var isAlwaysShown: Bool {
-    switch self {
-    case .purchasesAllowed, .network, .askToBuy, .interruptedPurchases, .failNext, .failAll, .latency, .storefront:
-      true
-    default: false
-    }
-  }
+  public var isAlwaysShown: Bool { descriptor.isAlwaysShown }
 
   /// Its value as `store show` prints it and `set` reads it back.
   public func value(in conditions: Conditions, defaultStorefront: Storefront) -> String {
-    switch self {
-    case .purchasesAllowed: "\(conditions.purchasesAllowed)"
-    case .network: conditions.networkUp ? "up" : "down"
-    case .askToBuy: conditions.askToBuy ? "on" : "off"
-    case .interruptedPurchases: conditions.interruptedPurchases ? "on" : "off"
-    case .failNext: conditions.failNext.map { "\($0.code)" } ?? "off"
-    case .failAll: conditions.failAll.map { "\($0.code)" } ?? "off"
-    case .latency: conditions.latency.rawValue
+    switch descriptor.values {
+    case .flag(let flag): flag.get(conditions) ? flag.yes : flag.no
+    case .oneOf(let choices): choices.first { $0.get(conditions) }?.spelling ?? ""
+    case .errorCode(let get, _): get(conditions).map { "\($0.code)" } ?? "off"
     case .storefront: conditions.activeStorefront(default: defaultStorefront).code
-    case .continueOnStorefrontChange: "\(conditions.continueOnStorefrontChange)"
-    case .skipPaymentSheet: conditions.skipPaymentSheet ? "on" : "off"
-    case .environment: conditions.environment.rawValue
-    case .verification: conditions.verificationPasses ? "pass" : "fail"
-    case .includeConsumableHistory: conditions.includeConsumableHistory ? "on" : "off"
-    case .storeKit: "\(conditions.storeKit.rawValue)"
-    case .crashPoint: conditions.crashPoint?.rawValue ?? "off"
+    }
+  }
+
+  /// Its value as the conditions bar and panel show it, in a language: `DOWN`, `2 paymentCancelled`.
+  public func shown(_ value: String, in language: Language) -> String {
+    switch descriptor.values {
+    case .flag(let flag):
+      if value == flag.yes { return flag.shownYes.text(language) }
+      if value == flag.no { return flag.shownNo.text(language) }
+      return value
+    case .oneOf(let choices): return choices.first { $0.spelling == value }?.shown?.text(language) ?? value
+    case .errorCode:
+      // A forced error by its domain and name as well as its number: `2 paymentCancelled`,
+      // `5002 SSServerErrorDomain`.
+      guard let error = StoreError(argument: value) else {
+        return value == "off" ? Phrase("off", "オフ").text(language) : value
+      }
+      switch error {
+      case .storeKit(let code): return "\(code.rawValue) \(code.name)"
+      case .server(let code): return "\(code.rawValue) \(error.domain.rawValue)"
+      }
+    case .storefront: return value
     }
   }
 
@@ -112,66 +203,111 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   public func set(_ value: String, in conditions: inout Conditions) throws(ConditionError) {
     let text = value.trimmingCharacters(in: .whitespaces)
     let lowered = text.lowercased()
-    func flag(_ yes: String, _ no: String) throws(ConditionError) -> Bool {
+    switch descriptor.values {
+    case .flag(let flag):
       switch lowered {
-      case yes, "true", "on", "yes": return true
-      case no, "false", "off", "no": return false
-      default: throw .badValue(rawValue, text, expected: "\(yes)|\(no)")
+      case flag.yes, "true", "on", "yes": flag.set(&conditions, true)
+      case flag.no, "false", "off", "no": flag.set(&conditions, false)
+      default: throw .badValue(rawValue, text, expected: "\(flag.yes)|\(flag.no)")
       }
-    }
-    let isOff = ["off", "none"].contains(lowered)
-    func code() throws(ConditionError) -> StoreError? {
-      if isOff { return nil }
+    case .oneOf(let choices):
+      let name = lowered.replacingOccurrences(of: " ", with: "")
+      guard let choice = choices.first(where: { $0.accepts(name) }) else {
+        throw .badValue(rawValue, text, expected: values)
+      }
+      choice.set(&conditions)
+    case .errorCode(_, let set):
+      if ["off", "none"].contains(lowered) { return set(&conditions, nil) }
       guard let code = StoreError(argument: text) else {
         throw .badValue(rawValue, text, expected: "an error code (\(StoreError.accepted)) or off")
       }
-      return code
-    }
-    switch self {
-    case .purchasesAllowed: conditions.purchasesAllowed = try flag("true", "false")
-    case .network: conditions.networkUp = try flag("up", "down")
-    case .askToBuy: conditions.askToBuy = try flag("on", "off")
-    case .interruptedPurchases: conditions.interruptedPurchases = try flag("on", "off")
-    case .failNext: conditions.failNext = try code()
-    case .failAll: conditions.failAll = try code()
-    case .latency:
-      guard let latency = Latency(rawValue: lowered) else { throw .badValue(rawValue, text, expected: values) }
-      conditions.latency = latency
+      set(&conditions, code)
     case .storefront:
       guard let storefront = Storefront.named(text) else {
         throw .badValue(rawValue, text, expected: "one of \(Storefront.knownCodes)")
       }
       conditions.storefront = storefront.code
-    case .continueOnStorefrontChange: conditions.continueOnStorefrontChange = try flag("true", "false")
-    case .skipPaymentSheet: conditions.skipPaymentSheet = try flag("on", "off")
-    case .environment:
-      guard let environment = StoreEnvironment.allCases.first(where: { $0.rawValue.lowercased() == lowered }) else {
-        throw .badValue(rawValue, text, expected: values)
-      }
-      conditions.environment = environment
-    case .verification: conditions.verificationPasses = try flag("pass", "fail")
-    case .includeConsumableHistory: conditions.includeConsumableHistory = try flag("on", "off")
-    case .storeKit:
-      // `2`, `StoreKit 2`, `sk2`, and nothing else.
-      let name = lowered.replacingOccurrences(of: " ", with: "")
-      guard
-        let api = StoreKitAPI.allCases.first(where: { api in
-          ["\(api.rawValue)", "storekit\(api.rawValue)", "sk\(api.rawValue)"].contains(name)
-        })
-      else {
-        throw .badValue(rawValue, text, expected: values)
-      }
-      conditions.storeKit = api
-    case .crashPoint:
-      if isOff {
-        conditions.crashPoint = nil
-      } else if let point = CrashPoint(rawValue: text) {
-        conditions.crashPoint = point
-      } else {
-        throw .badValue(rawValue, text, expected: values)
-      }
     }
   }
+}
+
+/// One condition described: see `Condition.descriptor`.
+public struct ConditionDescriptor: Sendable {
+  /// Its name on the conditions bar and panel.
+  public let label: Phrase
+  /// Away from its default it breaks purchases (shown in red); the others are choices.
+  public let isFault: Bool
+  /// The conditions bar always shows it; the rarer ones show there only while set.
+  public let isAlwaysShown: Bool
+  public let values: ConditionValues
+
+  init(label: Phrase, isFault: Bool = true, isAlwaysShown: Bool = false, values: ConditionValues) {
+    self.label = label
+    self.isFault = isFault
+    self.isAlwaysShown = isAlwaysShown
+    self.values = values
+  }
+}
+
+/// The kinds of value a condition takes.
+public enum ConditionValues: Sendable {
+  /// Two values, `true`/`false`, `up`/`down`, `pass`/`fail` or `on`/`off` (true, false, on, off,
+  /// yes and no are accepted for every flag).
+  case flag(ConditionFlag)
+  /// One of a list: the latency, the environment, the StoreKit, the crash point.
+  case oneOf([ConditionChoice])
+  /// An SKError or App Store server error code, or off.
+  case errorCode(
+    get: @Sendable (Conditions) -> StoreError?, set: @Sendable (inout Conditions, StoreError?) -> Void)
+  /// A storefront by its code.
+  case storefront
+
+  /// A switch, `on`/`off`.
+  static func `switch`(
+    get: @escaping @Sendable (Conditions) -> Bool, set: @escaping @Sendable (inout Conditions, Bool) -> Void
+  ) -> ConditionValues {
+    .flag(.init(yes: "on", no: "off", shownYes: Phrase("ON", "オン"), shownNo: Phrase("off", "オフ"), get: get, set: set))
+  }
+
+  static func flag(
+    yes: String, no: String, shownYes: Phrase, shownNo: Phrase, get: @escaping @Sendable (Conditions) -> Bool,
+    set: @escaping @Sendable (inout Conditions, Bool) -> Void
+  ) -> ConditionValues {
+    .flag(.init(yes: yes, no: no, shownYes: shownYes, shownNo: shownNo, get: get, set: set))
+  }
+}
+
+public struct ConditionFlag: Sendable {
+  public let yes: String
+  public let no: String
+  public let shownYes: Phrase
+  public let shownNo: Phrase
+  let get: @Sendable (Conditions) -> Bool
+  let set: @Sendable (inout Conditions, Bool) -> Void
+}
+
+public struct ConditionChoice: Sendable {
+  /// As `store set` and walkthroughs write it.
+  public let spelling: String
+  /// Other spellings accepted (lower case, no spaces).
+  let also: [String]
+  /// As the screen shows it, when not as spelt.
+  public let shown: Phrase?
+  let get: @Sendable (Conditions) -> Bool
+  let set: @Sendable (inout Conditions) -> Void
+
+  init(
+    _ spelling: String, also: [String] = [], shown: Phrase? = nil, get: @escaping @Sendable (Conditions) -> Bool,
+    set: @escaping @Sendable (inout Conditions) -> Void
+  ) {
+    self.spelling = spelling
+    self.also = also
+    self.shown = shown
+    self.get = get
+    self.set = set
+  }
+
+  func accepts(_ name: String) -> Bool { spelling.lowercased() == name || also.contains(name) }
 }
 
 /// `network: down`: a condition and the value a walkthrough or `store set` gives it.

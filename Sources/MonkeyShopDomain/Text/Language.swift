@@ -18,6 +18,19 @@ public enum Language: String, Sendable, CaseIterable {
   }
 }
 
+/// A short text in both languages, for tables such as the key map.
+public struct Phrase: Sendable {
+  public let en: String
+  public let ja: String
+
+  public init(_ en: String, _ ja: String) {
+    self.en = en
+    self.ja = ja
+  }
+
+  public func text(_ language: Language) -> String { language == .ja ? ja : en }
+}
+
 /// A count and its English noun, singular for one: `1 credit`, `2 credits`, `3 steps`.
 public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
