@@ -7,13 +7,20 @@ extension ShopModel {
   public mutating func update(_ message: ShopMessage) -> [ShopEffect] {
     let contextBefore = keyContext
     let statusBefore = status
+    let inspectedBefore = inspectedTransactionID
     let effects = apply(message)
+    // The quit question is about the purchase in flight: once none is, it has nothing to ask.
+    if overlay == .confirmQuit, !isPurchaseInFlight { overlay = nil }
     // A status says what is true now: one whose reason no longer holds goes.
     if let status, isStale(status) { self.status = nil }
     // A newly opened overlay starts with no status about something else (the last purchase, an
     // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
     // quit question, which asks about the purchase in flight that status describes.
     if overlay != nil, overlay != .confirmQuit, keyContext != contextBefore, status == statusBefore {
+      status = nil
+    }
+    // So does a transaction's detail opened on another transaction than the one in view before.
+    if let inspected = inspectedTransactionID, inspected != inspectedBefore, status == statusBefore {
       status = nil
     }
     return effects
@@ -315,7 +322,7 @@ extension ShopModel {
             status = .interrupted(transactionID: transaction.id, failure)
           case .askToBuyDeclined:
             note(.declineHasNoCallback)
-            status = .cancelled(product: transaction.productIdentifier)
+            status = .declined(product: transaction.productIdentifier)
           default:
             status = .cancelled(product: transaction.productIdentifier)
           }
@@ -527,6 +534,8 @@ extension ShopModel {
   }
 
   private mutating func conditionChanged(_ condition: Condition) -> [ShopEffect] {
+    // What an earlier purchase came to is no longer what the storefront is about.
+    if status?.isOutcome == true { status = nil }
     switch condition {
     case .purchasesAllowed:
       // The sample asks canMakePayments again when restrictions change.

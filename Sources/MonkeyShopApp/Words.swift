@@ -170,6 +170,11 @@ public struct Words: Sendable {
         "取引 #\(id) は付与済み: 二重付与せずに完了しました")
     case .cancelled(let product):
       return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
+    case .declined(let product):
+      return say(
+        "Purchase of \(title(product)) cancelled — the app saw .failed, SKErrorDomain 2; a decline has no callback of its own (see the log's ↳ note)",
+        "\(title(product)) の購入をキャンセルしました — アプリに届いたのは .failed (SKErrorDomain 2)。拒否専用のコールバックはありません (ログの ↳ 注記)"
+      )
     case .interrupted(let id, let failure):
       let text = say(
         "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (Tab)",
@@ -192,8 +197,11 @@ public struct Words: Sendable {
         "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
         "アプリを \(storeKit) で書かれたものとして再起動しました (一つのアプリで二つの API は混ぜません)")
     case .productsFailed(let error):
-      let failure = error.formatted
-      return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
+      // As a failed purchase says it: the App Store's words marked as Apple's, then the code.
+      let apple = say("Apple: \"\(error.code.message)\"", "Appleのメッセージ: \"\(error.code.message)\"")
+      let failure = ShopFailure(
+        error.errorID, say("Product request failed: ", "商品の取得に失敗しました: ") + "\(apple) — \(error.code.label)")
+      return failure.formatted + say(" — R to retry", " — R で再取得")
     case .finishedElsewhere(let id, let state):
       return say(
         state == .purchased
@@ -252,6 +260,8 @@ public struct Words: Sendable {
       say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
     case .firstProductSelected: say("the first product is selected", "先頭の商品です")
     case .lastProductSelected: say("the last product is selected", "最後の商品です")
+    case .firstConditionSelected: say("the first condition is selected", "先頭の条件です")
+    case .lastConditionSelected: say("the last condition is selected", "最後の条件です")
     case .quantityOnlyForConsumables:
       say("a non-consumable is bought one at a time", "非消耗型は 1 個ずつ購入します")
     case .quantityAtMost:
@@ -456,7 +466,7 @@ public struct Words: Sendable {
   // Help and quitting
   var help: String { say("Keys", "キー") }
   var quitWhileInFlight: String {
-    say("A purchase is in flight. Quit anyway? (y/n)", "購入処理中です。終了しますか? (y/n)")
+    say("Quit while a purchase is in flight? (y/n)", "購入処理中です。終了しますか? (y/n)")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
   var onlyQuitActs: String { say("until it is larger, only q (quit) acts", "大きくするまで q (終了) 以外のキーは効きません") }
