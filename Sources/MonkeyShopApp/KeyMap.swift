@@ -216,16 +216,22 @@ public enum KeyMap {
       help: Phrase("close / back to the list", "閉じる・一覧へ戻る")),
 
     // Conditions panel
+    // The panel is short: its footer shows ↑↓ too, as one "↑↓ select".
     KeyBinding(
       [.up, .character("k")], .selectPrevious, .conditions, hint: Phrase("select", "選択"),
       help: Phrase("previous / next condition", "前・次の条件"),
-      inHintBar: false),
+      whyNot: { $0.conditionSelection == 0 ? .firstConditionSelected : nil }),
     KeyBinding(
       [.down, .character("j")], .selectNext, .conditions, hint: Phrase("select", "選択"),
-      help: Phrase("next condition", "次の条件"), inHintBar: false),
+      help: Phrase("next condition", "次の条件"),
+      whyNot: { $0.conditionSelection == Condition.allCases.count - 1 ? .lastConditionSelected : nil }),
+    // Each condition's values in a ring: → the next, ← the one before (from the last back to the first).
     KeyBinding(
-      [.right, .enter], .nextValue, .conditions, hint: Phrase("change", "変更"), help: Phrase("next value", "次の値")),
-    KeyBinding([.left], .previousValue, .conditions, hint: Phrase("back", "戻す"), help: Phrase("previous value", "前の値")),
+      [.right, .enter], .nextValue, .conditions, hint: Phrase("next", "次の値"),
+      help: Phrase("next value", "次の値")),
+    KeyBinding(
+      [.left], .previousValue, .conditions, hint: Phrase("previous", "前の値"),
+      help: Phrase("previous value", "前の値")),
     KeyBinding(
       [.escape, .character("c"), .character("q")], .close, .conditions, hint: Phrase("close", "閉じる"),
       help: Phrase("close", "閉じる")),

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Log times: minutes, seconds and milliseconds since launch, `01:02.250`.
+/// Log times: minutes, seconds and milliseconds since launch, `01:02.250`. The screen's log, the
+/// transcript, headless output and the JSONL log's `ms` all count milliseconds with `milliseconds`,
+/// so they never disagree.
 public enum LogClock {
   public static func format(_ seconds: TimeInterval) -> String {
-    let milliseconds = Int((max(0, seconds) * 1000).rounded())
+    let milliseconds = milliseconds(seconds)
     let minutes = milliseconds / 60_000
     let rest = milliseconds % 60_000
     return padded(minutes, 2) + ":" + padded(rest / 1000, 2) + "." + padded(rest % 1000, 3)
@@ -14,5 +16,23 @@ public enum LogClock {
   private static func padded(_ number: Int, _ digits: Int) -> String {
     let text = String(number)
     return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+  }
+
+  /// The time from `start` to `date` as `format` shows it.
+  public static func format(from start: Date, to date: Date) -> String { format(date.timeIntervalSince(start)) }
+
+  /// Whole milliseconds in `seconds` (not below 0): the last millisecond reached, as a clock
+  /// shows time. A time within a microsecond short of a millisecond counts as that millisecond: a
+  /// `Date` is a floating-point count of seconds (about 0.24 µs apart in this century), so 0.4 s
+  /// after launch may come back as 0.39999998… (`ShopModel.dateNoise`).
+  public static func milliseconds(_ seconds: TimeInterval) -> Int {
+    let exact = max(0, seconds) * 1000
+    let nearest = exact.rounded()
+    return Int(abs(exact - nearest) <= 0.001 ? nearest : exact.rounded(.down))
+  }
+
+  /// Whole milliseconds from `start` to `date`.
+  public static func milliseconds(from start: Date, to date: Date) -> Int {
+    milliseconds(date.timeIntervalSince(start))
   }
 }

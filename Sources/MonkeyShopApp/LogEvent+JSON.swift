@@ -48,7 +48,7 @@ extension LogEntry {
   public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
     var object: [String: Any] = [
       "time": ISO8601.string(from: time),
-      "ms": Int((time.timeIntervalSince(launchDate) * 1000).rounded(.down)),
+      "ms": LogClock.milliseconds(from: launchDate, to: time),
       "event": event.name,
       "text": text(language),
       "storeKit": api.rawValue,

@@ -87,8 +87,8 @@ public enum LogEvent: Equatable, Sendable {
     case .canMakePayments(let allowed):
       return (sk1 ? "SKPaymentQueue.canMakePayments()" : "AppStore.canMakePayments") + " → \(allowed)"
     case .productsRequested(let identifiers):
-      return sk1
-        ? "SKProductsRequest(\(identifiers.count) ids).start()" : "Product.products(for: \(identifiers.count) ids)"
+      let ids = identifiers.count == 1 ? "1 id" : "\(identifiers.count) ids"
+      return sk1 ? "SKProductsRequest(\(ids)).start()" : "Product.products(for: \(ids))"
     case .productsReceived(let valid, let invalid):
       let invalidText = invalid.isEmpty ? "" : ", invalidProductIdentifiers: \(invalid.joined(separator: ", "))"
       return sk1

@@ -11,6 +11,9 @@ public enum Notice: Equatable, Sendable {
   case redelivered(transactionIDs: [String], credits: Int, crash: FiredCrash?)
   case alreadyDelivered(transactionID: String)
   case cancelled(product: String)
+  /// A parent declined an Ask to Buy: a StoreKit 1 app sees only `.failed` with SKErrorDomain 2 and
+  /// reads a cancel; the log's note explains.
+  case declined(product: String)
   case interrupted(transactionID: String, StoreFailure)
   case purchaseFailed(StoreFailure)
   case waitingForApproval(transactionID: String)
@@ -40,13 +43,25 @@ public enum Notice: Equatable, Sendable {
     case info, success, warning, failure
   }
 
+  /// Whether it reports how something already over ended (a purchase, a spend, a restore), rather
+  /// than something still going on or a reason: such a status goes once a condition changes, so
+  /// it never sits beside buttons that say something else ("AppStore disabled").
+  public var isOutcome: Bool {
+    switch self {
+    case .purchased, .redelivered, .alreadyDelivered, .cancelled, .declined, .purchaseFailed, .spent,
+      .finishedElsewhere, .refundTakenBack, .refundNotTold, .restoreFinished, .failed:
+      true
+    default: false
+    }
+  }
+
   public var tone: Tone {
     switch self {
     case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
     case .storeKit2(.pending), .refundTakenBack, .refundNotTold: .warning
     case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success
-    case .cancelled, .waitingForApproval, .cannot, .interrupted: .warning
+    case .cancelled, .declined, .waitingForApproval, .cannot, .interrupted: .warning
     case .purchaseFailed, .productsFailed, .crashed, .failed, .vanished: .failure
     case .download(let notice):
       switch notice {
@@ -68,6 +83,9 @@ public enum Reason: Equatable, Sendable {
   case invalidProduct(String)
   case firstProductSelected
   case lastProductSelected
+  /// The conditions panel's selection is on its first or last row.
+  case firstConditionSelected
+  case lastConditionSelected
   case quantityAtMost
   case quantityOnlyForConsumables
   case quantityAtLeast

@@ -22,6 +22,18 @@ extension ShopModel {
     }
   }
 
+  /// The transaction whose detail is open.
+  var inspectedTransactionID: String? {
+    guard case .transactionDetail = overlay else { return nil }
+    return selectedTransaction?.id
+  }
+
+  /// The conditions panel's selected row, while it is open.
+  var conditionSelection: Int? {
+    if case .conditions(let selection) = overlay { return selection }
+    return nil
+  }
+
   public var selectedTransaction: StoreTransaction? {
     guard let selection = managerSelection else { return nil }
     let list = transactionList
@@ -84,7 +96,9 @@ extension ShopModel {
     case .quantityUp, .quantityDown:
       // The quantity is the app's, set on its SKMutablePayment before the payment is added; the
       // payment sheet shows it and does not change it.
-      quantity = Self.clampQuantity(quantity + (action == .quantityUp ? 1 : -1))
+      guard let product = selectedProduct else { return [] }
+      quantities[product.productIdentifier] = Self.clampQuantity(
+        quantity(for: product) + (action == .quantityUp ? 1 : -1))
       return []
     case .buySelected:
       return addPayment(selectedProduct)
@@ -184,8 +198,11 @@ extension ShopModel {
     let values = condition.choices(catalog)
     guard !values.isEmpty else { return [] }
     let current = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
-    let index = values.firstIndex(of: current) ?? 0
-    let next = values[(index + step + values.count) % values.count]
+    // A value off the list (a storefront the catalog does not price) sits before its first choice:
+    // → goes to the first, ← to the last.
+    let next =
+      values.firstIndex(of: current).map { values[($0 + step + values.count) % values.count] }
+      ?? (step > 0 ? values[0] : values[values.count - 1])
     return [.setCondition(condition, value: next, at: date(at: now))]
   }
 
@@ -194,7 +211,12 @@ extension ShopModel {
   /// subscriptions" (https://developer.apple.com/documentation/storekit/product/purchaseoption/quantity(_:));
   /// App Store Server API's `quantity` is "The number of purchased consumable products"
   /// (https://developer.apple.com/documentation/appstoreserverapi/quantity).
-  public func quantity(for product: Product) -> Int { product.isNonConsumable ? 1 : quantity }
+  public func quantity(for product: Product) -> Int {
+    product.isNonConsumable ? 1 : quantities[product.productIdentifier, default: 1]
+  }
+
+  /// The selected row's quantity.
+  public var quantity: Int { selectedProduct.map(quantity(for:)) ?? 1 }
 
   /// Apple's limit for one payment, from the store that enforces it.
   static func clampQuantity(_ quantity: Int) -> Int {

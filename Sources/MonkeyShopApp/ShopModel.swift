@@ -63,7 +63,9 @@ public struct ShopModel: Sendable {
   public internal(set) var balance = 0
   public internal(set) var products = ProductsState.notRequested
   public internal(set) var selection = 0
-  public internal(set) var quantity = 1
+  /// Each product row's quantity, by product identifier (1 where none was set): `+`/`−` change the
+  /// selected row's, and a buy key pays for its own row's.
+  public internal(set) var quantities: [String: Int] = [:]
   public internal(set) var overlay: Overlay?
   /// The screen's size, as the terminal last said; nil where there is no screen (headless commands).
   public internal(set) var screenSize: ScreenSize?

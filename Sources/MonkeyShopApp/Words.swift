@@ -112,6 +112,11 @@ public struct Words: Sendable {
         "取引 #\(id) は付与済み: 二重付与せずに完了しました")
     case .cancelled(let product):
       return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
+    case .declined(let product):
+      return say(
+        "Purchase of \(title(product)) cancelled — the app saw .failed, SKErrorDomain 2; a decline has no callback of its own (see the log's ↳ note)",
+        "\(title(product)) の購入をキャンセルしました — アプリに届いたのは .failed (SKErrorDomain 2)。拒否専用のコールバックはありません (ログの ↳ 注記)"
+      )
     case .interrupted(let id, let failure):
       let text = say(
         "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (Tab)",
@@ -134,8 +139,11 @@ public struct Words: Sendable {
         "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
         "アプリを \(storeKit) で書かれたものとして再起動しました (一つのアプリで二つの API は混ぜません)")
     case .productsFailed(let error):
-      let failure = error.formatted
-      return say("Product request failed: \(failure) — R to retry", "商品の取得に失敗しました: \(failure) — R で再取得")
+      // As a failed purchase says it: the App Store's words marked as Apple's, then the code.
+      let apple = say("Apple: \"\(error.code.message)\"", "Appleのメッセージ: \"\(error.code.message)\"")
+      let failure = ShopFailure(
+        error.errorID, say("Product request failed: ", "商品の取得に失敗しました: ") + "\(apple) — \(error.code.label)")
+      return failure.formatted + say(" — R to retry", " — R で再取得")
     case .finishedElsewhere(let id, let state):
       return say(
         state == .purchased
@@ -194,6 +202,8 @@ public struct Words: Sendable {
       say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
     case .firstProductSelected: say("the first product is selected", "先頭の商品です")
     case .lastProductSelected: say("the last product is selected", "最後の商品です")
+    case .firstConditionSelected: say("the first condition is selected", "先頭の条件です")
+    case .lastConditionSelected: say("the last condition is selected", "最後の条件です")
     case .quantityOnlyForConsumables:
       say("a non-consumable is bought one at a time", "非消耗型は 1 個ずつ購入します")
     case .quantityAtMost:
@@ -220,80 +230,6 @@ public struct Words: Sendable {
     case .logAtEnd: say("the event log shows its newest event", "イベントログは最新です")
     case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
     case .noDownload: say("no download to act on", "操作できるダウンロードはありません")
-    }
-  }
-
-  /// A note of the event log.
-  func note(_ note: LogNote) -> String {
-    switch note {
-    case .unfinishedAtLaunch(let count):
-      say(
-        count == 1
-          ? "1 unfinished transaction from an earlier run: the queue delivers it again"
-          : "\(count) unfinished transactions from an earlier run: the queue delivers them again",
-        "前回の実行から未完了の取引 \(count) 件: キューが再び届けます")
-    case .crashedLastRun(let crash):
-      say(
-        "the app crashed last run at \(crash.point.rawValue) with #\(crash.transactionID)",
-        "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
-    case .askToBuyWaits:
-      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
-    case .finishedElsewhere(let id, let state):
-      say(
-        "\(name(id, state)) was answered and finished by another monkeyshop",
-        "\(name(id, state)) は別の monkeyshop が受け取り完了しました")
-    case .creditedBeforeStop:
-      say(
-        "credited before the app stopped; finishing it now keeps it from coming back",
-        "アプリ停止前に付与済み。ここで finish すれば再配信されません")
-    case .creditedByAnother(let id):
-      say(
-        "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
-        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
-    case .paymentSheetSkipped:
-      say(
-        "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
-        "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
-    case .paymentSheetAnswered(let confirmed):
-      confirmed
-        ? say("payment sheet: Buy — the App Store processes the payment", "支払いシート: 購入 — App Store が支払いを処理")
-        : say("payment sheet: Cancel", "支払いシート: キャンセル")
-    case .paymentSheetShownAgain(let id):
-      say(
-        "payment \(id) is still purchasing, its sheet unanswered: the App Store shows it again",
-        "支払い \(id) はシート未回答のまま購入中: App Store がシートを再表示")
-    case .interruptedLooksCancelled(let id):
-      say(
-        "the App Store interrupted payment \(id); the app gets only SKErrorDomain 2 and reads a cancel (Apple documents no code for an interruption)",
-        "App Store が支払い \(id) を中断。アプリには SKErrorDomain 2 しか届かずキャンセルと判断 (中断のコードは Apple 未記載)")
-    case .declineHasNoCallback:
-      say(
-        "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
-        "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
-    case .walletChangedElsewhere(let balance):
-      say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
-    case .updatesRepeatUnfinished(let count):
-      say(
-        "Transaction.updates also emits \(count == 1 ? "it" : "each of them") once at launch: crediting must be idempotent",
-        "Transaction.updates も起動時に同じ取引を一度送ります: 付与は冪等でなければなりません")
-    case .pendingArrivesThroughUpdates:
-      say(
-        "Ask to Buy: no transaction yet; if a parent approves, it arrives through Transaction.updates",
-        "承認と購入: まだ取引はありません。保護者が承認すると Transaction.updates に届きます")
-    case .declineDeliversNothing:
-      say(
-        "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",
-        "拒否: StoreKit 2 はアプリに結果も取引も更新も渡しません (Apple の記載なし)")
-    case .refundNotToldToStoreKit1:
-      say(
-        "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
-        "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
-    case .alreadyTakenBack(let id):
-      say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
-    case .consumablesNeverRestored:
-      say(
-        "consumables are never restored: the credits bought stay only in the wallet",
-        "消耗型は復元されません: 購入したクレジットはウォレットにのみ残ります")
     }
   }
 
@@ -398,7 +334,7 @@ public struct Words: Sendable {
   // Help and quitting
   var help: String { say("Keys", "キー") }
   var quitWhileInFlight: String {
-    say("A purchase is in flight. Quit anyway? (y/n)", "購入処理中です。終了しますか? (y/n)")
+    say("Quit while a purchase is in flight? (y/n)", "購入処理中です。終了しますか? (y/n)")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
   var onlyQuitActs: String { say("until it is larger, only q (quit) acts", "大きくするまで q (終了) 以外のキーは効きません") }

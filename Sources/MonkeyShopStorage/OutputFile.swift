@@ -34,6 +34,57 @@ public enum OutputFile {
     }
   }
 
+  /// Why a file cannot be written at a path; the message names the path and what is in the way.
+  public struct PlaceError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+    public var description: String { "\(path): \(problem)" }
+
+    public init(path: String, problem: String) {
+      self.path = path
+      self.problem = problem
+    }
+  }
+
+  /// Makes `path` ready before anything runs, the one rule for every file a person names for
+  /// monkeyshop to write into (`--junit`, `--cast`, `--log-file`): what is in the way is refused
+  /// (`obstacle`), the missing folders are created, as `mkdir -p` would, and a file is tried in the
+  /// folder, so a place that cannot be written is refused now, not after the run. `example` is a
+  /// file name the messages suggest.
+  public static func prepare(_ path: String, example: String, dataFolder: DataFolder) throws(PlaceError) {
+    if let problem = obstacle(at: path, example: example, dataFolder: dataFolder) {
+      throw PlaceError(path: path, problem: problem)
+    }
+    let folder = folder(of: path)
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw PlaceError(path: path, problem: "cannot create the folder \(folder): \(whyNotCreated(folder))")
+    }
+    // A file is written in the folder (a report is renamed over `path`, a log appended to it): try just that.
+    let name = (path as NSString).lastPathComponent
+    let probe = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).probe")
+    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw PlaceError(path: path, problem: "cannot write in the folder \(folder): \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
+    unlink(probe)
+  }
+
+  /// The first part of `folder` that is a file, or the system's reason.
+  private static func whyNotCreated(_ folder: String) -> String {
+    var ancestor = folder
+    while !ancestor.isEmpty, ancestor != "/" {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+        return isFolder.boolValue ? "\(ancestor) cannot be written to" : "\(ancestor) is a file, not a folder"
+      }
+      ancestor = (ancestor as NSString).deletingLastPathComponent
+    }
+    return "the folder cannot be created"
+  }
+
   /// The folder a file at `path` goes in: "." for a bare name.
   public static func folder(of path: String) -> String {
     let parent = (path as NSString).deletingLastPathComponent

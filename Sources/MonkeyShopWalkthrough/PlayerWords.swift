@@ -103,6 +103,7 @@ struct PlayerWords: Sendable {
     switch expectation {
     case .screen(let text): say("screen \"\(text)\"", "画面に「\(text)」")
     case .notScreen(let text): say("notScreen \"\(text)\"", "画面にない「\(text)」")
+    case .status(let text): say("status \"\(text)\"", "ステータス行に「\(text)」")
     case .balance(let balance): say("balance \(balance)", "残高 \(balance)")
     case .event(let name): say("event \(name)", "イベント \(name)")
     case .events(let names): say("events", "イベント順") + " [\(names.joined(separator: ", "))]"

@@ -55,7 +55,7 @@ public enum Transcript {
     }
     let indent = "      "
     for entry in record.events {
-      let time = LogClock.format(entry.time.timeIntervalSince(start))
+      let time = LogClock.format(from: start, to: entry.time)
       lines.append("\(indent)\(time)  \(entry.text(language))")
     }
     for check in record.checks {

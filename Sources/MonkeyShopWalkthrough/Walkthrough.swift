@@ -127,6 +127,9 @@ public enum Expectation: Sendable, CustomStringConvertible {
   case screen(String)
   /// The text is nowhere on the screen.
   case notScreen(String)
+  /// The status line (what just happened, or why a key did nothing) holds the text, however the
+  /// screen wraps it.
+  case status(String)
   /// The wallet's balance, as stored.
   case balance(Int)
   /// The event was logged since the previous `event`/`events` check.
@@ -139,6 +142,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
     switch self {
     case .screen(let text): "screen \"\(text)\""
     case .notScreen(let text): "notScreen \"\(text)\""
+    case .status(let text): "status \"\(text)\""
     case .balance(let balance): "balance \(balance)"
     case .event(let name): "event \(name)"
     case .events(let names): "events [\(names.joined(separator: ", "))]"
@@ -147,7 +151,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
   }
 
   /// The field names of `expect:`, in the order the format documents them.
-  public static let fields = ["screen", "notScreen", "balance", "event", "events", "transaction"]
+  public static let fields = ["screen", "notScreen", "status", "balance", "event", "events", "transaction"]
 
   /// The names `event` and `events` match: `LogEvent.name`, with a transaction's state for the
   /// observer's callback (`purchased`, `failed`, `deferred`, …).

@@ -260,7 +260,7 @@ struct WalkthroughReader {
     case "set": "{ condition: value }"
     case "store": "{ approve|decline|resolve|refund: ID or last }"
     case "crash": "beforeDelivery or afterDeliveryBeforeFinish"
-    case "expect": "{ screen, notScreen, balance, event, events, transaction }"
+    case "expect": "{ \(Expectation.fields.joined(separator: ", ")) }"
     case "say": "a line of narration"
     default: "a value"
     }
@@ -372,10 +372,11 @@ struct WalkthroughReader {
         let screen = expectations.contains {
           if case .screen = $0 { return true }
           if case .notScreen = $0 { return true }
+          if case .status = $0 { return true }
           return false
         }
         if screen, !launched {
-          fail(line: step.line, "expect screen before the app is launched (expected a launch step first)")
+          fail(line: step.line, "expect screen or status before the app is launched (expected a launch step first)")
         }
       default:
         break

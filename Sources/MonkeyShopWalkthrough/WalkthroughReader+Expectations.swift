@@ -20,6 +20,14 @@ extension WalkthroughReader {
         let texts = strings(value, name, expected: "text, or a list of texts")
         for text in texts where text.isEmpty { fail(value, "\(name) text is empty (expected some text)") }
         expectations += texts.map { name == "screen" ? .screen($0) : .notScreen($0) }
+      case "status":
+        if let text = text(value, name, expected: "text on the status line") {
+          if text.isEmpty {
+            fail(value, "status text is empty (expected some text)")
+          } else {
+            expectations.append(.status(text))
+          }
+        }
       case "balance":
         if let balance = integer(
           value, name, range: -Wallet.balanceLimit...Wallet.balanceLimit,

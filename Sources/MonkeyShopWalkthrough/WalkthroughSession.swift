@@ -235,6 +235,13 @@ public final class WalkthroughSession {
           found: "on line \(row + 1): \(screen.lines[row].trimmingCharacters(in: .whitespaces))")
       }
       return Check(expectation, passed: true, expected: "no \"\(text)\" on the screen", found: "not on the screen")
+    case .status(let text):
+      let expected = "\"\(text)\" on the status line"
+      guard let app else { return Check(expectation, passed: false, expected: expected, found: whyNotRunning ?? "") }
+      let line = app.model.statusText
+      return Check(
+        expectation, passed: line?.contains(text) == true, expected: expected,
+        found: line.map { "the status line reads \"\($0)\"" } ?? "no status")
     case .balance(let balance):
       let stored = storage.wallet.balance
       return Check(

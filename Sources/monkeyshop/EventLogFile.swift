@@ -19,18 +19,21 @@ final class EventLogFile {
   private(set) var lost = 0
   private var firstLoss: String?
 
-  /// Opens (creating it, mode 0644) the file for appending. Refused before the screen opens
-  /// (exit 64): a path that cannot be written, anything but a regular file (a FIFO without a
-  /// reader would hang the storefront, a device swallows the evidence), a symbolic link, and a
-  /// file in the data folder (appending to `wallet.json` would ruin it).
+  /// Opens (creating it, mode 0644, and its missing folders, as `--junit` and `--cast` do: one
+  /// rule, `OutputFile.prepare`) the file for appending. Refused before the screen opens (exit 64),
+  /// named for what it is: a path that cannot be written, anything but a regular file (a FIFO
+  /// without a reader would hang the storefront, a device swallows the evidence), a symbolic
+  /// link, and a file in the data folder (appending to `wallet.json` would ruin it).
   init(path: String, dataFolder: DataFolder) throws(Failure) {
     self.path = path
     func refuse(_ reason: String) -> Failure {
       Failure(
         "--log-file \(TerminalText.escaped(path)): \(reason); expected a regular file to append to", exitStatus: .usage)
     }
-    if dataFolder.holds(path) {
-      throw refuse("it is in the data folder, whose files only monkeyshop writes")
+    do {
+      try OutputFile.prepare(path, example: "events.jsonl", dataFolder: dataFolder)
+    } catch {
+      throw refuse(error.problem)
     }
     // O_NONBLOCK: a FIFO without a reader is refused at once instead of hanging here.
     // O_NOFOLLOW: a symbolic link could lead anywhere, the data folder's wallet.json included.
@@ -41,8 +44,9 @@ final class EventLogFile {
     }
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      // Something else was put there since it was looked at.
       close(descriptor)
-      throw refuse("is not a regular file")
+      throw refuse(info.st_mode & S_IFMT == S_IFIFO ? "is a FIFO, not a regular file" : "is not a regular file")
     }
     _ = fcntl(descriptor, F_SETFL, O_WRONLY | O_APPEND)
   }

@@ -49,7 +49,7 @@ final class HeadlessLog {
   func record(_ entry: LogEntry, of model: ShopModel) {
     let text = entry.text(.en)
     if printing {
-      say(LogClock.format(entry.time.timeIntervalSince(model.launchDate)) + "  " + text)
+      say(LogClock.format(from: model.launchDate, to: entry.time) + "  " + text)
     } else {
       events.append(entry.jsonObject(launchDate: model.launchDate, language: .en))
     }

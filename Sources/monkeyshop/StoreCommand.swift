@@ -105,7 +105,9 @@ struct StoreCommand: ParsableCommand {
     @OptionGroup var options: ShopOptions
     func run() throws {
       let (done, _) = try changeStore(options) { store, _ in try store.decline(transaction) }
-      say("declined: payment \(done.id) is \(done.state)")
+      // The app sees the decline as a failed payment with SKErrorDomain 2 (paymentCancelled).
+      let code = done.failure.map { " with \($0.code.label)" } ?? ""
+      say("declined: payment \(done.id) failed\(code)")
     }
   }
 
@@ -148,7 +150,8 @@ struct StoreCommand: ParsableCommand {
       return condition.choices(catalog).joined(separator: "|") + "\(below)(priced in \(source))"
     }
     @Argument(help: "The condition, e.g. network.") var condition: Condition
-    @Argument(help: "Its value, e.g. down.") var value: String
+    @Argument(help: "Its value, from the condition's list below: network down, latency slow, askToBuy on.")
+    var value: String
     @OptionGroup var options: ShopOptions
     func run() throws {
       let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }

@@ -32,7 +32,7 @@ import Testing
     #expect(
       Array(names.drop { $0 != "canMakePayments" }.prefix(5))
         == ["canMakePayments", "productsRequested", "productsReceived", "paymentAdded", "purchasing"])
-    #expect(Self.lines(runtime).contains("SKProductsRequest(1 ids).start()"))
+    #expect(Self.lines(runtime).contains("SKProductsRequest(1 id).start()"))
     #expect(storage.wallet.balance == 10)
     #expect(!runtime.model.isPurchaseInFlight)
   }

@@ -315,13 +315,17 @@ import Testing
     _ = Self.press(&model, "+")
     _ = model.update(.tick(at: 1200))
     let at = Self.launch.addingTimeInterval(1.2)
+    // `+` set the first row's quantity; the 10-credit row keeps its own, 1.
+    let quantity = product == Self.five ? 2 : 1
     #expect(
       Self.press(&model, key)
-        == [.addPayment(productIdentifier: product, quantity: 2, showsSheet: false, sheetSkipped: true, at: at)])
+        == [
+          .addPayment(productIdentifier: product, quantity: quantity, showsSheet: false, sheetSkipped: true, at: at)
+        ])
     #expect(model.overlay == nil, "no payment sheet")
     // The store's answer, as the runtime reports it.
     let added = StoreTransaction(
-      id: "1", productIdentifier: product, quantity: 2, state: .purchasing, purchaseDate: at, answerDate: at)
+      id: "1", productIdentifier: product, quantity: quantity, state: .purchasing, purchaseDate: at, answerDate: at)
     #expect(model.update(.paymentAdded(added, sheetSkipped: true)).isEmpty)
     #expect(Array(names(model).suffix(3)) == ["paymentAdded", "note", "purchasing"])
     #expect(model.log.contains { $0.event == .note(.paymentSheetSkipped) })
@@ -330,16 +334,16 @@ import Testing
       note?.event.text(.storeKit1, .en)
         == "  ↳ skipPaymentSheet: no payment sheet, added as if Buy was tapped")
     #expect(note?.event.text(.storeKit1, .ja).contains("シートなしで「購入」を押したものとして追加") == true)
-    #expect(model.status == .purchasing(product: product, quantity: 2, sheetSkipped: true))
+    #expect(model.status == .purchasing(product: product, quantity: quantity, sheetSkipped: true))
     #expect(model.words.notice(model.status!, title: model.title(of:)).contains("(payment sheet skipped)"))
     #expect(Words(.ja).notice(model.status!, title: model.title(of:)).contains("(支払いシート省略)"))
     // It goes through as a confirmed purchase does.
     var paid = added
     paid.state = .purchased
     #expect(model.update(.transactionsUpdated([paid], redelivered: false)) == [.deliver(paid)])
-    let credits = product == Self.five ? 10 : 20
+    let credits = 10
     #expect(model.update(.delivered(paid, .credited(credits: credits, balance: credits))) == [.finish(paid)])
-    #expect(model.status == .purchased(product: product, quantity: 2, credits: credits))
+    #expect(model.status == .purchased(product: product, quantity: quantity, credits: credits))
   }
 
   @Test("with skipPaymentSheet off the sheet opens; a payment confirmed on it notes no skipped sheet")
@@ -670,7 +674,7 @@ import Testing
     shop.press(.enter)
     shop.runtime.resized(ScreenSize(width: 50, height: 12), now: shop.now)
     shop.press("q")
-    #expect(shop.screen(50, 12).contains("Quit anyway? (y/n)"))
+    #expect(shop.screen(50, 12).contains("Quit while a purchase is in flight? (y/n)"))
     shop.press("n")
     #expect(!shop.model.isFinished)
     #expect(shop.screen(50, 12).contains("only q (quit) acts"))

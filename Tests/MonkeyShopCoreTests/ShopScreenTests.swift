@@ -27,7 +27,7 @@ import Testing
       "payment-sheet",
       {
         let shop = ShopHarness()
-        shop.press("++0")
+        shop.press("j++0")
         return shop
       }
     ),
@@ -45,7 +45,7 @@ import Testing
       "purchased",
       {
         let shop = ShopHarness()
-        shop.press("++0")
+        shop.press("j++0")
         shop.press(.enter)
         shop.wait(2)
         return shop
@@ -87,7 +87,7 @@ import Testing
       "transaction-detail",
       {
         let shop = ShopHarness(conditions: { $0.storefront = "JPN" })
-        shop.press("++0")
+        shop.press("j++0")
         shop.press(.enter)
         shop.wait(2)
         shop.press(.tab, .enter)

@@ -32,7 +32,7 @@ import Testing
   @Test("the quantity set on the row is the payment's: the sheet shows it, the credits multiply")
   func quantityOnTheRowMultipliesCredits() {
     let shop = ShopHarness()
-    shop.press("++0")
+    shop.press("j++0")
     let sheet = shop.screen()
     #expect(sheet.contains("Quantity        3"))
     #expect(sheet.contains("$5.97"))
@@ -98,7 +98,7 @@ import Testing
   @Test("quitting with the sheet open: at the next launch the App Store shows that payment's sheet again")
   func anUnansweredSheetComesBackAtLaunch() {
     let shop = ShopHarness()
-    shop.press("++0")
+    shop.press("j++0")
     shop.press(.ctrlC)
     #expect(shop.model.isFinished)
     #expect(shop.storage.store.transactions.first?.awaitsPaymentSheet == true)
@@ -193,8 +193,8 @@ import Testing
     shop.press("d")
     #expect(shop.storage.store.transactions.first?.failure?.reason == .askToBuyDeclined)
     // The app sees SKErrorDomain 2 and can only read a cancel; the log says Apple documents no
-    // callback for a decline.
-    #expect(shop.model.status == .cancelled(product: "com.monkeyshop.credits.5"))
+    // callback for a decline, and the status line says what the app saw and points there.
+    #expect(shop.model.status == .declined(product: "com.monkeyshop.credits.5"))
     #expect(!shop.eventNames.contains("error"))
     #expect(
       shop.model.log.map { $0.event.text(.storeKit1, .en) }.contains(

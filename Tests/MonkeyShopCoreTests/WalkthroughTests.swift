@@ -88,7 +88,7 @@ struct WalkthroughRunTests {
       steps:
         - launch
         - expect: { screen: "Buy $1.99" }
-        - press: ["+", "+"]
+        - press: [Down, "+", "+"]
         - press: "0"
         - expect: { screen: "3" }
         - press: Enter

@@ -259,7 +259,7 @@ struct HeadlessCommandTests {
     try await expectSuccess(monkeyshop("buy", ShippedCatalog.ten, in: folder))
     let declined = try await monkeyshop("store", "decline", "1", in: folder)
     try expectSuccess(declined)
-    #expect(declined.stdout.contains("payment 1 is failed"), "\(declined)")
+    #expect(declined.stdout == "declined: payment 1 failed with SKErrorDomain 2 paymentCancelled\n", "\(declined)")
     // Nothing left to approve.
     let again = try await monkeyshop("store", "approve", "1", in: folder)
     #expect(again.exitStatus == 1, "\(again)")
@@ -545,6 +545,15 @@ struct HeadlessCommandTests {
     try expectSuccess(result)
     #expect(result.stdout == "0.1.0\n", "\(result)")
     #expect(result.stderr.isEmpty, "\(result)")
+  }
+
+  @Test("store set --help gives examples of a value for more than one condition, not a network value alone")
+  func storeSetHelpValueExamples() async throws {
+    let folder = try ShopFolder("set-help-values")
+    let help = try await monkeyshop("store", "set", "--help", in: folder)
+    try expectSuccess(help)
+    #expect(!help.stdout.contains("e.g. down."), "\(help)")
+    #expect(help.stdout.contains("latency slow"), "\(help)")
   }
 
   @Test("store set --help lists the storefronts the catalog prices, and only those")

@@ -94,18 +94,38 @@ struct JSONOutputTests {
   }
 
   @Test(
-    "--log-file refuses a path it cannot write before the screen opens: exit 64, the path, nothing else",
-    arguments: ["missing-folder/events.jsonl", "a-folder"])
-  func logFileUnwritable(_ name: String) async throws {
+    "--log-file refuses a path it cannot write before the screen opens: exit 64, the path and why, nothing else",
+    arguments: [
+      ("a-file/events.jsonl", "cannot create the folder"), ("a-folder", "is a folder"),
+      ("fifo", "is a FIFO, not a regular file"),
+    ])
+  func logFileUnwritable(_ name: String, _ why: String) async throws {
     let folder = try ShopFolder("log-file-refused")
     try FileManager.default.createDirectory(
       at: folder.root.appendingPathComponent("a-folder"), withIntermediateDirectories: true)
+    try "notes".write(to: folder.root.appendingPathComponent("a-file"), atomically: false, encoding: .utf8)
+    #expect(mkfifo(folder.root.appendingPathComponent("fifo").path, 0o644) == 0)
     let path = folder.root.appendingPathComponent(name).path
     // No terminal: had the path been accepted, the storefront would say it needs one (exit 1).
     let result = try await Child(["--log-file", path], in: folder).wait()
     #expect(result.exitStatus == 64, "\(result)")
-    #expect(result.stderr.contains("--log-file \(path): cannot be written"), "\(result)")
+    #expect(result.stderr.contains("--log-file \(path): \(why)"), "\(result)")
+    #expect(!result.stderr.contains("No such device"), "\(result)")
     #expect(!result.stderr.contains("needs a terminal"), "\(result)")
+  }
+
+  @Test("--log-file into a folder that does not exist yet creates it, as --junit and --cast do")
+  func logFileCreatesItsFolder() async throws {
+    let folder = try ShopFolder("log-file-new-folder")
+    let path = folder.root.appendingPathComponent("logs/today/events.jsonl").path
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let tmux = try await TmuxSession(folder: folder)
+    defer { tmux.close() }
+    try await tmux.launchStorefront(["--log-file", path])
+    try await tmux.waitFor("Buy $0.99")
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains("\"event\":\"productsReceived\""), "\(text)")
+    try await tmux.press("q")
   }
 
   @Test(

@@ -70,49 +70,61 @@ struct OverlayView {
       canvas.put(words.noTransactions, x: x, y: rect.y + 2, style: .muted)
       return drawKeys(on: &canvas, rect: rect)
     }
-    let headings = words.transactionColumns
-    let header = Self.columns(
-      headings[0], headings[1], headings[2], headings[3], headings[4], headings[5], width: width)
-    canvas.put(header, x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
     let rows = max(1, rect.height - 3 - max(1, statusRows))
     // Pages: the one the selection is on, so PgDn shows the next page whole.
     let first = selection - selection % rows
-    for (offset, transaction) in list.newestFirst(first..<first + rows).enumerated() {
+    let page = list.newestFirst(first..<first + rows)
+    let cells = [words.transactionColumns] + page.map(cells(of:))
+    let lines = Self.table(cells, width: width)
+    canvas.put(lines[0], x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
+    for (offset, transaction) in page.enumerated() {
       let index = first + offset
-      let note: String
-      if let date = transaction.revocationDate {
-        note = words.refunded(on: date)
-      } else if transaction.hasPurchaseIssue {
-        note = words.issue + ": v"
-      } else if let failure = transaction.failure {
-        // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
-        note = "\(failure.errorID) \(failure.code.label)"
-      } else if let original = transaction.resolvedFromTransactionID {
-        note = words.fromTransaction(original)
-      } else {
-        note = transaction.state == .deferred ? "a/d" : ""
-      }
-      let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
-      let line = Self.columns(
-        transaction.id, transaction.productIdentifier, "\(transaction.quantity)",
-        words.transactionState(transaction.state),
-        finished, note, width: width)
       let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
-      canvas.put(line, x: x, y: rect.y + 2 + offset, style: style)
+      canvas.put(lines[offset + 1], x: x, y: rect.y + 2 + offset, style: style)
     }
     drawKeys(on: &canvas, rect: rect)
   }
 
-  static func columns(
-    _ id: String, _ product: String, _ quantity: String, _ state: String, _ finished: String, _ note: String,
-    width: Int
-  ) -> String {
-    let fixed = 6 + 5 + 11 + 12
-    let productWidth = max(12, min(30, width - fixed - 12))
-    let cells = [(id, 6), (product, productWidth), (quantity, 5), (state, 11), (finished, 12)]
-    // Each column leaves a space before the next, so a long identifier never runs into the quantity.
-    let line = cells.map { TextWidth.fit($0, to: $1 - 1) + " " }.joined() + note
-    return TextWidth.fit(line, to: width)
+  /// A transaction's row: id, product, quantity, state, finished, note.
+  private func cells(of transaction: StoreTransaction) -> [String] {
+    let note: String
+    if let date = transaction.revocationDate {
+      note = words.refunded(on: date)
+    } else if transaction.hasPurchaseIssue {
+      note = words.issue + ": v"
+    } else if let failure = transaction.failure {
+      // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
+      note = "\(failure.errorID) \(failure.code.label)"
+    } else if let original = transaction.resolvedFromTransactionID {
+      note = words.fromTransaction(original)
+    } else {
+      note = transaction.state == .deferred ? "a/d" : ""
+    }
+    let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
+    return [
+      transaction.id, transaction.productIdentifier, "\(transaction.quantity)",
+      words.transactionState(transaction.state),
+      finished, note,
+    ]
+  }
+
+  /// Rows of cells as lines of `width` cells: each column but the last as wide as its widest cell
+  /// on the page (a product identifier at most 30) and a space, so the note, last, keeps the rest
+  /// of the width (an error's ID and SKError code whole at 100 columns).
+  static func table(_ rows: [[String]], width: Int) -> [String] {
+    let columns = max(0, (rows.map(\.count).max() ?? 0) - 1)
+    let widths = (0..<columns).map { column in
+      let widest = rows.map { column < $0.count ? TextWidth.of($0[column]) : 0 }.max() ?? 0
+      return min(column == 1 ? 30 : widest, widest)
+    }
+    // Two spaces between columns where the widest note still fits, else one, so a long identifier
+    // never runs into the quantity.
+    let note = rows.map { $0.count > columns ? TextWidth.of($0[columns]) : 0 }.max() ?? 0
+    let gap = widths.reduce(0, +) + 2 * columns + note <= width ? "  " : " "
+    return rows.map { cells in
+      let fixed = zip(cells, widths).map { TextWidth.fit($0, to: $1) + gap }.joined()
+      return TextWidth.fit(fixed + (cells.count > columns ? cells[columns] : ""), to: width)
+    }
   }
 
   /// Every condition with its value; the selected one can be changed with ← →.
@@ -197,10 +209,19 @@ struct OverlayView {
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
   /// they fit (help lists the others).
   func drawKeys(on canvas: inout some Canvas, rect: Rect) {
-    let text =
-      " "
-      + model.activeBindings.map { "\($0.keys[0].description) \($0.hint.text(words.language))" }
-      .joined(separator: " · ") + " "
+    var labels: [String] = []
+    var previous: KeyBinding?
+    for binding in model.activeBindings {
+      let hint = binding.hint.text(words.language)
+      // ↑ and ↓ share one label: "↑↓ select".
+      if binding.action == .selectNext, previous?.action == .selectPrevious, let last = previous {
+        labels[labels.count - 1] = "\(last.keys[0].description)\(binding.keys[0].description) \(hint)"
+      } else {
+        labels.append("\(binding.keys[0].description) \(hint)")
+      }
+      previous = binding
+    }
+    let text = " " + labels.joined(separator: " · ") + " "
     canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
   }
 }

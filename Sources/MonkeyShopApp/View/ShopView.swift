@@ -155,7 +155,10 @@ public struct ShopView {
   private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
     let text = product.localization(words.language.rawValue)
     let button = "[ \(words.buyButton(model.buyButton(product))) ]"
-    let quantity = selected ? words.quantity(model.quantity(for: product)) : ""
+    // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
+    // since that row's buy key pays for it.
+    let rowQuantity = model.quantity(for: product)
+    let quantity = selected || rowQuantity > 1 ? words.quantity(rowQuantity) : ""
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
@@ -267,18 +270,28 @@ public struct ShopView {
   static func logRows(_ model: ShopModel, rows: Int, width: Int) -> [LogRow] {
     guard rows > 0, width > 0 else { return [] }
     func rowsOf(_ entry: LogEntry) -> [LogRow] {
-      let time = LogClock.format(entry.time.timeIntervalSince(model.launchDate))
+      let time = LogClock.format(from: model.launchDate, to: entry.time)
       let lines = wrap(entry.text(model.words.language), width: width)
       return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
     }
     let end = max(0, model.log.count - model.logScroll)
     var shown: [LogRow] = []
     var index = end
+    var topRows = 0
     while index > 0, shown.count < rows {
       index -= 1
-      shown.insert(contentsOf: rowsOf(model.log[index]), at: 0)
+      let entry = rowsOf(model.log[index])
+      topRows = entry.count
+      shown.insert(contentsOf: entry, at: 0)
     }
-    if shown.count > rows { return Array(shown.suffix(rows)) }
+    if shown.count > rows {
+      // The top row always begins an entry, with its time: an entry that does not fit whole shows
+      // its first rows, the last of them ending in "…", never its second half alone.
+      let excess = shown.count - rows
+      var top = Array(shown[..<(topRows - excess)])
+      top[top.count - 1].text = TextWidth.truncate(top[top.count - 1].text, to: max(0, width - 1)) + "…"
+      return top + shown[topRows...]
+    }
     var next = end
     while shown.count < rows, next < model.log.count {
       shown += rowsOf(model.log[next])
@@ -287,17 +300,42 @@ public struct ShopView {
     return Array(shown.prefix(rows))
   }
 
-  /// Text in rows of `width` cells, broken at spaces, continued with an indent; three rows at most.
+  /// Text in rows of `width` cells, continued with an indent; three rows at most. A row breaks at
+  /// its last space, or between two characters either of which is wide (Japanese has no spaces
+  /// between words and breaks between any two of its characters); never so that a row holds only
+  /// its indent, and mid-word only where a word is wider than the row.
   static func wrap(_ text: String, width: Int, lines maximum: Int = 3) -> [String] {
     var rest = text
     var lines: [String] = []
     while TextWidth.of(rest) > width, lines.count < maximum - 1 {
       let head = TextWidth.truncate(rest, to: width)
-      let cut = head.lastIndex(of: " ").map { head[..<$0] }.map(String.init) ?? head
-      lines.append(cut.isEmpty ? head : cut)
-      rest = "  " + rest.dropFirst((cut.isEmpty ? head : cut).count).drop { $0 == " " }
+      let cut = breakPoint(in: head, before: rest.dropFirst(head.count).first)
+      lines.append(String(head[..<cut]))
+      rest = "  " + rest[cut...].drop { $0 == " " }
     }
     return lines + [rest]
+  }
+
+  /// Where a row of `head` (followed by `next`) ends: after its last space or wide character with
+  /// something other than spaces before it, else where it is full.
+  private static func breakPoint(in head: String, before next: Character?) -> String.Index {
+    let characters = Array(head)
+    var index = head.endIndex
+    var position = characters.count
+    let isWide = { (character: Character) in TextWidth.of(character) > 1 }
+    while position > 0 {
+      let before = characters[position - 1]
+      let after = position < characters.count ? characters[position] : next
+      // No row starts with a mark that closes what comes before it (Japanese line-breaking rules).
+      let closes = after.map { ":;,.)」』）、。：".contains($0) } == true
+      let breaks = before == " " || after == " " || (!closes && (isWide(before) || after.map(isWide) == true))
+      if breaks, characters[..<position].contains(where: { $0 != " " }), position < characters.count || after != nil {
+        return index
+      }
+      position -= 1
+      index = head.index(before: index)
+    }
+    return head.endIndex
   }
 
   public static func style(of event: LogEvent) -> Style {
@@ -359,8 +397,12 @@ enum HintBar {
       (importance.firstIndex(of: a.element.action) ?? importance.count, a.offset)
         < (importance.firstIndex(of: b.element.action) ?? importance.count, b.offset)
     }.map(\.element)
-    for binding in ranked where binding.action != .openHelp {
-      let key = binding.keys[0].description
+    // ↑ and ↓ share one cell: "↑↓ select".
+    let next = bindings.first { $0.action == .selectNext }
+    let paired = next != nil && bindings.contains { $0.action == .selectPrevious }
+    for binding in ranked where binding.action != .openHelp && !(paired && binding.action == .selectNext) {
+      var key = binding.keys[0].description
+      if paired, binding.action == .selectPrevious, let next { key += next.keys[0].description }
       let hint = binding.hint.text(language)
       let cell = TextWidth.of(key) + 1 + TextWidth.of(hint) + 2
       guard x + cell <= width - reserve else { continue }

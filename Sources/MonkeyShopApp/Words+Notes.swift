@@ -1,0 +1,78 @@
+import Foundation
+import MonkeyShopDomain
+
+extension Words {
+  /// A note of the event log.
+  func note(_ note: LogNote) -> String {
+    switch note {
+    case .unfinishedAtLaunch(let count):
+      say(
+        count == 1
+          ? "1 unfinished transaction from an earlier run: the queue delivers it again"
+          : "\(count) unfinished transactions from an earlier run: the queue delivers them again",
+        "前回の実行から未完了の取引 \(count) 件: キューが再び届けます")
+    case .crashedLastRun(let crash):
+      say(
+        "the app crashed last run at \(crash.point.rawValue) with #\(crash.transactionID)",
+        "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
+    case .askToBuyWaits:
+      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
+    case .finishedElsewhere(let id, let state):
+      say(
+        "\(name(id, state)) was answered and finished by another monkeyshop",
+        "\(name(id, state)) は別の monkeyshop が受け取り完了しました")
+    case .creditedBeforeStop:
+      say(
+        "credited before the app stopped; finishing it now keeps it from coming back",
+        "アプリ停止前に付与済み。ここで finish すれば再配信されません")
+    case .creditedByAnother(let id):
+      say(
+        "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
+        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
+    case .paymentSheetSkipped:
+      say(
+        "skipPaymentSheet: no payment sheet, added as if Buy was tapped",
+        "skipPaymentSheet: シートなしで「購入」を押したものとして追加")
+    case .paymentSheetAnswered(let confirmed):
+      confirmed
+        ? say("payment sheet: Buy — the App Store processes the payment", "支払いシート: 購入 — App Store が支払いを処理")
+        : say("payment sheet: Cancel", "支払いシート: キャンセル")
+    case .paymentSheetShownAgain(let id):
+      say(
+        "payment \(id) is still purchasing, its sheet unanswered: the App Store shows it again",
+        "支払い \(id) はシート未回答のまま購入中: App Store がシートを再表示")
+    case .interruptedLooksCancelled(let id):
+      say(
+        "the App Store interrupted payment \(id); the app gets only SKErrorDomain 2 and reads a cancel (Apple documents no code for an interruption)",
+        "App Store が支払い \(id) を中断。アプリには SKErrorDomain 2 しか届かずキャンセルと判断 (中断のコードは Apple 未記載)")
+    case .declineHasNoCallback:
+      say(
+        "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
+        "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
+    case .walletChangedElsewhere(let balance):
+      say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
+    case .updatesRepeatUnfinished(let count):
+      say(
+        "Transaction.updates also emits \(count == 1 ? "it" : "each of them") once at launch: crediting must be idempotent",
+        "Transaction.updates も起動時に同じ取引を一度送ります: 付与は冪等でなければなりません")
+    case .pendingArrivesThroughUpdates:
+      say(
+        "Ask to Buy: no transaction yet; if a parent approves, it arrives through Transaction.updates",
+        "承認と購入: まだ取引はありません。保護者が承認すると Transaction.updates に届きます")
+    case .declineDeliversNothing:
+      say(
+        "declined: StoreKit 2 gives the app no result, transaction or update (Apple documents none)",
+        "拒否: StoreKit 2 はアプリに結果も取引も更新も渡しません (Apple の記載なし)")
+    case .refundNotToldToStoreKit1:
+      say(
+        "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
+        "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
+    case .alreadyTakenBack(let id):
+      say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
+    case .consumablesNeverRestored:
+      say(
+        "consumables are never restored: the credits bought stay only in the wallet",
+        "消耗型は復元されません: 購入したクレジットはウォレットにのみ残ります")
+    }
+  }
+}

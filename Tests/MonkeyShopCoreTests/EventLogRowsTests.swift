@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
+
+/// The event log's rows as a person reads them: every entry whole or begun with its time, a
+/// Japanese entry wrapped as cleanly as an English one, and one clock for the screen and the file.
+@Suite struct EventLogRowsTests {
+  /// The rows under the event log's rule, up to the status line.
+  static func logLines(_ screen: TextGrid) -> [String] {
+    let lines = screen.lines
+    guard let rule = lines.firstIndex(where: { $0.contains("StoreKit events") || $0.contains("StoreKit イベント") })
+    else { return [] }
+    return Array(lines[(rule + 1)..<(lines.count - 2)])
+  }
+
+  static func startsWithTime(_ line: String) -> Bool {
+    line.range(of: #"^ \d\d:\d\d\.\d\d\d "#, options: .regularExpression) != nil
+  }
+
+  @Test func afterScrollingTheTopRowOfTheLogAlwaysBeginsAnEntry() {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, balance: 3)
+    // Cancelled purchases log entries that wrap onto a second row at 80 columns.
+    for _ in 0..<4 {
+      shop.press("5")
+      shop.press(.escape)
+      shop.press("s")
+    }
+    var model = shop.model
+    model.screenSize = ScreenSize(width: 80, height: 24)
+    #expect(model.logScrollLimit > 4)
+    for scroll in 0...model.logScrollLimit {
+      model.logScroll = scroll
+      var grid = TextGrid(size: ScreenSize(width: 80, height: 24))
+      ShopView(model: model).draw(on: &grid)
+      let log = Self.logLines(grid)
+      #expect(log.first.map(Self.startsWithTime) == true, "scrolled back \(scroll):\n\(grid)")
+      #expect(!log.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "scrolled back \(scroll):\n\(grid)")
+    }
+  }
+
+  @Test func aJapaneseEntryWrapsWithoutABlankRowAndIsNotCut() throws {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, language: .ja)
+    shop.press(.down, .down, .enter)
+    shop.press(.enter)
+    shop.wait(0.1)
+    var screen = shop.screen()
+    for _ in 0..<10 where !screen.contains("すべてのダウンロードが終わるまで") {
+      shop.press(.pageUp)
+      screen = shop.screen()
+    }
+    let log = Self.logLines(screen)
+    let note = try #require(log.firstIndex { $0.contains("すべてのダウンロードが終わるまで") }, "\(screen)")
+    let rows = log[note...].prefix { $0 == log[note] || !Self.startsWithTime($0) }
+    #expect(!rows.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "a blank row:\n\(screen)")
+    #expect(!rows.contains { $0.contains("…") }, "cut:\n\(screen)")
+    #expect(rows.joined().contains("ダウンロード)"), "the entry's end:\n\(screen)")
+  }
+
+  @Test(arguments: [40, 50, 68, 76])
+  func wrappingKeepsEveryCharacterOnRowsThatFit(width: Int) {
+    let words = Words(.ja)
+    for text in [words.downloadNote(.finishAfterDownloads), Words(.en).downloadNote(.finishAfterDownloads)] {
+      let rows = ShopView.wrap(text, width: width, lines: 10)
+      #expect(rows.allSatisfy { TextWidth.of($0) <= width }, "\(rows)")
+      #expect(!rows.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(rows)")
+      let joined = rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+      #expect(joined.filter { $0 != " " } == text.filter { $0 != " " }, "\(rows)")
+    }
+  }
+
+  @Test func theJSONLinesLogAndTheScreenCountTheSameMilliseconds() {
+    // A launch date with a fraction of a second, as a real one has: a `Date` a whole number of
+    // milliseconds later can come back a hair short of it.
+    let launch = Date(timeIntervalSince1970: 1_800_000_000.123_456)
+    for milliseconds in 0..<3000 {
+      let entry = LogEntry(time: launch.addingTimeInterval(Double(milliseconds) / 1000), event: .observerAdded)
+      let json = entry.jsonObject(launchDate: launch, language: .en)["ms"] as? Int
+      #expect(json == milliseconds)
+      let shown = String(format: "00:%02d.%03d", milliseconds / 1000, milliseconds % 1000)
+      #expect(LogClock.format(from: launch, to: entry.time) == shown)
+      if json != milliseconds { break }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+@testable import MonkeyShopWalkthrough
+
+/// The quit question asks, and goes once there is nothing to ask about; the conditions panel says
+/// why ↑ or ↓ did nothing, lists ↑↓ in its footer, and help names ← for what it does.
+@Suite struct QuitQuestionAndConditionsPanelTests {
+  static func insideBox(_ screen: TextGrid) -> [String] { screen.lines.filter { $0.contains("│") } }
+
+  @Test(arguments: [Language.en, .ja])
+  func theQuitQuestionAsksAndGoesWhenThePurchaseCompletes(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("5")
+    shop.press(.enter)
+    shop.press("q")
+    let question = language == .ja ? "購入処理中です。終了しますか?" : "Quit while a purchase is in flight?"
+    #expect(shop.screen().contains(question), "\(shop.screen())")
+    shop.wait(2)
+    let screen = shop.screen()
+    #expect(shop.model.overlay == nil, "\(screen)")
+    #expect(!screen.contains(question), "the question stays after the purchase completed:\n\(screen)")
+    #expect(!shop.model.isFinished)
+    #expect(screen.contains(language == .ja ? "を購入しました" : "Purchased 5 Monkey Credits"), "\(screen)")
+  }
+
+  @Test(arguments: [Language.en, .ja])
+  func upOnTheFirstConditionAndDownOnTheLastSayWhy(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("c")
+    shop.press(.up)
+    var box = Self.insideBox(shop.screen())
+    let first = language == .ja ? "↑/k: 先頭の条件です" : "↑/k: the first condition is selected"
+    #expect(box.contains { $0.contains(first) }, "\(shop.screen())")
+    for _ in Condition.allCases { shop.press(.down) }
+    box = Self.insideBox(shop.screen())
+    let last = language == .ja ? "↓/j: 最後の条件です" : "↓/j: the last condition is selected"
+    #expect(box.contains { $0.contains(last) }, "\(shop.screen())")
+  }
+
+  @Test func thePanelsFooterListsTheArrowKeys() {
+    let shop = ShopHarness()
+    shop.press("c")
+    let footer = { shop.screen().lines.first { $0.contains("Esc close") } ?? "" }
+    #expect(footer().contains("↓ select"), "\(shop.screen())")
+    shop.press(.down)
+    #expect(footer().contains("↑↓ select"), "\(shop.screen())")
+    #expect(footer().contains("← previous") && footer().contains("→ next"), "\(shop.screen())")
+  }
+
+  @Test func leftGoesToThePreviousValueAsHelpSays() throws {
+    let shop = ShopHarness()
+    shop.press("?")
+    #expect(shop.screen().contains("←         previous value"), "\(shop.screen())")
+    shop.press(.escape)
+    shop.press("c")
+    let latency = try #require(Condition.allCases.firstIndex(of: .latency))
+    for _ in 0..<latency { shop.press(.down) }
+    let values = Condition.latency.choices(ShopHarness.catalog)
+    let before = try #require(values.firstIndex(of: shop.model.store.conditions.latency.rawValue))
+    shop.press(.left)
+    #expect(shop.model.store.conditions.latency.rawValue == values[(before + values.count - 1) % values.count])
+    shop.press(.right)
+    #expect(shop.model.store.conditions.latency.rawValue == values[before])
+  }
+}
