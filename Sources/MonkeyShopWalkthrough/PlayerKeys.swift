@@ -121,7 +121,14 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.enter], .confirmEntry, .entry, hint: Phrase("go", "移動"),
       help: Phrase("go there (replayed)", "移動（再実行）"),
-      whyNot: { $0.entryTarget == nil ? Phrase("type a step's number first", "先に手順の番号を入力してください") : nil }),
+      whyNot: { model in
+        guard model.entryTarget == nil else { return nil }
+        let total = model.walkthrough.steps.count
+        guard let typed = model.entry, !typed.isEmpty else {
+          return Phrase("type a step's number first", "先に手順の番号を入力してください")
+        }
+        return Phrase("no step \(typed): the steps are 0–\(total)", "手順 \(typed) はありません（0–\(total)）")
+      }),
     PlayerKeyBinding(
       [.backspace], .deleteDigit, .entry, hint: Phrase("delete", "削除"), help: Phrase("delete a digit", "1 桁削除"),
       inHintBar: false),

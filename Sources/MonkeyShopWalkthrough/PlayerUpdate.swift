@@ -132,7 +132,7 @@ extension PlayerModel {
     guard let shop = scene.shop, let binding = KeyMap.binding(for: key, in: shop.keyContext),
       let other = binding.keys.first(where: { $0 != key && $0 != .enter && $0 != .character(" ") })
     else { return nil }
-    return "\(other.description) \(binding.hint.text(shop.words.language))"
+    return "\(other.description) \(binding.hint.text(words.language))"
   }
 
   /// A key for the storefront in free play, at the virtual time the wall clock has reached.

@@ -105,10 +105,11 @@ struct PlayerView {
       for binding in PlayerKeys.bindings(in: context) {
         lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
       }
-    }
-    lines.append((KeyContext.global.title.text(words.language), Style(tint: .accent, bold: true)))
-    for binding in KeyMap.bindings(in: .global) where [.quitNow, .redraw, .suspend].contains(binding.action) {
-      lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
+      // The storefront's keys that act everywhere close the list of the player's own.
+      guard context == .stepping else { continue }
+      for binding in KeyMap.bindings(in: .global) where [.quitNow, .redraw, .suspend].contains(binding.action) {
+        lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
+      }
     }
     let rows = max(1, rect.height - 2)
     let columns = (lines.count + rows - 1) / rows
@@ -263,7 +264,13 @@ struct PlayerView {
     var rest = Substring(text)
     while TextWidth.of(String(rest)) > width {
       let head = TextWidth.truncate(String(rest), to: width)
-      let cut = head.lastIndex(of: " ").map { head.index(after: $0) } ?? head.endIndex
+      // A lone space between words, not one of a run (the spaces inside a quoted text).
+      let characters = Array(String(rest).prefix(head.count + 1))
+      let lone = (1..<max(1, head.count)).last {
+        characters[$0] == " " && characters[$0 - 1] != " " && characters[$0 + 1] != " "
+      }
+      let space = lone.map { head.index(head.startIndex, offsetBy: $0) } ?? head.lastIndex(of: " ")
+      let cut = space.map { head.index(after: $0) } ?? head.endIndex
       let row = head[..<cut]
       rows.append(String(row.hasSuffix(" ") ? row.dropLast() : row))
       rest = rest.dropFirst(row.count)

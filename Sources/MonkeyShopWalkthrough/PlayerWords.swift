@@ -38,8 +38,8 @@ struct PlayerWords: Sendable {
   }
   func smallerThanNeeded(has: ScreenSize, needs: ScreenSize) -> String {
     say(
-      "This terminal is \(has); the walkthrough's screen and this band need \(needs): tall panels scroll (↓)",
-      "端末は \(has)、画面とこの帯には \(needs) 必要です。縦に長いパネルはスクロールします (↓)")
+      "Terminal \(has), smaller than the \(needs) this needs: tall panels scroll (↓)",
+      "端末 \(has) は必要な \(needs) より小さいため、長いパネルはスクロールします (↓)")
   }
 
   // MARK: Timing

@@ -102,7 +102,7 @@ struct WalkthroughPlayTmuxTests {
     defer { tmux.close() }
     try await tmux.run(try playCommand("signed-transaction-inspected"))
     let first = try await tmux.waitFor("── Walkthrough: A signed transaction")
-    #expect(first.contains("This terminal is 80×24"), "\(first)")
+    #expect(first.contains("Terminal 80×24, smaller than the 80×30"), "\(first)")
     var screen = first
     for _ in 0..<40 where !screen.contains("step 8/") {
       try await tmux.press("Space")
