@@ -51,7 +51,7 @@ public struct ShopModel: Sendable {
   }
 
   public let catalog: Catalog
-  public let words: Words
+  public private(set) var words: Words
   /// When the app launched: model time counts from here.
   public let launchDate: Date
   /// Model time: whole milliseconds since launch, as the last message said.
@@ -108,6 +108,16 @@ public struct ShopModel: Sendable {
   public internal(set) var downloads: [Download] = []
 
   public static let logLimit = 500
+
+  public var language: Language { words.language }
+
+  /// The same storefront, its text in another language: the walkthrough player shows it in the
+  /// language asked for while its checks read the walkthrough's own.
+  public func speaking(_ language: Language) -> ShopModel {
+    var copy = self
+    copy.words = Words(language)
+    return copy
+  }
 
   public init(
     catalog: Catalog, language: Language, launchDate: Date, requestsProducts: Bool = true,

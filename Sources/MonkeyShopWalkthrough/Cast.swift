@@ -61,12 +61,13 @@ extension Cast {
   ///
   /// `frame` sees each recorded frame's time and screen, for tests that replay the output.
   public static func record(
-    _ walkthrough: Walkthrough, catalog: Catalog, language: Language? = nil, size: ScreenSize,
-    pause: TimeInterval, colours: Bool = true, frame: ((TimeInterval, TextGrid) -> Void)? = nil
+    _ walkthrough: Walkthrough, catalog: Catalog, language: Language? = nil, shopLanguage: Language? = nil,
+    size: ScreenSize, pause: TimeInterval, colours: Bool = true, frame: ((TimeInterval, TextGrid) -> Void)? = nil
   ) -> Cast {
     let start = WalkthroughSession.epoch
     let player = WalkthroughPlayer(
-      walkthrough: walkthrough, catalog: catalog, language: language, autoAdvance: max(0, pause))
+      walkthrough: walkthrough, catalog: catalog, language: language, shopLanguage: shopLanguage,
+      autoAdvance: max(0, pause))
     var now = start
     var events: [Event] = []
     var shown: TextGrid?

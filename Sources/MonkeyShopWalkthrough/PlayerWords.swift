@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopApp
 import MonkeyShopDomain
 
 /// Every string of the walkthrough player's band, in English and Japanese, in one place (as `Words`
@@ -18,20 +19,28 @@ struct PlayerWords: Sendable {
 
   // MARK: Keys
 
-  var nextKeys: String { "Space/Enter" }
-  var next: String { say("next", "次へ") }
   var skipWait: String { say("skip the wait", "待ちを飛ばす") }
-  var backKeys: String { "b/⌫/←" }
-  var back: String { say("back", "戻る") }
-  var restartKey: String { "r" }
-  var restart: String { say("restart", "最初から") }
-  var quitKeys: String { "q" }
-  var quit: String { say("quit", "終了") }
-  var freePlayBackKey: String { "⌫" }
-  var backIntoWalkthrough: String { say("back to the walkthrough", "ウォークスルーに戻る") }
   var freePlayQuit: String { say("q or Ctrl-C quit", "q または Ctrl-C で終了") }
   func upNext(_ step: String) -> String { say("next: \(step)", "次: \(step)") }
   var narration: String { say("narration", "ナレーション") }
+
+  var helpTitle: String { say("Walkthrough player: keys", "ウォークスルー再生: キー") }
+  var moreBelow: String { say("↓ more", "↓ 続きあり") }
+  var moreAbove: String { say("↑ more", "↑ 上にもあり") }
+  func goToPrompt(_ typed: String, of total: Int) -> String {
+    say("go to step (0–\(total)): \(typed)▏", "移動先の手順 (0–\(total)): \(typed)▏")
+  }
+  /// Enter or Space in free play: the walkthrough is over; `instead` is the storefront's other key
+  /// for what the key would do there (`b buy`).
+  func overNotice(key: String, instead: String?) -> String {
+    let rest = instead.map { say(" — in the storefront, \($0)", "。ストアフロントでは \($0)") } ?? ""
+    return say("The walkthrough is over: \(key) steps no more", "ウォークスルーは終わりました: \(key) ではもう進みません") + rest
+  }
+  func smallerThanNeeded(has: ScreenSize, needs: ScreenSize) -> String {
+    say(
+      "Terminal \(has), smaller than the \(needs) this needs: tall panels scroll (↓)",
+      "端末 \(has) は必要な \(needs) より小さいため、長いパネルはスクロールします (↓)")
+  }
 
   // MARK: Timing
 

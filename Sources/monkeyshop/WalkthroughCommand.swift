@@ -52,7 +52,7 @@ struct WalkthroughCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "With --play or --cast: the band's language, en or ja (default: the walkthrough's if ja, else from LANG). The storefront speaks the walkthrough's language, which its screen checks are written in.",
+      "With --play or --cast: the language of the band and the storefront, en or ja (default: the band's is the walkthrough's if ja, else from LANG; the storefront's the walkthrough's). The screen checks read the storefront in the walkthrough's language, which they are written in.",
       valueName: "en|ja"))
   var lang: Language?
 
@@ -198,7 +198,7 @@ struct WalkthroughCommand: ParsableCommand {
       size.flatMap(WalkthroughParser.screenSize)
       ?? (walkthrough.size.isLargeEnough ? walkthrough.size : .minimum)
     let recording = Cast.record(
-      walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough), size: size,
+      walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough), shopLanguage: lang, size: size,
       pause: auto.flatMap(WalkthroughParser.duration) ?? Self.castPause, colours: !noColour)
     try write(recording.text, to: path, what: "the recording")
     say(
@@ -258,7 +258,7 @@ struct WalkthroughCommand: ParsableCommand {
       )
     }
     let player = WalkthroughPlayer(
-      walkthrough: walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough),
+      walkthrough: walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough), shopLanguage: lang,
       autoAdvance: auto.flatMap(WalkthroughParser.duration))
     try runInTerminal(player, dataFolder: options.dataFolder)
     // As the headless run: a check that did not hold fails the command.

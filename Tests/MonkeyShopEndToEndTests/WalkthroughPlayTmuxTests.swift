@@ -81,13 +81,64 @@ struct WalkthroughPlayTmuxTests {
     #expect(end.contains("自由操作: ストアフロントのキーが使えます。"), "\(end)")
     #expect(end.contains("手順 14/14"), "\(end)")
     #expect(end.contains("finishTransaction(#1)"), "\(end)")
+    // The storefront speaks --lang's language too.
+    #expect(end.contains("モンキークレジット"), "\(end)")
     try await tmux.press("0")
-    try await tmux.waitFor("Total")
+    try await tmux.waitFor("合計")
     try await tmux.press("Escape")
-    try await tmux.waitForScreen("the sheet closed") { !$0.contains("Total") }
+    try await tmux.waitForScreen("the sheet closed") { !$0.contains("合計") }
     try await tmux.press("q")
     let shell = try await tmux.shellStateAfterExit()
     #expect(shell.exitStatus == 0)
     #expect(shell.isRestored, "\(shell)")
+  }
+
+  /// At 80×24 the transaction's detail is taller than the rows above the band: the player warned
+  /// at the start, the panel says `↓ more`, and ↓ brings the price the narration names into view.
+  @Test("at 80×24 a tall panel scrolls and says ↓ more")
+  func aTallPanelScrolls() async throws {
+    let folder = try ShopFolder("play-scroll")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("signed-transaction-inspected"))
+    let first = try await tmux.waitFor("── Walkthrough: A signed transaction")
+    #expect(first.contains("Terminal 80×24, smaller than the 80×30"), "\(first)")
+    var screen = first
+    for _ in 0..<40 where !screen.contains("step 8/") {
+      try await tmux.press("Space")
+      try await Task.sleep(for: .milliseconds(100))
+      screen = try await tmux.screen()
+    }
+    screen = try await tmux.waitFor("↓ more")
+    #expect(screen.contains("step 8/"), "\(screen)")
+    #expect(screen.contains("price: 960000"), "\(screen)")
+    #expect(!screen.contains("Esc close"), "\(screen)")
+    for _ in 0..<8 { try await tmux.press("Down") }
+    screen = try await tmux.waitFor("Esc close")
+    #expect(screen.contains("↑ more"), "\(screen)")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+  }
+
+  /// After the last step Enter, pressed out of habit, buys nothing: the band says the
+  /// walkthrough is over.
+  @Test("free play: Enter says the walkthrough is over and opens no payment sheet")
+  func enterAfterTheEndBuysNothing() async throws {
+    let folder = try ShopFolder("play-over")
+    let tmux = try await TmuxSession(folder: folder, width: 100, height: 30)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("buy-5"))
+    try await tmux.waitFor("── Walkthrough:")
+    _ = try await playToTheEnd(tmux)
+    try await tmux.press("Enter")
+    let screen = try await tmux.waitFor("Enter steps no more")
+    #expect(!screen.contains("Total"), "\(screen)")
+    try await tmux.press("Enter")
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(!(try await tmux.screen()).contains("Total"))
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
   }
 }

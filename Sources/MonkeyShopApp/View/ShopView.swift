@@ -131,7 +131,10 @@ public struct ShopView {
     let size = canvas.size
     canvas.rule(words.products, y: top, width: width)
     let products = model.catalog.products
-    let fixedRows = 1 + 1 + 3 + 1 + 4 + 2  // rules, conditions, a few log lines, status and hints
+    // Rules, conditions, a few log lines, status and hints. Above the player's band, with no blank
+    // rows between the sections: the three rules, two rows of conditions, four log lines, the
+    // status and the hint bar if shown; the products take what is left.
+    let fixedRows = room == .screen ? 1 + 1 + 3 + 1 + 4 + 2 : 3 + 2 + 4 + 1 + hintRows
     let listRows = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
     let visible = listRows / 2
     let first = min(max(0, model.selection - visible + 1), max(0, products.count - visible))

@@ -1,0 +1,298 @@
+import Foundation
+import MonkeyShopApp
+import MonkeyShopDomain
+
+/// The player's update: the one place its model changes. A message in, the effects the runtime
+/// performs on the walkthrough's session out; their results come back as messages.
+extension PlayerModel {
+  mutating func update(_ message: PlayerMessage) -> [PlayerEffect] {
+    switch message {
+    case .started(let now):
+      self.now = now
+      scheduleAuto(now: now)
+      return []
+    case .resized(let size):
+      screenSize = size
+      overlayScroll = min(overlayScroll, overlayHiddenRows)
+      return []
+    case .key(let key, let now):
+      self.now = now
+      notice = nil
+      return press(key, now: now)
+    case .tick(let now):
+      self.now = now
+      var effects = timedEffects(now: now, skip: false)
+      if effects.isEmpty, let autoAt, now >= autoAt, timed == nil {
+        self.autoAt = nil
+        effects = step(now: now)
+      }
+      return effects
+    case .performed(let record, let written, let scene):
+      see(scene)
+      return performed(record, written: written)
+    case .replayed(let records, let scene):
+      see(scene)
+      return replayed(records)
+    case .advanced(let scene):
+      see(scene)
+      return advanced()
+    }
+  }
+
+  /// The session as it is now; a panel that changed is shown from its top.
+  private mutating func see(_ scene: Scene) {
+    if scene.shop?.overlay != self.scene.shop?.overlay { overlayScroll = 0 }
+    self.scene = scene
+    overlayScroll = min(overlayScroll, overlayHiddenRows)
+  }
+
+  // MARK: Keys
+
+  private mutating func press(_ key: Key, now: Date) -> [PlayerEffect] {
+    // Ctrl-C, Ctrl-L and Ctrl-Z act as everywhere (the storefront's global keys).
+    let global = KeyMap.binding(for: key, in: .global)?.action
+    if isScreenTooSmall {
+      // Nothing is in sight below the minimum size: only quitting acts (q, Esc, Ctrl-C), as in the
+      // storefront (`KeyBinding.actsOnATooSmallScreen`); in free play too, q ends the player.
+      if global == .quitNow || PlayerKeys.binding(for: key, in: .stepping)?.action == .quit { quit = true }
+      return []
+    }
+    switch global {
+    case .quitNow:
+      quit = true
+      return []
+    case .redraw: return [.screen(.redraw)]
+    case .suspend: return [.screen(.suspend)]
+    default: break
+    }
+    let context = keyContext
+    guard let binding = PlayerKeys.binding(for: key, in: context) else {
+      switch context {
+      case .help: helpOpen = false
+      case .freePlay: return storefrontKey(key, now: now)
+      case .stepping, .entry: break
+      }
+      return []
+    }
+    if let why = binding.whyNot(self) {
+      // In free play a player key that cannot act is the storefront's.
+      if context == .freePlay { return storefrontKey(key, now: now) }
+      notice = Outcome(text: "\(PlayerKeyBinding.name(of: key)): \(why.text(words.language))", tone: .warning)
+      return []
+    }
+    return perform(binding.action, key: key, now: now)
+  }
+
+  private mutating func perform(_ action: PlayerAction, key: Key, now: Date) -> [PlayerEffect] {
+    switch action {
+    case .next:
+      autoAt = nil
+      return timed != nil ? timedEffects(now: now, skip: true) : step(now: now)
+    case .back:
+      return [.replay(to: max(0, next - 1))]
+    case .restart:
+      return [.replay(to: 0)]
+    case .goTo:
+      entry = ""
+    case .digit:
+      if case .character(let digit) = key, (entry?.count ?? 0) < 4 { entry = (entry ?? "") + String(digit) }
+    case .deleteDigit:
+      entry = entry.map { String($0.dropLast()) }
+    case .cancelEntry:
+      entry = nil
+    case .confirmEntry:
+      let target = entryTarget ?? next
+      entry = nil
+      return [.replay(to: target)]
+    case .pauseAuto:
+      autoPaused.toggle()
+      autoAt = nil
+      scheduleAuto(now: now)
+    case .openHelp:
+      helpOpen.toggle()
+    case .quit:
+      quit = true
+    case .scrollDown:
+      overlayScroll = min(overlayHiddenRows, overlayScroll + (key == .pageDown ? overlayHiddenRows : 1))
+    case .scrollUp:
+      overlayScroll = max(0, overlayScroll - (key == .pageUp ? overlayHiddenRows : 1))
+    case .walkthroughOver:
+      notice = Outcome(
+        text: words.overNotice(key: PlayerKeyBinding.name(of: key), instead: storefrontAlternative(to: key)),
+        tone: .warning)
+    case .storefrontQuit:
+      return storefrontKey(key, now: now)
+    }
+    return []
+  }
+
+  /// The storefront's other key for what `key` does where the storefront is now (b for Enter's
+  /// buy): Enter and Space step no more in free play, the other key does what the storefront says.
+  private func storefrontAlternative(to key: Key) -> String? {
+    guard let shop = scene.shop, let binding = KeyMap.binding(for: key, in: shop.keyContext),
+      let other = binding.keys.first(where: { $0 != key && $0 != .enter && $0 != .character(" ") })
+    else { return nil }
+    return "\(other.description) \(binding.hint.text(words.language))"
+  }
+
+  /// A key for the storefront in free play, at the virtual time the wall clock has reached.
+  private func storefrontKey(_ key: Key, now: Date) -> [PlayerEffect] {
+    guard let timed, isFreePlay, scene.shop != nil else { return [] }
+    return [.press(key, at: timed.virtual(at: now))]
+  }
+
+  // MARK: Steps
+
+  private mutating func step(now: Date) -> [PlayerEffect] {
+    guard scene.setupError == nil, !isStopped, next < walkthrough.steps.count else { return [] }
+    let index = next
+    next += 1
+    let step = walkthrough.steps[index]
+    switch step.action {
+    case .wait:
+      return [.perform(index: index, .noWait)]
+    case .launch, .relaunch:
+      return [.perform(index: index, .notWaitingForProducts)]
+    case .say(let text):
+      narration = text
+      return [.perform(index: index, .asWritten)]
+    default:
+      return [.perform(index: index, .asWritten)]
+    }
+  }
+
+  private mutating func performed(_ record: StepRecord, written: WalkthroughStep) -> [PlayerEffect] {
+    if case .wait(let seconds) = written.action {
+      // The wait runs on the wall clock from here.
+      phase = .timed(
+        Timed(
+          until: .time(scene.clock.addingTimeInterval(seconds)), label: words.step(written),
+          logStart: scene.logCount, realStart: now ?? scene.clock, virtualStart: scene.clock))
+      outcome = nil
+      return []
+    }
+    show(record, as: written)
+    if !isStopped, case .launch(let waits) = written.action, waits, !scene.isSettled {
+      startSettling(written)
+    } else if !isStopped, case .relaunch(let waits) = written.action, waits, !scene.isSettled {
+      startSettling(written)
+    }
+    if timed == nil, let now { stepEnded(now: now) }
+    return []
+  }
+
+  private mutating func startSettling(_ step: WalkthroughStep) {
+    phase = .timed(
+      Timed(
+        until: .settled, label: words.step(step), logStart: scene.logCount, realStart: now ?? scene.clock,
+        virtualStart: scene.clock))
+  }
+
+  /// The walkthrough started again with its first steps performed: the band says what they did.
+  private mutating func replayed(_ records: [StepRecord]) -> [PlayerEffect] {
+    phase = .ready
+    autoAt = nil
+    next = 0
+    narration = walkthrough.summary
+    outcome = nil
+    failure = nil
+    entry = nil
+    if let error = scene.setupError {
+      phase = .stopped
+      failure = "setup: \(error)"
+      outcome = Outcome(text: words.setupFailed(error), tone: .failure)
+      return []
+    }
+    for record in records {
+      if case .say(let text) = record.step.action { narration = text }
+      next += 1
+      show(record)
+      if isStopped { return [] }
+    }
+    if let now {
+      let count = records.count
+      outcome = Outcome(
+        text: count == 0 ? words.restarted : words.backTo(count, of: walkthrough.steps.count), tone: .info)
+      stepEnded(now: now)
+    }
+    return []
+  }
+
+  /// Shows what a step did; `written` names the step as the walkthrough has it.
+  private mutating func show(_ record: StepRecord, as written: WalkthroughStep? = nil) {
+    if let summary = record.failureSummary {
+      phase = .stopped
+      failure = summary
+      outcome = Outcome(text: words.failed(words.failure(record)), tone: .failure)
+      return
+    }
+    switch record.step.action {
+    case .expect:
+      outcome = Outcome(text: "✓ " + words.step(record.step), tone: .success)
+    case .say:
+      outcome = nil
+    default:
+      let last = record.events.last.map { " → " + $0.text(words.language) } ?? ""
+      outcome = Outcome(text: "\(words.step(written ?? record.step))\(last)", tone: .info)
+    }
+  }
+
+  /// A step is over: the next one comes by itself (`autoAdvance`), or, after the last, free play.
+  private mutating func stepEnded(now: Date) {
+    guard scene.setupError == nil, !isStopped else { return }
+    if isOver {
+      phase = .freePlay(
+        Timed(until: .never, label: "", logStart: scene.logCount, realStart: now, virtualStart: scene.clock))
+      outcome = nil
+    } else {
+      phase = .ready
+      scheduleAuto(now: now)
+    }
+  }
+
+  private mutating func scheduleAuto(now: Date) {
+    guard let autoAdvance, !autoPaused, !isStopped, timed == nil, !isOver else { return }
+    autoAt = now.addingTimeInterval(autoAdvance)
+  }
+
+  // MARK: Time
+
+  /// How far virtual time runs now for the wait or launch in progress (all the way, with `skip`).
+  private func timedEffects(now: Date, skip: Bool) -> [PlayerEffect] {
+    guard let current = timed else { return [] }
+    switch current.until {
+    case .time(let target):
+      return [.advance(to: skip ? target : min(target, current.virtual(at: now)))]
+    case .settled:
+      if skip { return [.settle] }
+      // Up to the app's deadline, not past it: the log keeps the store's own timing.
+      let virtual = current.virtual(at: now)
+      return [.advance(to: min(virtual, scene.appDeadline ?? virtual))]
+    case .never:
+      return [.advance(to: current.virtual(at: now))]
+    }
+  }
+
+  /// Virtual time moved: the wait or launch in progress may be over.
+  private mutating func advanced() -> [PlayerEffect] {
+    guard let current = timed else { return [] }
+    var ended = false
+    switch current.until {
+    case .time(let target):
+      ended = scene.clock >= target
+    case .settled:
+      ended = scene.isSettled || scene.appDeadline == nil
+    case .never:
+      if scene.appState == .quit { quit = true }
+      return []
+    }
+    if ended { phase = .ready }
+    if scene.logCount > current.logStart, let last = scene.lastLog {
+      outcome = Outcome(text: "\(current.label) → \(last.text(words.language))", tone: .info)
+    } else if ended {
+      outcome = Outcome(text: words.done(current.label), tone: .info)
+    }
+    if ended, let now { stepEnded(now: now) }
+    return []
+  }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import MonkeyShopApp
+import MonkeyShopDomain
+import MonkeyShopStorage
+import Testing
+
+@testable import MonkeyShopWalkthrough
+
+/// The repository, found from this file so the tests run from any directory.
+private let repository = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let library = repository.appendingPathComponent("Walkthroughs").path
+private let catalog = try! CatalogLoader.load(path: repository.appendingPathComponent("products.plist").path)
+private let now = Date(timeIntervalSince1970: 1_000)
+
+private func player(
+  _ name: String, size: ScreenSize = .minimum, language: Language? = nil, shopLanguage: Language? = nil,
+  auto: TimeInterval? = nil
+) throws -> WalkthroughPlayer {
+  let walkthrough = try WalkthroughParser.load(path: "\(library)/\(name).yaml")
+  let player = WalkthroughPlayer(
+    walkthrough: walkthrough, catalog: catalog, language: language, shopLanguage: shopLanguage, autoAdvance: auto)
+  player.resized(size, now: now)
+  player.start(now: now)
+  return player
+}
+
+private func inline(_ yaml: String) throws -> WalkthroughPlayer {
+  let player = WalkthroughPlayer(walkthrough: try WalkthroughParser.parse(yaml, path: "inline.yaml"), catalog: catalog)
+  player.resized(.minimum, now: now)
+  player.start(now: now)
+  return player
+}
+
+/// Space until `count` steps are done (a wait takes a second Space, which skips it).
+private func step(_ player: WalkthroughPlayer, to count: Int) {
+  for _ in 0..<(count * 2) where (player.session?.performed ?? 0) < count || player.model.isWaiting {
+    player.handle(.character(" "), now: now)
+  }
+}
+
+private func screen(_ player: WalkthroughPlayer, _ size: ScreenSize = .minimum) -> TextGrid {
+  var grid = TextGrid(size: size)
+  player.draw(on: &grid)
+  return grid
+}
+
+/// The rows above the band.
+private func above(_ grid: TextGrid) -> [String] {
+  let band = grid.lines.firstIndex { $0.hasPrefix("── Walkthrough:") || $0.hasPrefix("── ウォークスルー:") } ?? 0
+  return Array(grid.lines[..<band])
+}
+
+private func band(_ grid: TextGrid) -> String {
+  let top = grid.lines.firstIndex { $0.hasPrefix("── Walkthrough:") || $0.hasPrefix("── ウォークスルー:") } ?? 0
+  return grid.lines[top...].joined(separator: "\n")
+}
+
+@Suite("Walkthroughs: the player's keys, panels and failures")
+struct WalkthroughPlayerKeysTests {
+  /// At 80×24 the transaction's detail is taller than the rows above the band: it says `↓ more`,
+  /// ↓ brings the rest (the price the narration talks about) into view, and the band warned that
+  /// the terminal is smaller than the walkthrough's screen and the band.
+  @Test func aTallPanelScrollsAndSaysThereIsMore() throws {
+    let player = try player("signed-transaction-inspected")
+    #expect(band(screen(player)).contains("Terminal 80×24, smaller than the 80×30"), "\(screen(player))")
+    step(player, to: 8)
+    let first = screen(player)
+    #expect(first.contains("Transaction #1 · 1 of 1"), "\(first)")
+    #expect(above(first).contains { $0.contains("price: 960000") }, "every field of the payload: \(first)")
+    #expect(above(first).contains { $0.contains("↓ more") }, "\(first)")
+    #expect(!above(first).contains { $0.contains("Esc close") }, "\(first)")
+    for _ in 0..<10 { player.handle(.down, now: now) }
+    let scrolled = screen(player)
+    #expect(above(scrolled).contains { $0.contains("└─") && $0.contains("Esc close") }, "\(scrolled)")
+    #expect(above(scrolled).contains { $0.contains("↑ more") }, "\(scrolled)")
+    #expect(!above(scrolled).contains { $0.contains("↓ more") }, "\(scrolled)")
+    #expect(player.session?.performed == 8, "scrolling performs no step")
+    player.handle(.character(" "), now: now)
+    #expect(player.failure == nil, "the step's own checks still hold")
+  }
+
+  /// At 100×30 the same detail fits whole: nothing to scroll, no warning.
+  @Test func aPanelThatFitsDoesNotScroll() throws {
+    let size = ScreenSize(width: 100, height: 30)
+    let player = try player("signed-transaction-inspected", size: size)
+    #expect(!band(screen(player, size)).contains("smaller than the"))
+    step(player, to: 8)
+    let grid = screen(player, size)
+    #expect(above(grid).contains { $0.contains("price: 960000") }, "\(grid)")
+    #expect(!grid.contains("↓ more"), "\(grid)")
+  }
+
+  /// A failed screen check: the band keeps the expected text's spaces and shows the finding.
+  @Test func theFailureBandKeepsSpacesAndShowsTheFinding() throws {
+    let player = try inline(
+      """
+      name: Spaces
+      steps:
+        - launch
+        - press: "5"
+        - expect: { screen: "Quantity        7" }
+      """)
+    step(player, to: 3)
+    #expect(player.failure != nil)
+    let text = band(screen(player))
+    #expect(text.contains("\"Quantity        7\""), "\(text)")
+    #expect(text.contains("found not on the screen"), "\(text)")
+    #expect(text.contains("walkthrough stops here"), "\(text)")
+  }
+
+  /// A long failure (an events check listing everything logged) is shown whole: the band grows.
+  @Test func aLongFailureIsShownWhole() throws {
+    let player = try inline(
+      """
+      name: Long
+      steps:
+        - launch
+        - press: ["5", Enter]
+        - wait: 3s
+        - expect: { events: [observerAdded, productsRequested, restoreFinished] }
+      """)
+    step(player, to: 4)
+    let failure = try #require(player.failure)
+    // The band's rows as one text, each row's indent left out.
+    let text = band(screen(player)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("(no restoreFinished after productsRequested)"), "\(failure)\n\(text)")
+  }
+
+  /// After the last step Enter (the step key) neither opens the payment sheet nor buys: the band
+  /// says the walkthrough is over and names the storefront's own buy key.
+  @Test func enterInFreePlayDoesNotBuy() throws {
+    let player = try player("buy-5")
+    step(player, to: player.walkthrough.steps.count)
+    #expect(player.isFreePlay)
+    let transactions = player.session?.storage.store.transactions.count
+    for _ in 0..<3 { player.handle(.enter, now: now) }
+    #expect(player.session?.runtime?.model.overlay == nil, "no payment sheet")
+    #expect(player.session?.storage.store.transactions.count == transactions, "nothing bought")
+    let text = band(screen(player))
+    #expect(text.contains("The walkthrough is over: Enter steps no more"), "\(text)")
+    #expect(text.contains("b buy"), "\(text)")
+    // A payment sheet the person opened takes the storefront's Enter.
+    player.handle(.character("5"), now: now)
+    player.handle(.enter, now: now)
+    #expect(player.session?.storage.store.transactions.count == (transactions ?? 0) + 1, "bought on purpose")
+  }
+
+  /// At 80×24 the three products show above the band while the log keeps its newest lines.
+  @Test func everyProductShowsAboveTheBand() throws {
+    let player = try player("buy-5")
+    step(player, to: 2)
+    let rows = above(screen(player))
+    #expect(!rows.contains { $0.contains("1/3") }, "\(rows.joined(separator: "\n"))")
+    for product in catalog.products {
+      let title = product.localization("en").title
+      #expect(rows.contains { $0.contains(title) }, "\(title):\n\(rows.joined(separator: "\n"))")
+    }
+  }
+
+  /// Without `--auto`, p says why it does nothing; with it, p pauses.
+  @Test func pWithoutAutoSaysWhy() throws {
+    let player = try player("buy-5")
+    #expect(!band(screen(player)).contains("p pause"))
+    player.handle(.character("p"), now: now)
+    #expect(band(screen(player)).contains("p pauses --auto"), "\(band(screen(player)))")
+  }
+
+  /// g, a number and Enter go to that step, replayed in virtual time: the log is the one stepping
+  /// there gives; ← goes back one step from there.
+  @Test func goToAStepAndBack() throws {
+    let stepped = try player("ask-to-buy-approved")
+    step(stepped, to: 7)
+    let atSeven = stepped.session?.log.map { "\($0.time) \($0.event.name)" }
+    step(stepped, to: 8)
+    let atEight = stepped.session?.log.map { "\($0.time) \($0.event.name)" }
+
+    let player = try player("ask-to-buy-approved")
+    for key: Key in [.character("g"), .character("8")] { player.handle(key, now: now) }
+    #expect(band(screen(player)).contains("go to step (0–14): 8"), "\(band(screen(player)))")
+    player.handle(.enter, now: now)
+    #expect(player.session?.performed == 8)
+    #expect(player.session?.log.map { "\($0.time) \($0.event.name)" } == atEight)
+    #expect(band(screen(player)).contains("step 8/14"))
+    player.handle(.left, now: now)
+    #expect(player.session?.log.map { "\($0.time) \($0.event.name)" } == atSeven)
+    #expect(band(screen(player)).contains("step 7/14"))
+    // Esc leaves the number unused; a number past the end goes nowhere.
+    for key: Key in [.character("g"), .character("3"), .escape] { player.handle(key, now: now) }
+    #expect(player.session?.performed == 7)
+    for key: Key in [.character("g"), .character("9"), .character("9"), .enter] { player.handle(key, now: now) }
+    #expect(player.session?.performed == 7)
+    #expect(band(screen(player)).contains("no step 99: the steps are 0–14"), "\(band(screen(player)))")
+  }
+
+  /// `--lang ja` on an English walkthrough: the storefront speaks Japanese on the screen while
+  /// the walkthrough's English screen checks still hold.
+  @Test func theStorefrontFollowsTheLanguage() throws {
+    let player = try player("buy-5", language: .ja, shopLanguage: .ja)
+    step(player, to: player.walkthrough.steps.count)
+    #expect(player.failure == nil)
+    #expect(player.isFreePlay)
+    let grid = screen(player)
+    #expect(grid.contains("モンキークレジット"), "\(grid)")
+    #expect(!grid.contains("monkey credits"), "\(grid)")
+  }
+
+  /// Help lists the player's keys from its key table, and any key closes it.
+  @Test func helpListsTheKeyTable() throws {
+    let player = try player("buy-5")
+    player.handle(.character("?"), now: now)
+    let grid = screen(player)
+    for binding in PlayerKeys.bindings where binding.context != .help {
+      #expect(grid.contains(binding.help.text(.en)), "\(binding.help.en):\(grid)")
+    }
+    player.handle(.character("x"), now: now)
+    #expect(!screen(player).contains("Walkthrough player: keys"))
+    #expect(player.session?.performed == 0)
+  }
+}
