@@ -89,7 +89,7 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     + [.crash(.beforeDelivery), .crash(.afterDeliveryBeforeFinish), .relaunch, .secondApp]
     + [.removeStoreFile, .saveStoreCopy, .restoreStoreCopy]
     + [.refund(pick: 0), .refund(pick: 1), .refund(pick: 5), .clawBack, .clawBack]
-    + [.changeCatalog, .failedBuy, .failedBuy, .saveCopies, .restoreCopies, .refundFromHistory]
+    + [.changeCatalog, .failedBuy, .failedBuy, .refundFromHistory]
 
   /// The shipped catalog with the 5-credit pack giving 7 credits at another price.
   static let otherCatalog: Catalog = {
@@ -522,15 +522,6 @@ struct LedgerModelTests {
       [.set("latency", "instant")]
         + Array(repeating: [LedgerStep.buy(credits: 5, quantity: 1), .failedBuy], count: 12).flatMap { $0 }
         + [.changeCatalog, .refundFromHistory, .clawBack, .buy(credits: 10, quantity: 1)])
-    // Store and wallet put back from copies older than the history.
-    try run(
-      [.set("latency", "instant"), .saveCopies]
-        + Array(repeating: .buy(credits: 5, quantity: 1), count: 25)
-        + [.restoreCopies, .buy(credits: 10, quantity: 1), .relaunch])
-    try run([
-      .set("latency", "instant"), .buy(credits: 5, quantity: 1), .saveCopies, .crash(.beforeDelivery),
-      .buy(credits: 10, quantity: 1), .restoreCopies, .buy(credits: 5, quantity: 1),
-    ])
   }
 
   @Test("refunds: taken back once, below zero, from the history, and before delivery")
