@@ -40,7 +40,7 @@ extension ShopModel {
   mutating func refunded(_ transaction: StoreTransaction) -> [ShopEffect] {
     let reason = transaction.refundReason ?? .other
     record(.refunded(transactionID: transaction.id, reason: reason))
-    if storeKit == .storeKit1, catalog.isNonConsumable(transaction.productIdentifier) {
+    if storeKit == .storeKit1, transaction.isNonConsumable(in: catalog) {
       record(.download(.entitlementsRevoked(productIdentifiers: [transaction.productIdentifier])))
       return [.revokeAccess(transaction)]
     }
@@ -57,7 +57,7 @@ extension ShopModel {
     record(
       .storeKit2(.revoked(transactionID: transaction.id, reason: (transaction.refundReason ?? .other).description)))
     return [
-      catalog.isNonConsumable(transaction.productIdentifier) ? .revokeAccess(transaction) : .clawBack(transaction)
+      transaction.isNonConsumable(in: catalog) ? .revokeAccess(transaction) : .clawBack(transaction)
     ]
   }
 
@@ -70,7 +70,7 @@ extension ShopModel {
     where transaction.isRevoked && transaction.number.map(wallet.clawedBack.contains) == false {
       if storeKit == .storeKit2 {
         effects += revocationArrives(transaction)
-      } else if catalog.isNonConsumable(transaction.productIdentifier) {
+      } else if transaction.isNonConsumable(in: catalog) {
         record(.download(.note(.refundFoundAtLaunch(transactionID: transaction.id))))
         effects.append(.revokeAccess(transaction))
       }

@@ -43,7 +43,7 @@ public struct TransactionInspection: Equatable, Sendable {
     // not in the Transaction API ("The restoreCompletedTransactions() function doesn't affect
     // transactions in the Transaction API", see `AppStore.restoreCompletedTransactions`).
     let inTransactionAPI = payload != nil && transaction.state == .purchased
-    let consumable = !catalog.isNonConsumable(transaction.productIdentifier)
+    let consumable = !transaction.isNonConsumable(in: catalog)
     self.consumable = consumable
     let history = consumable ? conditions.includeConsumableHistory || transaction.isRevoked : true
     sequences = Sequences(

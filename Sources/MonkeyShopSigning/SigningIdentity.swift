@@ -128,7 +128,7 @@ public struct SigningIdentity: Sendable {
     leafKey: "signing-leaf-key.pem"
   )
 
-  private static var allFileNames: [String] {
+  static var allFileNames: [String] {
     [fileNames.root, fileNames.intermediate, fileNames.leaf, fileNames.leafKey]
   }
 

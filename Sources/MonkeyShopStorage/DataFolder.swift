@@ -16,6 +16,11 @@ public final class DataFolder: ShopStorage {
   public var historyPath: String { path + "/" + HistoryFile.name }
   /// How a change waits for another monkeyshop's lock.
   public var waiting = LockWaiting()
+  /// Signs each transaction a change completes or refunds, as the change is written; nil: none is
+  /// signed then (walkthroughs, tests of the files alone).
+  public var signer: (any TransactionSigner)?
+  /// Told what a change did to a file besides its own write (a torn last history line cut off).
+  public var onNotice: ((String) -> Void)?
 
   public init(path: String) {
     self.path = path
@@ -67,7 +72,7 @@ public final class DataFolder: ShopStorage {
     TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
-    let history = HistoryFile(folder: folder, path: path)
+    let history = HistoryFile(folder: folder, path: path, onNotice: onNotice)
     let result = try body(&newStore, &newWallet, { try history.read(counter: store.lastTransactionNumber) })
     TransactionNumbers.remember(newStore, in: &newWallet)
     // The wallet first: it records the credit and the numbers given, so a crash before the store
@@ -76,6 +81,11 @@ public final class DataFolder: ShopStorage {
     // Then the history, durable before the store stops listing what moved there.
     try history.append(newStore.leaving)
     newStore.leaving = []
+    if let signer {
+      try signer.signUnsigned(
+        &newStore, reading: { name in try file(name, in: folder).read() },
+        writing: { name, data in try file(name, in: folder).replace(with: data) })
+    }
     if newStore != store { try file("store.json", in: folder).replace(with: encode(newStore, for: storePath)) }
     return result
   }
@@ -210,14 +220,26 @@ public final class DataFolder: ShopStorage {
 
   // MARK: Reading
 
+  /// The store and the wallet, the store counting on from the highest number any of store, wallet
+  /// or history has seen (`TransactionNumbers`). A wallet older than the App Store's record (put
+  /// back from a copy that lacks purchases the record says the app finished) is refused, named, not
+  /// half-used; an absent wallet is a new one.
   func read(in folder: Int32) throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
     let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
       try DataFileReader(path: walletPath, data: data).wallet()
     }
-    let store = try file("store.json", in: folder).read().map { data throws(DataFileError) in
-      try DataFileReader(path: storePath, data: data).store()
+    var store =
+      try file("store.json", in: folder).read().map { data throws(DataFileError) in
+        try DataFileReader(path: storePath, data: data).store()
+      } ?? StoreState()
+    let history = try HistoryFile(folder: folder, path: path).tail()
+    if let wallet {
+      try TransactionNumbers.checkWallet(
+        wallet, walletPath: walletPath, store: store, storePath: storePath, history: history,
+        historyPath: historyPath)
     }
-    return (store ?? StoreState(), wallet ?? Wallet())
+    store.lastTransactionNumber = max(store.lastTransactionNumber, history.highest)
+    return (store, wallet ?? Wallet())
   }
 
   private func encode<Value: Encodable>(_ value: Value, for path: String) throws(DataFileError) -> Data {

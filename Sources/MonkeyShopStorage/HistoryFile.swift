@@ -14,16 +14,22 @@ import MonkeyShopDomain
 /// - An append holds the folder's lock and is durable (fsync) before the store stops listing the
 ///   transaction, so a crash at any instant leaves each transaction in one file or both (a
 ///   transaction in both reads once, the store's copy winning; listed twice here, the later line).
-/// - A writer killed mid-append leaves a last line without its newline. Readers leave it out, and
-///   the next writer (under the lock) cuts it off before appending: it is never refused and never
-///   used. Any other line that is not a transaction is refused with the line's number.
+/// - A last line without its newline is either a whole transaction whose newline was lost (an
+///   editor that drops the final newline does that): read like any other, and the next writer ends
+///   it with its newline before appending; or a torn append (a writer killed mid-line): readers
+///   leave it out, and the next writer (under the lock) cuts it off, saying so (`onNotice`). Any
+///   other line that is not a transaction is refused with the line's number.
 /// - Opened relative to the folder's descriptor and never through a link, like every data file.
 struct HistoryFile {
   static let name = "history.jsonl"
   let file: DataFile
 
-  init(folder: Int32, path: String) {
+  /// Told what a writer did to the file besides appending (a torn last line cut off).
+  var onNotice: ((String) -> Void)?
+
+  init(folder: Int32, path: String, onNotice: ((String) -> Void)? = nil) {
     file = DataFile(folder: folder, name: Self.name, path: path + "/" + Self.name)
+    self.onNotice = onNotice
   }
 
   var path: String { file.path }
@@ -65,8 +71,9 @@ struct HistoryFile {
     return try HistoryLines(path: path, data: data).transactions(counter: counter)
   }
 
-  /// Appends transactions, one line each, and makes them durable. First cuts off a torn last line
-  /// (a writer killed mid-append); a file made now is made durable in the folder too.
+  /// Appends transactions, one line each, and makes them durable. First ends a whole last line that
+  /// lost its newline, or cuts off a torn one (a writer killed mid-append); a file made now is made
+  /// durable in the folder too.
   func append(_ transactions: [StoreTransaction]) throws(DataFileError) {
     guard !transactions.isEmpty else { return }
     let bytes = try HistoryLines.encode(transactions, path: path)
@@ -85,8 +92,8 @@ struct HistoryFile {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw file.failure("cannot be examined") }
     try file.checkRegular(info)
-    try cutTornLine(fd, size: Int(info.st_size))
-    let written = writeAll(fd, bytes)
+    let ending = try endLastLine(fd, size: Int(info.st_size))
+    let written = writeAll(fd, ending + bytes)
     guard written, fsync(fd) == 0 else {
       throw file.failure("appending failed", errorID: .cannotWriteDataFile)
     }
@@ -95,12 +102,13 @@ struct HistoryFile {
     }
   }
 
-  /// Truncates the file after its last newline when it does not end with one.
-  private func cutTornLine(_ fd: Int32, size: Int) throws(DataFileError) {
-    guard size > 0 else { return }
+  /// When the file does not end with a newline: the newline to write first if its last line is a
+  /// whole transaction, else (a torn line) none, the file truncated after its last newline.
+  private func endLastLine(_ fd: Int32, size: Int) throws(DataFileError) -> Data {
+    guard size > 0 else { return Data() }
     var byte: UInt8 = 0
     guard pread(fd, &byte, 1, off_t(size - 1)) == 1 else { throw file.failure("cannot be read") }
-    if byte == UInt8(ascii: "\n") { return }
+    if byte == UInt8(ascii: "\n") { return Data() }
     // Back from the end, a block at a time, to the last newline.
     var end = size
     var keep = 0
@@ -115,9 +123,19 @@ struct HistoryFile {
       }
       end = start
     }
+    if size - keep <= Self.tailSize {
+      var line = [UInt8](repeating: 0, count: size - keep)
+      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(keep)) }
+      guard count == line.count else { throw file.failure("cannot be read") }
+      if HistoryLines.wholeTransaction(line[...]) != nil { return Data("\n".utf8) }
+    }
     guard ftruncate(fd, off_t(keep)) == 0 else {
       throw file.failure("its torn last line cannot be cut off", errorID: .cannotWriteDataFile)
     }
+    onNotice?(
+      "\(path): its last line was cut short (\(size - keep) bytes without a newline that are not a whole transaction: a write interrupted), and is removed"
+    )
+    return Data()
   }
 }
 
@@ -144,7 +162,8 @@ struct HistoryLines {
   }
 
   /// The complete lines' transactions, each once (the later line wins), oldest first. A last line
-  /// without its newline is a torn append: left out.
+  /// without its newline is kept when it is a whole transaction (its newline lost), else left out
+  /// as a torn append.
   func transactions(counter: Int) throws(DataFileError) -> [StoreTransaction] {
     let bytes = [UInt8](data)
     var lines: [Range<Int>] = []
@@ -152,6 +171,9 @@ struct HistoryLines {
     for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
       lines.append(start..<index)
       start = index + 1
+    }
+    if start < bytes.count, Self.wholeTransaction(bytes[start...]) != nil {
+      lines.append(start..<bytes.count)
     }
     var listed: [StoreTransaction]
     if let all = try fastRead(bytes, lines) {
@@ -213,6 +235,15 @@ struct HistoryLines {
       decoded.count == lines.count, decoded.allSatisfy({ $0.number != nil })
     else { return nil }
     return decoded
+  }
+
+  /// The transaction a line holds when it is one, whole; nil otherwise.
+  static func wholeTransaction(_ line: ArraySlice<UInt8>) -> StoreTransaction? {
+    let text = Data(line)
+    guard String(validating: text, as: UTF8.self) != nil, (try? JSONShape.check(text)) != nil,
+      let transaction = try? decoder.decode(StoreTransaction.self, from: text), transaction.number != nil
+    else { return nil }
+    return transaction
   }
 
   private static var decoder: JSONDecoder {

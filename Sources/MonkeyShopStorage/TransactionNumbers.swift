@@ -1,9 +1,30 @@
 import MonkeyShopDomain
 
-/// The one rule that keeps transaction IDs from ever repeating (docs/data-folder.md). The store numbers
-/// transactions, but its file can be deleted, reset or replaced by an older copy; the wallet keeps
-/// the highest number either side has seen, so the store always counts on from above it.
+/// The one rule that keeps transaction IDs from ever repeating (docs/data-folder.md). The store numbers transactions,
+/// but its file can be deleted, reset or replaced by an older copy, and so can the wallet: the store
+/// counts on from the highest number any of the store, the wallet and the history has seen (the
+/// history's newest lines are read for it when the folder is read).
 enum TransactionNumbers {
+  /// Refuses a wallet older than the App Store's record: a purchase the app finished (so credited
+  /// or unlocked, after which the wallet had seen its number) above the highest number the wallet
+  /// has seen. Such a wallet lacks what the app was given since; used as it is, it would be half
+  /// right. Nothing is written.
+  static func checkWallet(
+    _ wallet: Wallet, walletPath: String, store: StoreState, storePath: String,
+    history: (highest: Int, highestFinishedPurchase: Int), historyPath: String
+  ) throws(DataFileError) {
+    let inStore =
+      store.transactions.filter { $0.finished && $0.transactionIdentifier != nil }.compactMap(\.number).max() ?? 0
+    let (newest, place) =
+      inStore >= history.highestFinishedPurchase ? (inStore, storePath) : (history.highestFinishedPurchase, historyPath)
+    guard newest > wallet.lastTransactionNumber else { return }
+    throw DataFileError(
+      path: walletPath,
+      problem:
+        "is older than the App Store's record: \(place) has transaction #\(newest) delivered and finished, and this wallet has seen transactions only up to #\(wallet.lastTransactionNumber), so it lacks what the app was given since (a copy put back from a backup?); put back the newest wallet.json, or move this one away to start a new, empty wallet"
+    )
+  }
+
   /// Before a change: the store counts on from the highest number the wallet has seen.
   static func catchUp(_ store: inout StoreState, with wallet: Wallet) {
     store.lastTransactionNumber = max(store.lastTransactionNumber, wallet.lastTransactionNumber)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonkeyShopDomain
+import MonkeyShopSigning
 import MonkeyShopStorage
 
 /// Where the shop's files are: the catalog and the data folder.
@@ -61,6 +62,9 @@ extension ShopPlaces {
   /// The data folder; a change that waits for another monkeyshop's lock says so on standard error.
   var dataFolder: DataFolder {
     let folder = DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
+    // Each transaction the App Store completes or refunds is signed then, once, and kept.
+    folder.signer = FolderSigner(folderPath: folder.path)
+    folder.onNotice = { text in Output.warn("monkeyshop: \(text)") }
     do {
       folder.waiting = try LockWaiting(environment: environment)
     } catch {

@@ -70,21 +70,26 @@ struct StoreCertificate: ParsableCommand {
   }
 }
 
-/// `jws` in `store transactions --json`: each purchased transaction signed with the data folder's
-/// chain, in the storefront in force.
+/// `jws` in `store transactions --json`: each transaction's signed transaction as the App Store
+/// signed it when it completed (or refunded) it, stored with it. One completed before transactions
+/// were signed and kept (or while the folder held only part of its chain) is signed now with the
+/// data folder's chain, from what it recorded, else from the catalog and the storefront in force.
 enum SignedTransactions {
   /// The signed transaction of each transaction that has one, by transaction id. The chain and the
   /// catalog are read only when a transaction needs them.
   static func jws(for transactions: [StoreTransaction], store: StoreState, options: ShopOptions) throws -> [String:
     String]
   {
-    let signed = transactions.filter(SignedTransactionPayload.isSigned)
-    guard !signed.isEmpty else { return [:] }
+    var result: [String: String] = [:]
+    var unsigned: [StoreTransaction] = []
+    for transaction in transactions where SignedTransactionPayload.isSigned(transaction) {
+      if let stored = transaction.storedJWS { result[transaction.id] = stored } else { unsigned.append(transaction) }
+    }
+    guard !unsigned.isEmpty else { return result }
     let catalog = try options.loadCatalog()
     let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
     let identity = try SigningIdentity.of(options.dataFolder)
-    var result: [String: String] = [:]
-    for transaction in signed {
+    for transaction in unsigned {
       result[transaction.id] = try identity.signedTransaction(transaction, catalog: catalog, storefront: storefront)
     }
     return result

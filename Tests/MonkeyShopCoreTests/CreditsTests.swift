@@ -182,10 +182,14 @@ struct CreditsTests {
 
   @Test("a transaction for a product the catalog does not have is not credited")
   func unknownProduct() throws {
-    let storage = MemoryStorage()
-    let manager = CreditManager(storage: storage, catalog: catalog)
+    // Paid in the store, with no record of its credits (completed before transactions kept one).
     let stranger = StoreTransaction(
       id: "1", productIdentifier: "com.other.gems", quantity: 1, state: .purchased, purchaseDate: t0)
+    var store = StoreState()
+    store.transactions = [stranger]
+    store.lastTransactionNumber = 1
+    let storage = MemoryStorage(store: store)
+    let manager = CreditManager(storage: storage, catalog: catalog)
     #expect(throws: CreditError.unknownProduct("com.other.gems")) { try manager.deliver(stranger) }
     #expect(storage.wallet.balance == 0)
     #expect(storage.writes.wallet == 0)

@@ -167,12 +167,8 @@ struct HistoryTests {
   }
 
   @Test(
-    "a line this store cannot have written is refused: a number above its counter, a number reused, a date past 9999",
+    "a line this store cannot have written is refused: a number reused, a date past 9999",
     arguments: [
-      (
-        #"{"id":"99","productIdentifier":"p","quantity":1,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#,
-        "line 2: transaction 99 is above the store's last transaction number (21)"
-      ),
       (
         #"{"id":"1","productIdentifier":"com.monkeyshop.credits.10","quantity":10,"state":"purchased","finished":true,"purchaseDate":0,"hasPurchaseIssue":false}"#,
         "line 2: transaction 1 is listed again as another purchase (line 1 has its product, quantity and date)"
@@ -213,8 +209,85 @@ struct HistoryTests {
       #expect(error?.problem.contains("symbolic link") == true, "\(String(describing: error))")
       #expect(FileManager.default.contents(atPath: target) == Data("mine\n".utf8))
       #expect(throws: DataFileError.self) { try folder.readEveryTransaction() }
-      // The store still lists every finished transaction: nothing was lost.
-      #expect(try folder.readStore().transactions.filter(\.finished).count == 20)
+      // Every read refuses the link; the store file still lists every finished transaction.
+      #expect(throws: DataFileError.self) { try folder.readStore() }
+      let decoder = JSONDecoder()
+      decoder.dateDecodingStrategy = .secondsSince1970
+      let store = try decoder.decode(
+        StoreState.self, from: try #require(FileManager.default.contents(atPath: folder.storePath)))
+      #expect(store.transactions.filter(\.finished).count == 20)
+    }
+  }
+
+  @Test("a whole last line that lost its newline is kept; the next writer ends it and appends after it")
+  func lastLineWithoutNewline() throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      // An editor saved the history without its final newline.
+      let text = try #require(FileManager.default.contents(atPath: folder.historyPath))
+      #expect(text.last == UInt8(ascii: "\n"))
+      try text.dropLast().write(to: URL(fileURLWithPath: folder.historyPath))
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...21).map(String.init))
+      try buyAndFinish(folder, at: 21)
+      let written = lines(folder.historyPath)
+      #expect(written.count == 3 && written.last == "")
+      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
+    }
+  }
+
+  @Test("a torn last line is cut off by the next writer, which says so")
+  func tornLineCutWithMessage() throws {
+    try withDataFolder { folder in
+      var notices: [String] = []
+      folder.onNotice = { notices.append($0) }
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
+      handle.seekToEndOfFile()
+      handle.write(Data(#"{"environment":"Sandbox","finished":tr"#.utf8))
+      try handle.close()
+      #expect(notices.isEmpty)
+      try buyAndFinish(folder, at: 21)
+      #expect(notices.count == 1)
+      #expect(notices.first?.hasPrefix(folder.historyPath + ": its last line was cut short") == true, "\(notices)")
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
+    }
+  }
+
+  @Test(
+    "store and wallet put back from a copy older than the history: numbers go on from the history's, and the older wallet is refused"
+  )
+  func olderStoreAndWallet() throws {
+    try withDataFolder { folder in
+      for index in 0..<24 { try buyAndFinish(folder, at: index) }
+      let store = try #require(FileManager.default.contents(atPath: folder.storePath))
+      let wallet = try #require(FileManager.default.contents(atPath: folder.walletPath))
+      for index in 24..<49 { try buyAndFinish(folder, at: index) }
+      try store.write(to: URL(fileURLWithPath: folder.storePath))
+      try wallet.write(to: URL(fileURLWithPath: folder.walletPath))
+      let refused = #expect(throws: DataFileError.self) { try buyAndFinish(folder, at: 49) }
+      #expect(refused?.path == folder.walletPath)
+      #expect(refused?.problem.contains("is older than the App Store's record") == true, "\(refused?.problem ?? "")")
+      #expect(refused?.problem.contains("#29 delivered and finished") == true, "\(refused?.problem ?? "")")
+      #expect(refused?.errorID.exitStatus == .dataError)
+      #expect(FileManager.default.contents(atPath: folder.walletPath) == wallet, "nothing written over it")
+      // Moved away: a new wallet, and the next number is above every one the history holds.
+      try FileManager.default.removeItem(atPath: folder.walletPath)
+      let next = try buyAndFinish(folder, at: 49)
+      #expect((next.number ?? 0) > 29, "above every number the history holds: \(next.id)")
+      let every = try folder.readEveryTransaction()
+      #expect(Set(every.map(\.id)).count == every.count)
+    }
+  }
+
+  @Test("store and wallet deleted while the history stays: numbering goes on above the history's")
+  func deletedStoreAndWallet() throws {
+    try withDataFolder { folder in
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      try FileManager.default.removeItem(atPath: folder.storePath)
+      try FileManager.default.removeItem(atPath: folder.walletPath)
+      #expect(try buyAndFinish(folder, at: 25).id == "6")
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...6).map(String.init))
     }
   }
 }

@@ -35,6 +35,15 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
   /// The App Store refunds the `pick`-th purchased transaction not yet refunded (of all, history
   /// included); none left, nothing happens.
   case refund(pick: Int)
+  /// A catalog loaded in place of the other (the 5-credit pack gives 7 at another price), the app
+  /// relaunched with it: what was recorded before stays.
+  case changeCatalog
+  /// A purchase that fails (a forced error) between buys.
+  case failedBuy
+  /// `store.json` and `wallet.json` copied, and later put back, while the history stays.
+  case saveCopies, restoreCopies
+  /// A refund of a transaction only the history still lists.
+  case refundFromHistory
   /// The app takes back the credits of every refunded transaction, as it hears of refunds: again
   /// for those taken back before, which must take nothing.
   case clawBack
@@ -59,6 +68,11 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     case .restoreStoreCopy: "restore store.json"
     case .refund(let pick): "refund purchase \(pick)"
     case .clawBack: "claw back refunds"
+    case .changeCatalog: "change catalog"
+    case .failedBuy: "failed buy"
+    case .saveCopies: "copy store.json and wallet.json"
+    case .restoreCopies: "restore store.json and wallet.json"
+    case .refundFromHistory: "refund from history"
     }
   }
 
@@ -75,17 +89,32 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     + [.crash(.beforeDelivery), .crash(.afterDeliveryBeforeFinish), .relaunch, .secondApp]
     + [.removeStoreFile, .saveStoreCopy, .restoreStoreCopy]
     + [.refund(pick: 0), .refund(pick: 1), .refund(pick: 5), .clawBack, .clawBack]
+    + [.changeCatalog, .failedBuy, .failedBuy, .refundFromHistory]
+
+  /// The shipped catalog with the 5-credit pack giving 7 credits at another price.
+  static let otherCatalog: Catalog = {
+    let shipped = ShopHarness.catalog
+    let products = shipped.products.map { product -> Product in
+      guard product.credits == 5 else { return product }
+      return Product(
+        productIdentifier: product.productIdentifier, credits: 7, localizations: product.localizations,
+        prices: product.prices.mapValues { $0 * 3 })
+    }
+    return Catalog(
+      products: products, defaultStorefront: shipped.defaultStorefront, bundleIdentifier: shipped.bundleIdentifier)
+  }()
 }
 
 /// The real app on a real data folder, stepped in virtual time.
 final class LedgerWorld {
   let root: String
   let folder: DataFolder
-  let catalog = ShopHarness.catalog
+  private(set) var catalog = ShopHarness.catalog
   var now = ShopHarness.start
   private(set) var app: ShopRuntime?
   private var crashedApp = false
   private var storeCopy: Data?
+  private var copies: (store: Data?, wallet: Data?)?
 
   init() throws {
     // Memory-backed when the system has it: the model checks thousands of sequences.
@@ -162,6 +191,8 @@ struct LedgerModel {
 struct LedgerChecker {
   let world: LedgerWorld
   var model = LedgerModel()
+  /// The model as it was when the wallet was copied.
+  var modelAtCopy: LedgerModel?
   var spendOutcome: Int?
   var walletWasReset = false
 
@@ -172,8 +203,10 @@ struct LedgerChecker {
     // Every transaction ever made, the history's included: none is ever lost from the listing.
     let every = try world.folder.readEveryTransaction()
     let catalog = world.catalog
+    // What the App Store recorded at purchase, whatever catalog is loaded now.
     func credits(_ transaction: StoreTransaction) -> Int {
-      (catalog.product(transaction.productIdentifier)?.credits ?? 0) * transaction.quantity
+      transaction.record?.credits
+        ?? (catalog.product(transaction.productIdentifier)?.credits ?? 0) * transaction.quantity
     }
     // IDs never repeat: a known ID always names the same transaction.
     for transaction in every {
@@ -264,7 +297,8 @@ extension LedgerWorld {
     checker.walletWasReset = false
     switch step {
     case .buy(let credits, let quantity):
-      guard isAppRunning, let app, let product = catalog.products.first(where: { $0.credits == credits })
+      guard isAppRunning, let app,
+        let product = catalog.products.first(where: { $0.productIdentifier == "com.monkeyshop.credits.\(credits)" })
       else { return false }
       app.send(.purchase(productIdentifier: product.productIdentifier, quantity: quantity))
       settle(upTo: now)
@@ -339,6 +373,33 @@ extension LedgerWorld {
         Issue.record("refund failed: \(error)")
       }
       folderChanged()
+    case .changeCatalog:
+      catalog = catalog == ShopHarness.catalog ? LedgerStep.otherCatalog : ShopHarness.catalog
+      return launch()
+    case .failedBuy:
+      changeStore { _ = try $0.set(.failNext, to: "0", at: now) }
+      return perform(.buy(credits: 10, quantity: 1), checker: &checker)
+    case .saveCopies:
+      copies = (
+        FileManager.default.contents(atPath: storeFile), FileManager.default.contents(atPath: folder.walletPath)
+      )
+      checker.modelAtCopy = checker.model
+    case .restoreCopies:
+      return restoreCopies(checker: &checker)
+    case .refundFromHistory:
+      do {
+        let inStore = Set(try folder.readStore().transactions.map(\.id))
+        let refundable = try folder.readEveryTransaction().filter {
+          $0.state == .purchased && !$0.isRevoked && !inStore.contains($0.id)
+        }
+        guard let oldest = refundable.first else { return false }
+        _ = try folder.changeStoreSeeingHistory(catalog: catalog) { store in
+          try store.refund(oldest.id, reason: .developerIssue, at: now)
+        }
+      } catch {
+        Issue.record("refund from history failed: \(error)")
+      }
+      folderChanged()
     case .clawBack:
       do {
         let credits = CreditManager(storage: folder, catalog: catalog)
@@ -351,6 +412,48 @@ extension LedgerWorld {
       folderChanged()
     }
     return false
+  }
+}
+
+extension LedgerWorld {
+  /// Puts back the copies of `store.json` and `wallet.json` (the history stays). A wallet older
+  /// than the record (a purchase finished since the copy) is refused, naming it, with nothing
+  /// written: the newer wallet is put back, as the message says. One that is accepted is the
+  /// wallet from then on: the model goes back to what it was at the copy.
+  func restoreCopies(checker: inout LedgerChecker) -> Bool {
+    guard let copies, let atCopy = checker.modelAtCopy else { return false }
+    let newerWallet = FileManager.default.contents(atPath: folder.walletPath)
+    func put(_ data: Data?, _ path: String) {
+      if let data {
+        _ = FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+      } else {
+        unlink(path)
+      }
+    }
+    put(copies.store, storeFile)
+    put(copies.wallet, folder.walletPath)
+    do {
+      _ = try folder.read()
+      checker.model.balance = atCopy.balance
+      checker.model.credited = atCopy.credited
+      checker.model.clawedBack = atCopy.clawedBack
+    } catch {
+      let refusal: DataFileError? = error
+      #expect(
+        refusal?.path == folder.walletPath && refusal?.problem.contains("older than the App Store's record") == true,
+        "\(error)")
+      #expect(FileManager.default.contents(atPath: folder.walletPath) == copies.wallet, "nothing written over it")
+      put(newerWallet, folder.walletPath)
+    }
+    // Numbers the lost store gave and the history never had are gone with it, as are their
+    // payments if undelivered.
+    let listed = Set(((try? folder.readEveryTransaction()) ?? []).map(\.id))
+    for id in checker.model.seen.keys where !listed.contains(id) {
+      checker.model.seen[id] = nil
+      if let number = StoreTransaction.number(id) { checker.model.lostWithStoreFile.insert(number) }
+    }
+    folderChanged()
+    return launch()
   }
 }
 
@@ -405,6 +508,20 @@ struct LedgerModelTests {
       .set("latency", "instant"), .crash(.afterDeliveryBeforeFinish), .buy(credits: 10, quantity: 1),
       .saveStoreCopy, .relaunch, .restoreStoreCopy, .relaunch, .buy(credits: 5, quantity: 1),
     ])
+  }
+
+  @Test("the record: catalog changes, failed purchases between buys, copies put back, refunds from the history")
+  func record() throws {
+    // Bought at 5 credits, refunded after the catalog gives 7: 5 are taken back.
+    try run([
+      .set("latency", "instant"), .buy(credits: 5, quantity: 2), .changeCatalog, .refund(pick: 0), .clawBack,
+      .buy(credits: 5, quantity: 1), .changeCatalog, .refund(pick: 1), .clawBack,
+    ])
+    // Failed purchases between buys, then a refund of one only the history lists.
+    try run(
+      [.set("latency", "instant")]
+        + Array(repeating: [LedgerStep.buy(credits: 5, quantity: 1), .failedBuy], count: 12).flatMap { $0 }
+        + [.changeCatalog, .refundFromHistory, .clawBack, .buy(credits: 10, quantity: 1)])
   }
 
   @Test("refunds: taken back once, below zero, from the history, and before delivery")

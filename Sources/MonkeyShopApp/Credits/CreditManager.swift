@@ -34,13 +34,10 @@ public struct CreditManager {
     }
   }
 
-  /// Adds `credits × quantity` for a purchased transaction, once per transaction identifier.
+  /// Adds the credits a purchased transaction is due (`credits × quantity` as the App Store
+  /// recorded them at purchase), once per transaction identifier.
   public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
-    if catalog.isNonConsumable(transaction.productIdentifier) { return try unlock(transaction) }
-    // Only consumables grant credits.
-    guard let perUnit = catalog.product(transaction.productIdentifier)?.credits else {
-      throw CreditError.unknownProduct(transaction.productIdentifier)
-    }
+    if transaction.isNonConsumable(in: catalog) { return try unlock(transaction) }
     guard let number = transaction.number else { throw CreditError.notPurchased(transaction.id) }
     return try storage.update { store, wallet in
       // The wallet's record decides, whatever the store says: the store file may have been reset,
@@ -55,10 +52,14 @@ public struct CreditManager {
       guard let paid, paid.state == .purchased else {
         throw CreditError.notPurchased(transaction.id)
       }
-      // The quantity the store holds, not the one the caller passed.
-      let (credits, overflow) = perUnit.multipliedReportingOverflow(by: paid.quantity)
+      // What the store recorded for it (its quantity, the credits of the catalog it was bought
+      // from), not the caller's copy nor today's catalog: a refund takes back exactly this.
+      guard let credits = paid.creditsDue(in: catalog) else {
+        if catalog.product(paid.productIdentifier)?.credits != nil { throw CreditError.balanceOverflow }
+        throw CreditError.unknownProduct(paid.productIdentifier)
+      }
       let (balance, sumOverflow) = wallet.balance.addingReportingOverflow(credits)
-      guard !overflow, !sumOverflow, credits >= 1, balance <= Wallet.balanceLimit else {
+      guard !sumOverflow, credits >= 1, balance <= Wallet.balanceLimit else {
         throw CreditError.balanceOverflow
       }
       wallet.balance = balance
@@ -93,11 +94,12 @@ public struct CreditManager {
       guard let refunded, refunded.isRevoked else { throw CreditError.notRefunded(transaction.id) }
       var credits = 0
       if wallet.credited.contains(number) {
-        guard let perUnit = catalog.product(refunded.productIdentifier)?.credits else {
-          throw CreditError.unknownProduct(refunded.productIdentifier)
+        // Exactly what delivery gave: the credits the App Store recorded at purchase, whatever the
+        // catalog says now or if the product is gone.
+        guard let worth = refunded.creditsDue(in: catalog) else {
+          throw CreditError.unknownRefundedProduct(id: refunded.id, product: refunded.productIdentifier)
         }
-        let (worth, overflow) = perUnit.multipliedReportingOverflow(by: refunded.quantity)
-        guard !overflow, wallet.balance - worth >= -Wallet.balanceLimit else { throw CreditError.balanceOverflow }
+        guard wallet.balance - worth >= -Wallet.balanceLimit else { throw CreditError.balanceOverflow }
         credits = worth
       }
       wallet.balance -= credits
@@ -130,6 +132,9 @@ public enum CreditError: ShopError, Equatable {
   case insufficientBalance(balance: Int, requested: Int)
   case invalidAmount(Int)
   case unknownProduct(String)
+  /// A refunded transaction completed before transactions recorded their credits, of a product the
+  /// catalog no longer sells.
+  case unknownRefundedProduct(id: String, product: String)
   case balanceOverflow
   case notPurchased(String)
   case notRefunded(String)
@@ -139,7 +144,7 @@ public enum CreditError: ShopError, Equatable {
     case .insufficientBalance: .insufficientBalance
     case .invalidAmount: .invalidAmount
     case .balanceOverflow: .balanceOverflow
-    case .unknownProduct: .productNotAvailable
+    case .unknownProduct, .unknownRefundedProduct: .productNotAvailable
     case .notPurchased, .notRefunded: .unknownTransaction
     }
   }
@@ -154,6 +159,8 @@ public enum CreditError: ShopError, Equatable {
       "cannot spend \(amount) credits: spend 1 or more"
     case .unknownProduct(let identifier):
       "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
+    case .unknownRefundedProduct(let id, let product):
+      "transaction #\(id) recorded no credits and the catalog has no product '\(product)', so what it gave is unknown; nothing was taken back"
     case .notPurchased(let id):
       "payment \(id) is not purchased in the store, so nothing is credited"
     case .notRefunded(let id):

@@ -34,6 +34,13 @@ extension AppStore {
         failsVerification: !state.conditions.verificationPasses, storefront: storefront.code)
       transaction.restoredTransactionID = original.id
       transaction.originalPurchaseDate = original.purchaseDate
+      // The purchase's record: what it cost and what it is, as charged then.
+      transaction.record =
+        original.record
+        ?? catalog.product(original.productIdentifier).flatMap {
+          PurchaseRecord(
+            product: $0, quantity: original.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
+        }
       state.transactions.append(transaction)
       restored.append(transaction)
     }

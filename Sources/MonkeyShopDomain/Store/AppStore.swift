@@ -153,6 +153,11 @@ public struct AppStore: Sendable {
     transaction.environment = state.conditions.environment
     transaction.failsVerification = !state.conditions.verificationPasses
     transaction.storefront = storefront.code
+    // What the purchase cost and gives, fixed now: a catalog loaded later changes none of it.
+    transaction.record = catalog.product(transaction.productIdentifier).flatMap {
+      PurchaseRecord(
+        product: $0, quantity: transaction.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
+    }
   }
 
   // MARK: Conditions

@@ -63,17 +63,46 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     transaction.transactionIdentifier != nil
   }
 
-  /// The payload of a transaction the App Store signs (`isSigned`); nil for the others.
+  /// The payload of a transaction the App Store signs (`isSigned`); nil for the others. What the
+  /// App Store recorded when it completed the transaction is what it signs, whatever the catalog
+  /// says now; for one completed before transactions kept a record, the catalog and storefront
+  /// given fill in what it lacks.
   public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront) {
+    if let recorded = Self(recorded: transaction) {
+      self = recorded
+      return
+    }
     guard Self.isSigned(transaction) else { return nil }
     // The storefront it was charged in; one completed before transactions kept it: the current one.
     let storefront = transaction.storefront.flatMap(Storefront.named) ?? current
+    let record =
+      catalog.product(transaction.productIdentifier).flatMap {
+        PurchaseRecord(
+          product: $0, quantity: transaction.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
+      }
+      // A product the catalog no longer sells was a consumable: the only kind sold before
+      // non-consumables.
+      ?? PurchaseRecord(
+        price: nil, currency: nil, type: PurchaseRecord.consumable, bundleId: catalog.bundleIdentifier, credits: nil)
+    self.init(transaction, record: record, storefront: storefront)
+  }
+
+  /// The payload from what the transaction recorded alone; nil when it is not signed or has no
+  /// record.
+  public init?(recorded transaction: StoreTransaction) {
+    guard Self.isSigned(transaction), let record = transaction.record,
+      let storefront = transaction.storefront.flatMap(Storefront.named)
+    else { return nil }
+    self.init(transaction, record: record, storefront: storefront)
+  }
+
+  private init(_ transaction: StoreTransaction, record: PurchaseRecord, storefront: Storefront) {
     transactionId = transaction.id
     // "This value is identical to the transaction identifier (`transactionId`) except when the user
     // restores or renews a subscription": a restored non-consumable names the purchase it restores
     // (https://developer.apple.com/documentation/appstoreservernotifications/originaltransactionid).
     originalTransactionId = transaction.restoredTransactionID ?? transaction.id
-    bundleId = catalog.bundleIdentifier
+    bundleId = record.bundleId
     productId = transaction.productIdentifier
     // `purchaseDate`: "The time that the App Store charged the customer's account for a purchase, a
     // restored product, a subscription, or a subscription renewal after a lapse"
@@ -87,9 +116,8 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     originalPurchaseDate = Self.milliseconds(transaction.originalPurchaseDate ?? transaction.purchaseDate)
     quantity = transaction.quantity
     // Apple's `type` values include "Consumable" and "Non-Consumable"
-    // (https://developer.apple.com/documentation/appstoreserverapi/type). A product the catalog no
-    // longer sells was a consumable: the only kind sold before non-consumables.
-    type = catalog.isNonConsumable(transaction.productIdentifier) ? "Non-Consumable" : "Consumable"
+    // (https://developer.apple.com/documentation/appstoreserverapi/type), fixed at purchase.
+    type = record.type
     // "The transaction belongs to the purchaser": this shop shares nothing through Family Sharing
     // (https://developer.apple.com/documentation/storekit/transaction/ownershiptype-swift.struct/purchased).
     inAppOwnershipType = "PURCHASED"
@@ -105,9 +133,8 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     transactionReason = "PURCHASE"
     self.storefront = storefront.code
     storefrontId = storefront.appleID
-    price = catalog.product(transaction.productIdentifier)?.price(in: storefront)
-      .flatMap { Self.milliunits($0, quantity: transaction.quantity) }
-    currency = price == nil ? nil : storefront.currencyCode
+    price = record.price
+    currency = record.currency
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
     revocationReason = transaction.refundReason
   }
@@ -163,7 +190,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   /// "The price, in milliunits … multiplied by 1000" and, for a consumable, "the total amount of
   /// the transaction for the quantity" (https://developer.apple.com/documentation/appstoreservernotifications/price).
   /// Nil for a total beyond Apple's int64.
-  static func milliunits(_ price: Decimal, quantity: Int) -> Int64? {
+  public static func milliunits(_ price: Decimal, quantity: Int) -> Int64? {
     let total = price * 1000 * Decimal(quantity)
     guard total <= Decimal(Int64.max) else { return nil }
     var rounded = Decimal()

@@ -47,6 +47,7 @@ extension StoreTransaction {
     case hasPurchaseIssue, resolvedFromTransactionID
     case environment, failsVerification, revocationDate, revocationReason, storefront
     case restoredTransactionID, originalPurchaseDate
+    case record, signedPurchase, signedRefund
   }
 
   /// The name files written before kept `resolvedFromTransactionID` under. It is not Apple's
@@ -86,6 +87,25 @@ extension StoreTransaction {
     storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
     restoredTransactionID = try container.decodeIfPresent(String.self, forKey: .restoredTransactionID)
     originalPurchaseDate = try container.decodeDateIfPresent(forKey: .originalPurchaseDate)
+    record = try container.decodeIfPresent(PurchaseRecord.self, forKey: .record)
+    signedPurchase = try container.decodeIfPresent(String.self, forKey: .signedPurchase)
+    signedRefund = try container.decodeIfPresent(String.self, forKey: .signedRefund)
+    for (key, jws) in [(CodingKeys.signedPurchase, signedPurchase), (.signedRefund, signedRefund)] {
+      if let jws, !StoreTransaction.isCompactJWS(jws) {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container,
+          debugDescription: "is not a JWS in compact serialization (header.payload.signature)")
+      }
+    }
+    if record != nil || signedPurchase != nil, !Self.hasIdentifier(state) {
+      throw DecodingError.dataCorruptedError(
+        forKey: record != nil ? .record : .signedPurchase, in: container,
+        debugDescription: "is set on a \(state) transaction (only a purchased or restored one is recorded and signed)")
+    }
+    if signedRefund != nil, revocationDate == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .signedRefund, in: container, debugDescription: "is set on a transaction that was not refunded")
+    }
     if originalPurchaseDate != nil, state != .restored {
       throw DecodingError.dataCorruptedError(
         forKey: .originalPurchaseDate, in: container,

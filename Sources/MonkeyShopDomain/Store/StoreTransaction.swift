@@ -76,6 +76,18 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// transaction gives as `originalPurchaseDate`.
   public var originalPurchaseDate: Date?
 
+  // MARK: The record, fixed when the App Store completes the transaction
+
+  /// Price, currency, product type and credits due, recorded at purchase (and copied from the
+  /// purchase by a restore); nil for a payment not completed, or one completed before transactions
+  /// kept a record.
+  public var record: PurchaseRecord?
+  /// The signed transaction (JWS) as the App Store signed it when it completed the transaction,
+  /// stored so that it reads byte for byte the same ever after.
+  public var signedPurchase: String?
+  /// The signed transaction as signed once more at its refund, with the revocation fields.
+  public var signedRefund: String?
+
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
