@@ -225,6 +225,10 @@ public struct Words: Sendable {
       return say(
         "Transaction #\(id) was refunded: \(counted(credits, "credit")) taken back, balance \(balance)",
         "取引 #\(id) は返金されました: \(credits) クレジットを回収、残高 \(balance)")
+    case .refundedBeforeDelivery(let id):
+      return say(
+        "Transaction #\(id) was refunded before it was delivered: nothing credited",
+        "取引 #\(id) は付与前に返金されました: 何も付与しません")
     case .refundNotTold(let id):
       return say(
         "Transaction #\(id) was refunded; StoreKit 1 does not tell the app, so the credits stay",
@@ -346,6 +350,10 @@ public struct Words: Sendable {
       say(
         "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
         "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
+    case .refundedBeforeDelivery(let id):
+      say(
+        "#\(id) has a revocationDate: refunded before it was delivered, so nothing is credited; finishing it",
+        "#\(id) には revocationDate があります: 付与前に返金されたため何も付与せず、完了します")
     case .alreadyTakenBack(let id):
       say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
     case .consumablesNeverRestored:
