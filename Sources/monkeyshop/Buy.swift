@@ -57,7 +57,7 @@ struct Buy: ParsableCommand {
           .invalidArgument)
       }
     } catch let error as UnknownProductError {
-      throw Failure.usage(error)
+      throw Failure.refusing(error)
     }
     let folder = options.dataFolder
     try options.checkDataFiles(folder)

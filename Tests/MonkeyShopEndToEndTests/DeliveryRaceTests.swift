@@ -100,7 +100,7 @@ struct DeliveryRaceTests {
     try expectSuccess(result)
     #expect(!result.stderr.contains("no longer in the store"), "\(result)")
     #expect(
-      result.stdout.contains("Transaction #1 was purchased: another monkeyshop delivered and finished it"),
+      result.stdout.contains("↳ #1 was answered and finished by another monkeyshop"),
       "\(result)")
     #expect(
       result.stdout.contains(
