@@ -138,7 +138,8 @@ struct CreditsTests {
     let manager = CreditManager(storage: storage, catalog: catalog)
     func buy() throws {
       let transaction = try purchase(storage, five)
-      #expect(try manager.deliver(transaction) == .credited(credits: 5, balance: storage.wallet.balance + 5))
+      let before = storage.wallet.balance
+      #expect(try manager.deliver(transaction) == .credited(credits: 5, balance: before + 5))
       try finish(storage, transaction.id)
     }
     try buy()

@@ -42,6 +42,10 @@ import Testing
     #expect(shop.storage.store.transaction("1")?.finished == true)
     #expect(shop.model.settlements.deliveries["1"] == .refundedBeforeDelivery)
     #expect(shop.model.status == .refundedBeforeDelivery(transactionID: "1"))
+    // Nothing was ever credited, so nothing can be spent.
+    #expect(throws: CreditError.insufficientBalance(balance: 0, requested: 1)) {
+      try CreditManager(storage: shop.storage, catalog: ShopHarness.catalog).spend(1)
+    }
     let outcome = LaunchOutcome(shop.model)
     #expect(outcome.taken.map(\.arrival) == [.refundedBeforeDelivery])
     #expect(outcome.taken.first?.credits == 0)
@@ -49,24 +53,6 @@ import Testing
     shop.launch()
     #expect(shop.storage.wallet.balance == 0)
     #expect(!Self.lines(shop).contains { $0.contains("take back") })
-  }
-
-  @Test(
-    "at any crash point of the launch that meets it, nothing is credited, so nothing can be spent",
-    arguments: [CrashPoint.beforeDelivery, .afterDeliveryBeforeFinish])
-  func everyCrashPoint(_ point: CrashPoint) throws {
-    let shop = try Self.refundedBeforeDelivery()
-    try shop.changeStore { _ = try $0.set(.crashPoint, to: point.rawValue, at: ShopHarness.start) }
-    shop.launch()
-    #expect(shop.crashes == [.beforeDelivery, point])
-    #expect(shop.storage.wallet.balance == 0, "credited before the crash")
-    #expect(throws: CreditError.insufficientBalance(balance: 0, requested: 1)) {
-      try CreditManager(storage: shop.storage, catalog: ShopHarness.catalog).spend(1)
-    }
-    shop.launch()
-    #expect(shop.storage.wallet.balance == 0)
-    #expect(shop.storage.store.transaction("1")?.finished == true)
-    #expect(!Self.lines(shop).contains { $0.contains("take back #1: -5") })
   }
 
   @Test("the credit manager decides under the lock: refunded by the time it delivers, it credits nothing")
