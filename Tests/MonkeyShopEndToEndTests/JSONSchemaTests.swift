@@ -80,15 +80,15 @@ struct JSONSchemaTests {
     try await expectSuccess(monkeyshop("store", "refund", "1", in: folder))
     let launched = try await monkeyshop("launch", in: folder)
     try expectSuccess(launched)
-    #expect(launched.stdout.contains("take back #1: -5 credits → balance -5"), "\(launched)")
+    #expect(launched.stdout.contains("take back #1: -5 credits → balance 0"), "\(launched)")
     #expect(
       launched.stdout.contains(
-        "took back #1  \(ShippedCatalog.five)  -5 credits  (refunded, revocationReason other; balance -5)"),
+        "took back #1  \(ShippedCatalog.five)  -5 credits  (refunded, revocationReason other; balance 0)"),
       "\(launched)")
     #expect(!launched.stdout.contains("nothing was waiting"), "\(launched)")
     #expect(
       launched.stdout.contains(
-        "balance -5 monkey credits; 1 refund taken back (-5 credits); still waiting: 0 deferred (Ask to Buy), 0 purchasing, 0 to finish"
+        "balance 0 monkey credits; 1 refund taken back (-5 credits); still waiting: 0 deferred (Ask to Buy), 0 purchasing, 0 to finish"
       ), "\(launched)")
 
     // The same launch again has nothing left to take back; its JSON says so, in its schema.
@@ -111,7 +111,7 @@ struct JSONSchemaTests {
     #expect(tookBack.count == 1, "\(launched)")
     #expect(tookBack.first?["payment"] as? String == "1")
     #expect(tookBack.first?["credits"] as? Int == 10)
-    #expect(tookBack.first?["balance"] as? Int == -10)
+    #expect(tookBack.first?["balance"] as? Int == 0)
   }
 
   @Test("launch of a StoreKit 2 purchase refunded before it was delivered: nothing credited, said so, in the schema")
