@@ -38,24 +38,30 @@ extension LogEvent {
   }
 }
 
-extension LogEntry {
-  /// The entry as a JSON object, for `--log-file` (JSON Lines) and `--json`: `time` (ISO 8601,
-  /// milliseconds, UTC), `ms` (milliseconds since `launchDate`), `event` (the name walkthroughs
-  /// match), `text` (the log line as the storefront shows it), and when the event has them:
-  /// `payment` (the App Store's number for the payment: a transaction's `id` in
-  /// `store transactions --json`), `transactionIdentifier` (purchased and restored transactions
-  /// only) and `errorID`.
-  public func jsonObject(launchDate: Date, language: Language) -> [String: Any] {
-    var object: [String: Any] = [
-      "time": ISO8601.string(from: time),
-      "ms": LogClock.milliseconds(from: launchDate, to: time),
-      "event": event.name,
-      "text": text(language),
-      "storeKit": api.rawValue,
-    ]
-    if let id = event.paymentID { object["payment"] = id }
-    if let id = event.transactionID { object["transactionIdentifier"] = id }
-    if let errorID = event.errorID { object["errorID"] = errorID.rawValue }
-    return object
+/// One entry of the event log for scripts: a line of `--log-file` (JSON Lines) and an event of
+/// `--json`: `time` (ISO 8601, milliseconds, UTC), `ms` (milliseconds since the launch), `event`
+/// (the name walkthroughs match), `text` (the log line as the storefront shows it), `storeKit`, and
+/// when the event has them: `payment` (the App Store's number for the payment: a transaction's
+/// `id` in `store transactions --json`), `transactionIdentifier` (purchased and restored
+/// transactions only) and `errorID`.
+public struct LogRecord: Encodable, Equatable, Sendable {
+  public let time: String
+  public let ms: Int
+  public let event: String
+  public let text: String
+  public let storeKit: Int
+  public let payment: String?
+  public let transactionIdentifier: String?
+  public let errorID: ErrorID?
+
+  public init(_ entry: LogEntry, launchDate: Date, language: Language) {
+    time = ISO8601.string(from: entry.time)
+    ms = LogClock.milliseconds(from: launchDate, to: entry.time)
+    event = entry.event.name
+    text = entry.text(language)
+    storeKit = entry.api.rawValue
+    payment = entry.event.paymentID
+    transactionIdentifier = entry.event.transactionID
+    errorID = entry.event.errorID
   }
 }

@@ -34,6 +34,8 @@ public enum Notice: Equatable, Sendable {
   case refundTakenBack(transactionID: String, credits: Int, balance: Int)
   /// A refund a StoreKit 1 app is never told of.
   case refundNotTold(transactionID: String)
+  /// StoreKit 2: a purchase refunded before the app delivered it: nothing credited.
+  case refundedBeforeDelivery(transactionID: String)
   /// Restore Purchases ended, with how many transactions came back.
   case restoreFinished(restored: Int)
   /// A non-consumable unlocked, or its hosted content's download.
@@ -58,7 +60,7 @@ public enum Notice: Equatable, Sendable {
   public var tone: Tone {
     switch self {
     case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
-    case .storeKit2(.pending), .refundTakenBack, .refundNotTold: .warning
+    case .storeKit2(.pending), .refundTakenBack, .refundNotTold, .refundedBeforeDelivery: .warning
     case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success
     case .cancelled, .declined, .waitingForApproval, .cannot, .interrupted: .warning
@@ -147,6 +149,8 @@ public enum LogNote: Equatable, Sendable {
   case refundNotToldToStoreKit1(transactionID: String)
   /// StoreKit 2: a refund heard again, taken back before.
   case alreadyTakenBack(transactionID: String)
+  /// StoreKit 2: the transaction carries a `revocationDate`: the app grants nothing and finishes it.
+  case refundedBeforeDelivery(transactionID: String)
   /// Restore Purchases never brings back a consumable.
   case consumablesNeverRestored
 }

@@ -57,6 +57,9 @@ public enum ShopMessage: Sendable {
   case accessRevoked(StoreTransaction, CreditManager.Revocation)
   /// Every transaction ever made, the history's included, for the transaction manager.
   case historyRead([StoreTransaction])
+  /// A payment of this session the store no longer lists, as Apple's record (its history
+  /// included) holds it; nil when no record has it.
+  case lookedUp(transactionID: String, StoreTransaction?)
   /// `owned.json` as it is: what the app owns.
   case ownedRead(OwnedProducts)
   /// A finished download's content is in the data folder, here.
@@ -110,6 +113,9 @@ public enum ShopEffect: Equatable, Sendable {
   case screen(ScreenRequest)
   /// Every transaction, the history's included: the transaction manager opened.
   case readHistory
+  /// One transaction of Apple's record, wherever it is (the store or its history): a payment of
+  /// this session that left the store.
+  case lookUp(transactionID: String)
   /// A finished download's content goes into the data folder.
   case installContent(Download)
   /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.

@@ -106,6 +106,8 @@ public struct ShopModel: Sendable {
   public internal(set) var owned = OwnedProducts()
   /// The `SKDownload`s of this run (StoreKit 1), oldest first.
   public internal(set) var downloads: [Download] = []
+  /// What this session did with transactions: what a headless command reports.
+  public internal(set) var settlements = Settlements()
 
   public static let logLimit = 500
 

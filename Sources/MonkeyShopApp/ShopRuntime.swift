@@ -149,7 +149,9 @@ public final class ShopRuntime {
 
     case .deliver(let transaction):
       do {
-        return [.delivered(transaction, try credits.deliver(transaction))]
+        // The StoreKit 2 app reads the transaction's revocationDate before granting it.
+        let delivery = try credits.deliver(transaction, refusingRefunded: model.storeKit == .storeKit2)
+        return [.delivered(transaction, delivery)]
       } catch {
         return [.deliveryFailed(transaction, ShopFailure(error))]
       }
@@ -238,6 +240,13 @@ public final class ShopRuntime {
     case .readHistory:
       do {
         return [.historyRead(try storage.readEveryTransaction())]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+
+    case .lookUp(let id):
+      do {
+        return [.lookedUp(transactionID: id, try storage.readEveryTransaction().last { $0.id == id })]
       } catch {
         return [.failed(ShopFailure(error))]
       }

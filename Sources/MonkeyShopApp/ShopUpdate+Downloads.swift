@@ -45,6 +45,11 @@ extension ShopModel {
   /// it was finished.
   mutating func recordNonConsumableDelivery(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery) {
     switch delivery {
+    case .refunded: settlements.deliveries[transaction.id] = .refundedBeforeDelivery
+    case .alreadyOwned: settlements.deliveries[transaction.id] = .alreadyOwned
+    default: settlements.deliveries[transaction.id] = .unlocked
+    }
+    switch delivery {
     case .refunded(let identifier, _):
       record(.download(.refundedNotUnlocked(transactionID: transaction.id, productIdentifier: identifier)))
     case .alreadyOwned(let identifier, _):
@@ -158,6 +163,7 @@ extension ShopModel {
   mutating func contentInstalled(_ download: Download, path: String) -> [ShopEffect] {
     guard let index = downloads.firstIndex(where: { $0.transactionID == download.transactionID }) else { return [] }
     downloads[index].installedAt = path
+    settlements.content[download.transactionID] = path
     record(.download(.installed(transactionID: download.transactionID, path: path)))
     owned.installed(download.productIdentifier, version: download.contentVersion, by: download.transactionID)
     status = .download(.installed(product: download.productIdentifier, path: path))

@@ -68,6 +68,13 @@ extension ShopModel {
     var effects: [ShopEffect] = []
     for transaction in store.transactions
     where transaction.isRevoked && transaction.number.map(wallet.clawedBack.contains) == false {
+      // A StoreKit 2 purchase refunded before it was ever delivered arrives unfinished: the app
+      // reads its revocationDate as it takes it, credits nothing and finishes it.
+      if storeKit == .storeKit2, settling.contains(transaction.id),
+        transaction.number.map(wallet.credited.contains) == false
+      {
+        continue
+      }
       if storeKit == .storeKit2 {
         effects += revocationArrives(transaction)
       } else if transaction.isNonConsumable(in: catalog) {
@@ -97,6 +104,7 @@ extension ShopModel {
     balance = clawback.balance
     switch clawback {
     case .takenBack(let credits, let balance):
+      settlements.takenBack.append(.init(transaction: transaction, credits: credits, balance: balance))
       record(.tookBack(transactionID: transaction.id, credits: credits, balance: balance))
       status = .refundTakenBack(transactionID: transaction.id, credits: credits, balance: balance)
     case .alreadyTakenBack:

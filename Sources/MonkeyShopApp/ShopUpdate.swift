@@ -84,6 +84,7 @@ extension ShopModel {
       return []
     case .finished(let transaction):
       settling.remove(transaction.id)
+      settlements.finished.append(transaction)
       record(.finished(transaction))
       return []
     case .closed(let transaction):
@@ -145,6 +146,8 @@ extension ShopModel {
       return []
     case .refundMade(let transaction):
       return refunded(transaction)
+    case .lookedUp(let id, let transaction):
+      return lookedUp(id, transaction)
     case .clawedBack(let transaction, let clawback):
       return clawedBack(transaction, clawback)
     case .accessRevoked(let transaction, let revocation):
@@ -356,41 +359,21 @@ extension ShopModel {
     return [.deliver(transaction)]
   }
 
-  /// Any monkeyshop on the data folder may answer a due payment, and deliver and finish it: a
-  /// payment of this session that left `purchasing` elsewhere must still reach the observer, or the
-  /// app would wait for it forever.
-  private mutating func answeredElsewhere() -> [ShopEffect] {
-    // A payment the store no longer holds (a `store reset`, or a store file moved away) will never
-    // be answered: say so rather than wait for it forever.
-    for id in inFlight.keys.sorted() where store.transaction(id) == nil {
-      inFlight[id] = nil
-      fail(.vanished(id))
-      status = .vanished(transactionID: id)
-    }
-    let answered = inFlight.keys.sorted().compactMap(store.transaction).filter { $0.state != .purchasing }
-    var effects: [ShopEffect] = []
-    for transaction in answered {
-      if transaction.finished {
-        inFlight[transaction.id] = nil
-        note(.finishedElsewhere(transactionID: transaction.id, transaction.state))
-        status = .finishedElsewhere(transactionID: transaction.id, transaction.state)
-        effects.append(.readWallet)
-      } else {
-        effects += observe(transaction, redelivered: false)
-      }
-    }
-    return effects
-  }
-
   private mutating func delivered(_ transaction: StoreTransaction, _ delivery: CreditManager.Delivery)
     -> [ShopEffect]
   {
     balance = delivery.balance
     switch delivery {
     case .credited(let credits, let balance):
+      settlements.deliveries[transaction.id] = .credited(credits)
       record(.delivered(transactionID: transaction.id, credits: credits, balance: balance))
     case .alreadyDelivered:
+      settlements.deliveries[transaction.id] = .alreadyCredited
       record(.alreadyDelivered(transactionID: transaction.id))
+    case .refunded where !catalog.isNonConsumable(transaction.productIdentifier):
+      settlements.deliveries[transaction.id] = .refundedBeforeDelivery
+      note(.refundedBeforeDelivery(transactionID: transaction.id))
+      status = .refundedBeforeDelivery(transactionID: transaction.id)
     case .unlocked, .alreadyOwned, .refunded:
       recordNonConsumableDelivery(transaction, delivery)
     }
@@ -398,6 +381,7 @@ extension ShopModel {
     // was credited or unlocked, as the app's own log would have before it died.
     if let point = crashDue(.afterDeliveryBeforeFinish, for: transaction) { return crash(at: point, transaction) }
     switch delivery {
+    case .refunded where !catalog.isNonConsumable(transaction.productIdentifier): return [.finish(transaction)]
     case .unlocked, .alreadyOwned, .refunded: return deliveredNonConsumable(transaction, delivery)
     case .credited, .alreadyDelivered: break
     }

@@ -67,6 +67,10 @@ extension Words {
       say(
         "StoreKit 1 tells the app nothing of a consumable's refund (Apple sends the REFUND notification to the server)",
         "StoreKit 1 は消耗型の返金をアプリに知らせません (Apple は REFUND 通知をサーバへ送ります)")
+    case .refundedBeforeDelivery(let id):
+      say(
+        "#\(id) has a revocationDate: refunded before it was delivered, so nothing is credited; finishing it",
+        "#\(id) には revocationDate があります: 付与前に返金されたため何も付与せず、完了します")
     case .alreadyTakenBack(let id):
       say("#\(id) was taken back already: nothing more taken", "#\(id) は回収済み: これ以上回収しません")
     case .consumablesNeverRestored:

@@ -175,6 +175,10 @@ public struct Words: Sendable {
       return say(
         "Transaction #\(id) was refunded: \(counted(credits, "credit")) taken back, balance \(balance)",
         "取引 #\(id) は返金されました: \(credits) クレジットを回収、残高 \(balance)")
+    case .refundedBeforeDelivery(let id):
+      return say(
+        "Transaction #\(id) was refunded before it was delivered: nothing credited",
+        "取引 #\(id) は付与前に返金されました: 何も付与しません")
     case .refundNotTold(let id):
       return say(
         "Transaction #\(id) was refunded; StoreKit 1 does not tell the app, so the credits stay",

@@ -9,10 +9,11 @@ struct DataFileReader {
   let data: Data
 
   func wallet() throws(DataFileError) -> Wallet {
-    switch try schemaVersion(reads: Wallet.schemaVersion, upgrades: [1, 2]) {
+    switch try schemaVersion(reads: Wallet.schemaVersion, upgrades: [1, 2, 3]) {
     case 1: return try decode(WalletVersion1.self).upgraded()
-    case 2:
-      // The same fields less `clawedBack`: nothing was refunded yet.
+    case 2, 3:
+      // 2: the same fields less `clawedBack` (nothing was refunded yet). 3: `credited` as runs,
+      // read as settled up to its highest but for the numbers the runs left out.
       var wallet = try decode(Wallet.self)
       wallet.schemaVersion = Wallet.schemaVersion
       return wallet
@@ -154,8 +155,10 @@ private struct WalletVersion1: Decodable {
 
   func upgraded() -> Wallet {
     var wallet = Wallet(balance: balance)
-    for number in deliveredTransactionIDs.compactMap(StoreTransaction.number) { wallet.credited.insert(number) }
-    wallet.lastTransactionNumber = wallet.credited.highest ?? 0
+    var runs = TransactionRuns()
+    for number in deliveredTransactionIDs.compactMap(StoreTransaction.number) { runs.insert(number) }
+    wallet.credited = CreditedTransactions(upgrading: runs)
+    wallet.lastTransactionNumber = runs.highest ?? 0
     return wallet
   }
 }

@@ -24,11 +24,12 @@ public final class Terminal {
     /// `MONKEYSHOP_SCREEN_DUMP` names something the dump must not replace, or a file in no folder.
     case unusableScreenDump(variable: String, path: String, reason: String)
 
-    /// How the command ends: a refused setting is a usage error (64), the rest a failure (1).
-    public var exitStatus: ExitStatus {
+    /// Which error this is: a refused setting, or no terminal to draw in. How the command exits
+    /// follows from it (`ErrorID.exitStatus`).
+    public var errorID: ErrorID {
       switch self {
-      case .unusableScreenDump: .usage
-      default: .failure
+      case .unusableScreenDump: .invalidArgument
+      default: .terminalUnavailable
       }
     }
 

@@ -133,7 +133,21 @@ extension Cast {
   /// numeric `version` and the terminal's size (`width` in version 2, `term` in version 3).
   static func isHeader(_ start: Data) -> Bool {
     let line = start.prefix { $0 != UInt8(ascii: "\n") }
-    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { return false }
-    return object["version"] is Int && (object["width"] is Int || object["term"] is [String: Any])
+    return (try? JSONDecoder().decode(Header.self, from: line))?.sized == true
+  }
+
+  /// The header's fields that make it one: `version`, and `width` or a `term` object.
+  private struct Header: Decodable {
+    let sized: Bool
+
+    private enum Key: String, CodingKey { case version, width, term }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Key.self)
+      _ = try container.decode(Int.self, forKey: .version)
+      let width = try? container.decode(Int.self, forKey: .width)
+      let term = try? container.nestedContainer(keyedBy: Key.self, forKey: .term)
+      sized = width != nil || term != nil
+    }
   }
 }

@@ -14,7 +14,7 @@ struct Buy: ParsableCommand {
       real time (latency), credits the wallet and finishes the transaction. A product that comes \
       back in invalidProductIdentifiers, a failed request (network down) or restricted purchases \
       add no payment. Honours the stored conditions \
-      (see `monkeyshop store set`). Exit status: 0 purchased or deferred, 1 failed, 64 bad \
+      (see `monkeyshop store set`). Exit status: 0 purchased (by this command, or credited by another monkeyshop first) or deferred, 1 failed, 64 bad \
       arguments, 65 unreadable or unwritable data (the purchase stays unfinished), 75 another monkeyshop held the data folder too long.
       """)
 
@@ -34,7 +34,7 @@ struct Buy: ParsableCommand {
 
   @Flag(
     help:
-      "Print JSON instead of the event log: outcome, transaction, balance, creditedBy, events (each with an ISO 8601 time), and error when it failed."
+      "Print JSON instead of the event log: outcome, transaction (with its jws), balance, creditedBy, events (each with an ISO 8601 time), exitStatus, and error when it failed (docs/json/buy.schema.json)."
   )
   var json = false
 
@@ -54,10 +54,10 @@ struct Buy: ParsableCommand {
       if product.isNonConsumable, quantity != 1 {
         throw Failure(
           "--quantity \(quantity): \(productIdentifier) is a non-consumable, bought one at a time (the quantity applies to consumables)",
-          exitStatus: .usage)
+          .invalidArgument)
       }
     } catch let error as UnknownProductError {
-      throw Failure.usage(error)
+      throw Failure.refusing(error)
     }
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
@@ -68,108 +68,28 @@ struct Buy: ParsableCommand {
     if let failure = runtime.model.lastFailure, failure.errorID == .dataFolderBusy { throw Failure(failure) }
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
     Headless.runWhilePurchasing(runtime)
-    let (line, failure) = report(runtime.model)
+    var outcome = BuyOutcome(runtime.model)
     if json {
-      printJSON(Self.json(runtime.model, events: log.events, failure: failure))
-    } else if let line {
+      outcome.events = log.events
+      if let transaction = BuyOutcome.transaction(of: runtime.model) {
+        // The transaction as `store transactions --json` gives it, its signed form included. The
+        // purchase happened whatever the signing says: a chain that cannot be read is said on
+        // standard error, and the outcome (and exit status) stays the purchase's.
+        do {
+          outcome.transaction?.jws =
+            try SignedTransactions.jws(for: [transaction], store: runtime.model.store, options: options)[
+              transaction.id]
+        } catch {
+          Output.warn(
+            "monkeyshop: transaction #\(transaction.id) has no jws here: \(Failure.of(error) ?? Failure("\(error)", .unreadableDataFile))"
+          )
+        }
+      }
+      try printJSON(outcome)
+    } else if let line = outcome.line {
       say(line)
     }
-    if let failure { throw failure }
-  }
-
-  /// How the purchase ended, from the transaction the store holds: the line to print when it
-  /// went through, else the failure to end with. Exit 0 only when it was delivered and finished,
-  /// or waits for approval.
-  private func report(_ model: ShopModel) -> (line: String?, failure: Failure?) {
-    guard let id = model.lastAddedTransactionID else { return (nil, Failure.of(model, "the payment was not added")) }
-    guard let transaction = model.store.transaction(id) else {
-      return (nil, Failure.of(model, "the purchase did not end"))
-    }
-    switch transaction.state {
-    case .purchased where transaction.finished && model.owned.owns(transaction.productIdentifier):
-      let content = model.download(forProduct: transaction.productIdentifier)?.installedAt
-      return (
-        "purchased: transaction #\(id), \(transaction.productIdentifier) owned"
-          + (content.map { ", content in \($0)" } ?? ""), nil
-      )
-    case .purchased where !transaction.finished && model.download(forProduct: transaction.productIdentifier) != nil:
-      let download = model.download(forProduct: transaction.productIdentifier)
-      return (
-        nil,
-        Failure(
-          "transaction #\(id): \(transaction.productIdentifier) is owned but its download \(download?.state.description ?? "stopped")"
-            + (download?.error.map { " (\($0))" } ?? "")
-            + "; the transaction stays unfinished and `monkeyshop launch` downloads it again",
-          exitStatus: .failure)
-      )
-    case .purchased where transaction.finished:
-      // Another monkeyshop on the same data folder may have answered, credited or finished it first.
-      let how = Self.creditedHere(id, model) ? "" : ", credited by \(Words(.en).anotherMonkeyshop)"
-      return ("purchased: transaction #\(id)\(how), balance \(counted(model.balance, "monkey credit"))", nil)
-    case .purchased where model.storeKit == .storeKit2 && transaction.failsVerification:
-      return (
-        nil,
-        Failure(
-          "transaction #\(id) failed verification (.unverified(invalidSignature)): the app credits nothing and leaves it unfinished",
-          exitStatus: .failure)
-      )
-    case .purchased:
-      return (
-        nil,
-        Failure.of(
-          model,
-          Self.creditedHere(id, model)
-            ? "transaction #\(id) was credited but not finished; it stays unfinished and `monkeyshop launch` finishes it without crediting again"
-            : "transaction #\(id) was paid for but not delivered; it stays unfinished and `monkeyshop launch` delivers it"
-        )
-      )
-    case .deferred where model.storeKit == .storeKit2:
-      return (
-        "pending: Ask to Buy waits for a parent; the app has no transaction yet (the store's payment \(id): monkeyshop store approve \(id))",
-        nil
-      )
-    case .deferred:
-      return ("deferred: payment \(id) waits for approval (monkeyshop store approve \(id))", nil)
-    case .failed:
-      let failure = transaction.failure ?? .networkLost
-      return (
-        nil,
-        Failure("purchase failed: \(failure.error) (payment \(id))", exitStatus: failure.errorID.exitStatus)
-      )
-    case .purchasing, .restored:
-      return (nil, Failure.of(model, "\(transaction.logName) is still \(transaction.state)"))
-    }
-  }
-
-  /// Whether this run credited the transaction (not another monkeyshop before it).
-  private static func creditedHere(_ id: String, _ model: ShopModel) -> Bool {
-    model.log.contains { entry in
-      switch entry.event {
-      case .delivered(let delivered, _, _), .download(.unlocked(let delivered, _)): delivered == id
-      default: false
-      }
-    }
-  }
-
-  /// `--json`: the outcome, the transaction as `store transactions --json` gives it, the balance,
-  /// every event of the run, and the error when it failed.
-  private static func json(_ model: ShopModel, events: [[String: Any]], failure: Failure?) -> [String: Any] {
-    var object: [String: Any] = ["balance": model.balance, "events": events]
-    let transaction = model.lastAddedTransactionID.flatMap(model.store.transaction)
-    if let transaction {
-      object["transaction"] = StoreCommand.Transactions.json(transaction)
-      object["outcome"] =
-        failure == nil ? transaction.state.description : transaction.state == .failed ? "failed" : "unfinished"
-      if failure == nil, transaction.state == .purchased {
-        object["creditedBy"] = creditedHere(transaction.id, model) ? "this command" : "another monkeyshop"
-      }
-    } else {
-      object["outcome"] = "notAdded"
-    }
-    if let failure {
-      object["error"] = ["message": failure.description, "exitStatus": Int(failure.exitStatus.rawValue)]
-    }
-    return object
+    if let error = outcome.error { throw Failure(error.message, error.errorID) }
   }
 }
 

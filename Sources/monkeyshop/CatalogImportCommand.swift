@@ -69,7 +69,7 @@ extension CatalogCommand {
     }
 
     private static func refusal(_ path: String, _ problem: String) -> Failure {
-      Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
+      Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", .invalidArgument)
     }
 
     /// Where `--out` may write: a new file, or with `--force` a regular file; never the file being
@@ -97,7 +97,7 @@ extension CatalogCommand {
       } catch .exists {
         throw refusal(path, "exists (--force replaces it)")
       } catch {
-        throw Failure.failed("--out \(TerminalText.escaped(path)): \(error)")
+        throw Failure("--out \(TerminalText.escaped(path)): \(error)", .cannotWriteOutput)
       }
     }
   }

@@ -28,7 +28,7 @@ final class EventLogFile {
     self.path = path
     func refuse(_ reason: String) -> Failure {
       Failure(
-        "--log-file \(TerminalText.escaped(path)): \(reason); expected a regular file to append to", exitStatus: .usage)
+        "--log-file \(TerminalText.escaped(path)): \(reason); expected a regular file to append to", .invalidArgument)
     }
     do {
       try OutputFile.prepare(path, example: "events.jsonl", dataFolder: dataFolder)
@@ -55,11 +55,16 @@ final class EventLogFile {
 
   /// Appends one entry as a line of JSON; one that cannot be written is counted (`lost`).
   func append(_ entry: LogEntry, of model: ShopModel) {
-    let object = entry.jsonObject(launchDate: model.launchDate, language: model.words.language)
-    guard
-      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    else { return }
-    let bytes = Array(data) + [UInt8(ascii: "\n")]
+    let record = LogRecord(entry, launchDate: model.launchDate, language: model.words.language)
+    let line: String
+    do {
+      line = try JSONOutput.text(record, layout: .line)
+    } catch {
+      lost += 1
+      if firstLoss == nil { firstLoss = "\(error)" }
+      return
+    }
+    let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
     var written = 0
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -77,8 +82,8 @@ final class EventLogFile {
   var lossFailure: Failure? {
     guard lost > 0 else { return nil }
     let events = counted(lost, "event")
-    return Failure.failed(
-      "--log-file \(TerminalText.escaped(path)): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete"
-    )
+    return Failure(
+      "--log-file \(TerminalText.escaped(path)): \(events) could not be written (\(firstLoss ?? "")); the file is incomplete",
+      .cannotWriteOutput)
   }
 }

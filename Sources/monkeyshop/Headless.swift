@@ -41,8 +41,8 @@ enum Headless {
 /// lines, times and names, or kept as JSON objects for `--json`.
 final class HeadlessLog {
   let printing: Bool
-  /// The entries as JSON objects, when not printing.
-  private(set) var events: [[String: Any]] = []
+  /// The entries as JSON records, when not printing.
+  private(set) var events: [LogRecord] = []
 
   init(printing: Bool) { self.printing = printing }
 
@@ -51,7 +51,7 @@ final class HeadlessLog {
     if printing {
       say(LogClock.format(from: model.launchDate, to: entry.time) + "  " + text)
     } else {
-      events.append(entry.jsonObject(launchDate: model.launchDate, language: .en))
+      events.append(LogRecord(entry, launchDate: model.launchDate, language: .en))
     }
   }
 }

@@ -99,7 +99,7 @@ enum Launch {
   /// refuses, which may come from a file.
   private static func exit(_ command: any ParsableCommand.Type, after error: Error) -> Never {
     if let failure = Failure.of(error) {
-      Output.warn("monkeyshop: \(failure)")
+      if !failure.description.isEmpty { Output.warn("monkeyshop: \(failure)") }
       command.exit(withError: ExitCode(failure.exitStatus.rawValue))
     }
     let message = command.fullMessage(for: error)

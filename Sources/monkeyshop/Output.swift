@@ -23,10 +23,9 @@ enum Output {
     emit(lines(text), to: .standardError)
   }
 
-  /// JSON from JSONSerialization, which escapes C0 controls but not C1, DEL or bidirectional ones:
-  /// those in JSON's own notation, so the document stays valid.
+  /// A JSON document from `JSONOutput`, which writes every control in JSON's own notation.
   static func sayJSON(_ json: String) {
-    emit(TerminalText.escapedJSON(json) + "\n", to: .standardOutput)
+    emit(json + "\n", to: .standardOutput)
   }
 
   /// The program's own text, unescaped: help and shell completion scripts, which hold no text

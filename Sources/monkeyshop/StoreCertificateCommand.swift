@@ -35,7 +35,7 @@ struct StoreCertificate: ParsableCommand {
     if out == nil, !pem, isatty(STDOUT_FILENO) == 1 {
       throw Failure(
         "store certificate: the root is binary DER and standard output is a terminal; use --out FILE, or --pem to print it",
-        exitStatus: .usage)
+        .invalidArgument)
     }
     if let out {
       try Self.checkPlace(out, dataFolder: options.dataFolder)
@@ -56,7 +56,7 @@ struct StoreCertificate: ParsableCommand {
     if let problem = OutputFile.obstacle(at: path, example: example, dataFolder: dataFolder)
       ?? OutputFile.folderObstacle(of: path)
     {
-      throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", exitStatus: .usage)
+      throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", .invalidArgument)
     }
   }
 
@@ -65,7 +65,7 @@ struct StoreCertificate: ParsableCommand {
     do {
       try OutputFile.write(bytes, to: path)
     } catch {
-      throw Failure.failed("--out \(TerminalText.escaped(path)): \(error)")
+      throw Failure("--out \(TerminalText.escaped(path)): \(error)", .cannotWriteOutput)
     }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MonkeyShopApp
 import MonkeyShopDomain
 
 struct StoreCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct StoreCommand: ParsableCommand {
       let transactions = store.withHistory(try options.dataFolder.readHistory())
       if json {
         let jws = try SignedTransactions.jws(for: transactions, store: store, options: options)
-        printJSON(transactions.map { Self.json($0).merging(jws[$0.id].map { ["jws": $0] } ?? [:]) { $1 } })
+        try printJSON(transactions.map { TransactionReport($0, jws: jws[$0.id]) })
         return
       }
       guard !transactions.isEmpty else {
@@ -58,29 +59,6 @@ struct StoreCommand: ParsableCommand {
       return zip(columns, widths + [0]).map { column, width in
         width == 0 ? column : column.padding(toLength: max(width, column.count + 1), withPad: " ", startingAt: 0)
       }.joined()
-    }
-
-    static func json(_ transaction: StoreTransaction) -> [String: Any] {
-      var object: [String: Any] = [
-        "id": transaction.id, "productIdentifier": transaction.productIdentifier,
-        "quantity": transaction.quantity, "state": transaction.state.description,
-        "finished": transaction.finished, "purchaseDate": ISO8601.string(from: transaction.purchaseDate),
-      ]
-      if let failure = transaction.failure {
-        object["errorDomain"] = failure.code.domain.rawValue
-        object["errorCode"] = failure.code.code
-        object["errorMessage"] = failure.message
-        object["errorID"] = failure.errorID.rawValue
-      }
-      // The app's `transactionIdentifier`: only a purchased or restored transaction has one.
-      if let identifier = transaction.transactionIdentifier { object["transactionIdentifier"] = identifier }
-      if transaction.hasPurchaseIssue { object["hasPurchaseIssue"] = true }
-      if let original = transaction.resolvedFromTransactionID { object["resolvedFromTransactionID"] = original }
-      if let date = transaction.revocationDate, let reason = transaction.revocationReason {
-        object["revocationDate"] = ISO8601.string(from: date)
-        object["revocationReason"] = reason.description
-      }
-      return object
     }
   }
 
@@ -181,12 +159,11 @@ struct StoreCommand: ParsableCommand {
         }
         return
       }
-      printJSON(
-        [
-          "conditions": Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
-          "transactions": store.transactions.count, "catalog": options.catalogSource.description,
-          "at": ISO8601.string(from: Date()),
-        ].merging(Waiting(store).json) { $1 })
+      try printJSON(
+        StoreReport(
+          conditions: Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
+          transactions: store.transactions.count, catalog: options.catalogSource.description,
+          at: ISO8601.string(from: Date()), waiting: Waiting(store)))
     }
   }
 
@@ -210,6 +187,31 @@ struct StoreCommand: ParsableCommand {
       }
       say("store reset: default conditions, the queue emptied; the history keeps every transaction")
     }
+  }
+}
+
+/// `store show --json`: every condition as `store set` takes it, what the store holds and what has
+/// not ended (as `launch --json` counts it), the catalog in use and when it was read.
+struct StoreReport: Encodable {
+  let conditions: [String: String]
+  let transactions: Int
+  let catalog: String
+  let at: String
+  let waiting: Waiting
+
+  private enum CodingKeys: String, CodingKey {
+    case conditions, transactions, catalog, at, deferred, purchasing, awaitingFinish
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(conditions, forKey: .conditions)
+    try container.encode(transactions, forKey: .transactions)
+    try container.encode(catalog, forKey: .catalog)
+    try container.encode(at, forKey: .at)
+    try container.encode(waiting.deferred, forKey: .deferred)
+    try container.encode(waiting.purchasing, forKey: .purchasing)
+    try container.encode(waiting.awaitingFinish, forKey: .awaitingFinish)
   }
 }
 

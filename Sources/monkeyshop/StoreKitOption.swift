@@ -28,7 +28,7 @@ struct StoreKitOption: ParsableArguments {
     } catch let error as any ShopError {
       throw Failure(error)
     } catch {
-      throw Failure.data("\(folder.path): \(error)")
+      throw Failure("\(folder.path): \(error)", .unreadableDataFile)
     }
   }
 }

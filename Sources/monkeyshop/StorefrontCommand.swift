@@ -39,16 +39,16 @@ struct StorefrontCommand: ParsableCommand {
     if let logPath, let dump = options.environment[Terminal.screenDumpVariable], !dump.isEmpty,
       let clash = OutputFile.clash(("--log-file", logPath), (Terminal.screenDumpVariable, dump))
     {
-      throw Failure("\(clash); the storefront did not open", exitStatus: .usage)
+      throw Failure("\(clash); the storefront did not open", .invalidArgument)
     }
     let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder) }
     guard Terminal.isInteractive else {
-      throw Failure.failed(
+      throw Failure(
         """
         the storefront needs a terminal (standard input and output are not a tty).
         Without a screen, use the headless commands: monkeyshop buy, wallet show, store transactions,
         walkthrough (see monkeyshop --help).
-        """)
+        """, .terminalUnavailable)
     }
     let language = language ?? Language.resolve(explicit: nil, environment: options.environment)
     folder.waiting.onWaiting = { text in BlockedWait.show(text + "… Ctrl-C quits") }

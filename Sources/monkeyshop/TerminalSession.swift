@@ -10,7 +10,7 @@ func runInTerminal(_ app: some TerminalApp, dataFolder: DataFolder) throws {
   do {
     try terminal.start()
   } catch let failure {
-    throw Failure(failure.description, exitStatus: failure.exitStatus)
+    throw Failure(failure.description, failure.errorID)
   }
   let outcome = EventLoop.run(app: app, terminal: terminal)
   terminal.stop()

@@ -123,13 +123,13 @@ struct WalkthroughCommand: ParsableCommand {
 
   private func runAll() throws {
     if let junit, let cast, let clash = OutputFile.clash(("--junit", junit), ("--cast", cast)) {
-      throw Failure("\(clash); nothing was run", exitStatus: .usage)
+      throw Failure("\(clash); nothing was run", .invalidArgument)
     }
     if let junit {
       do {
         try ReportFile.prepare(junit, dataFolder: options.dataFolder)
       } catch {
-        throw Failure("--junit \(error); nothing was run", exitStatus: .usage)
+        throw Failure("--junit \(error); nothing was run", .invalidArgument)
       }
     }
     let paths = files.flatMap { WalkthroughLibrary.paths(for: $0, library: library) }
@@ -137,12 +137,12 @@ struct WalkthroughCommand: ParsableCommand {
       guard paths.count == 1 else {
         throw Failure(
           "--cast \(cast) records one walkthrough; \(files[0]) holds \(counted(paths.count, "walkthrough")): name one file",
-          exitStatus: .usage)
+          .invalidArgument)
       }
       do {
         try Cast.prepare(cast, dataFolder: options.dataFolder)
       } catch {
-        throw Failure("--cast \(error); nothing was run", exitStatus: .usage)
+        throw Failure("--cast \(error); nothing was run", .invalidArgument)
       }
     }
     let catalog = try options.loadCatalog()
@@ -158,9 +158,9 @@ struct WalkthroughCommand: ParsableCommand {
     if !rejected.isEmpty {
       if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
       let files = Set(rejected.map(\.path)).count
-      throw Failure.data(
+      throw Failure(
         "\(counted(files, "walkthrough file")) refused, nothing was run:\n"
-          + rejected.map(\.description).joined(separator: "\n"))
+          + rejected.map(\.description).joined(separator: "\n"), .invalidWalkthrough)
     }
     let runner = WalkthroughRunner(catalog: catalog)
     var results: [WalkthroughResult] = []
@@ -176,14 +176,14 @@ struct WalkthroughCommand: ParsableCommand {
     say(Transcript.summary(results))
     if let junit { try write(JUnitReport.xml(results), to: junit) }
     if let cast, let walkthrough = walkthroughs.first { try record(walkthrough, catalog: catalog, to: cast) }
-    if results.contains(where: { !$0.passed }) { throw ExitCode.failure }
+    if results.contains(where: { !$0.passed }) { throw Failure.silent(.walkthroughFailed) }
   }
 
   private func write(_ text: String, to path: String, what: String = "the JUnit report") throws {
     do {
       try OutputFile.write(Data(text.utf8), to: path)
     } catch {
-      throw Failure.failed("cannot write \(what) to \(path): \(error)")
+      throw Failure("cannot write \(what) to \(path): \(error)", .cannotWriteOutput)
     }
   }
 
@@ -218,9 +218,9 @@ struct WalkthroughCommand: ParsableCommand {
 
   private func listLibrary() throws {
     guard let library else {
-      throw Failure.failed(
-        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath), in the current folder or installed with monkeyshop (\(WalkthroughLibrary.installedFolder) from its folder)"
-      )
+      throw Failure(
+        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath), in the current folder or installed with monkeyshop (\(WalkthroughLibrary.installedFolder) from its folder)",
+        .walkthroughFailed)
     }
     let paths = WalkthroughLibrary.files(in: library)
     say("\(library)/: \(counted(paths.count, "walkthrough"))")
@@ -250,18 +250,18 @@ struct WalkthroughCommand: ParsableCommand {
     do {
       walkthrough = try WalkthroughParser.load(path: path, catalog: catalog)
     } catch {
-      throw Failure.data(error.description)
+      throw Failure(error.description, .invalidWalkthrough)
     }
     guard Terminal.isInteractive else {
-      throw Failure.failed(
-        "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(shellWord(path))"
-      )
+      throw Failure(
+        "--play needs a terminal (standard input and output are not a tty); without one, run it: monkeyshop walkthrough \(shellWord(path))",
+        .terminalUnavailable)
     }
     let player = WalkthroughPlayer(
       walkthrough: walkthrough, catalog: catalog, language: bandLanguage(for: walkthrough), shopLanguage: lang,
       autoAdvance: auto.flatMap(WalkthroughParser.duration))
     try runInTerminal(player, dataFolder: options.dataFolder)
     // As the headless run: a check that did not hold fails the command.
-    if let failure = player.failure { throw Failure.failed("\(walkthrough.path): \(failure)") }
+    if let failure = player.failure { throw Failure("\(walkthrough.path): \(failure)", .walkthroughFailed) }
   }
 }

@@ -26,21 +26,17 @@ struct WalletCommand: ParsableCommand {
       let wallet = try folder.readWallet()
       let owned = try folder.readOwned()
       if json {
-        printJSON([
-          "balance": wallet.balance, "owed": wallet.owed, "path": folder.walletPath,
-          "schemaVersion": wallet.schemaVersion,
-          "owned": owned.products.map { entry in
-            var item: [String: Any] = [
-              "productIdentifier": entry.productIdentifier, "transactionID": entry.transactionID,
-            ]
-            if let version = entry.contentVersion {
-              item["contentVersion"] = version
-              item["content"] = folder.contentPath(of: entry.productIdentifier)
-              item["contentPresent"] = folder.hasContent(of: entry.productIdentifier)
-            }
-            return item
-          },
-        ])
+        try printJSON(
+          WalletReport(
+            balance: wallet.balance, owed: wallet.owed, path: folder.walletPath, schemaVersion: wallet.schemaVersion,
+            owned: owned.products.map { entry in
+              let content = entry.contentVersion != nil
+              return WalletReport.Owned(
+                productIdentifier: entry.productIdentifier, transactionID: entry.transactionID,
+                contentVersion: entry.contentVersion,
+                content: content ? folder.contentPath(of: entry.productIdentifier) : nil,
+                contentPresent: content ? folder.hasContent(of: entry.productIdentifier) : nil)
+            }))
       } else {
         if wallet.owed > 0 {
           say(
@@ -122,13 +118,32 @@ struct Spend: ParsableCommand {
   }
 }
 
-/// Prints a JSON value with sorted keys, one object per line for scripts.
-func printJSON(_ value: Any) {
-  guard
-    let data = try? JSONSerialization.data(
-      withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-  else {
-    return
+/// `wallet show --json`: the balance, what is owed, where the wallet is, and each non-consumable
+/// owned with its content.
+struct WalletReport: Encodable {
+  struct Owned: Encodable {
+    let productIdentifier: String
+    let transactionID: String
+    let contentVersion: String?
+    let content: String?
+    let contentPresent: Bool?
   }
-  Output.sayJSON(String(decoding: data, as: UTF8.self))
+
+  let balance: Int
+  let owed: Int
+  let path: String
+  let schemaVersion: Int
+  let owned: [Owned]
+}
+
+/// Prints a `--json` document, through the one encoder (`JSONOutput`). A value that cannot be
+/// encoded whole is an error the command ends with, never an empty output and exit 0.
+func printJSON(_ value: some Encodable) throws {
+  let text: String
+  do {
+    text = try JSONOutput.text(value)
+  } catch {
+    throw Failure("the JSON output cannot be made: \(error); nothing was printed", .cannotWriteOutput)
+  }
+  Output.sayJSON(text)
 }

@@ -125,9 +125,95 @@ struct CreditsTests {
       try finish(storage, transaction.id)
     }
     #expect(storage.wallet.balance == 2500)
-    #expect(storage.wallet.credited.runs == [1...500])
+    #expect(storage.wallet.credited == CreditedTransactions(through: 500, uncredited: []))
     #expect(storage.store.transactions.count <= StoreState.finishedHistoryLimit)
     #expect(storage.store.unfinished.isEmpty)
+  }
+
+  @Test(
+    "failed purchases never grow the wallet: 100,000 between purchases leave it under 1 KB, as small as after the first"
+  )
+  func failuresDoNotGrowTheWallet() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    func buy() throws {
+      let transaction = try purchase(storage, five)
+      let before = storage.wallet.balance
+      #expect(try manager.deliver(transaction) == .credited(credits: 5, balance: before + 5))
+      try finish(storage, transaction.id)
+    }
+    try buy()
+    let first = try JSONEncoder().encode(storage.wallet).count
+    for _ in 1...100_000 {
+      // A forced failure (the store's failNext), finished as the app finishes a failed payment.
+      let failed = try storage.update { state, _ in
+        var store = AppStore(state: state, catalog: catalog)
+        _ = try store.set(.failNext, to: "2", at: t0)
+        let added = try store.add(productIdentifier: five, quantity: 1, at: t0)
+        _ = store.advance(to: t0.addingTimeInterval(60))
+        try store.finish(added.id)
+        state = store.state
+        return store.state.transaction(added.id) ?? added
+      }
+      #expect(failed.state == .failed || failed.finished)
+      try buy()
+    }
+    let wallet = storage.wallet
+    let bytes = try JSONEncoder().encode(wallet)
+    #expect(bytes.count < 1024, "\(bytes.count) bytes")
+    #expect(bytes.count <= first + 16, "first purchase: \(first) bytes, now \(bytes.count)")
+    #expect(wallet.balance == 5 * 100_001)
+    #expect(wallet.credited.uncredited.isEmpty && wallet.credited.through == 200_001)
+  }
+
+  @Test("a purchase waiting for approval while later ones are credited and fail is still credited once approved")
+  func watchedWhileOthersSettle() throws {
+    let storage = MemoryStorage()
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let waiting = try storage.update { state, _ in
+      var store = AppStore(state: state, catalog: catalog)
+      _ = try store.set(.askToBuy, to: "on", at: t0)
+      let added = try store.add(productIdentifier: ten, quantity: 1, at: t0)
+      _ = store.advance(to: t0.addingTimeInterval(60))
+      _ = try store.set(.askToBuy, to: "off", at: t0)
+      state = store.state
+      return store.state.transaction(added.id)!
+    }
+    #expect(waiting.state == .deferred)
+    for _ in 1...3 {
+      let transaction = try purchase(storage, five)
+      _ = try manager.deliver(transaction)
+      try finish(storage, transaction.id)
+    }
+    #expect(storage.wallet.credited == CreditedTransactions(through: 4, uncredited: [1]))
+    let approved = try storage.update { state, _ in
+      var store = AppStore(state: state, catalog: catalog)
+      let approved = try store.approve(waiting.id)
+      state = store.state
+      return approved
+    }
+    #expect(try manager.deliver(approved) == .credited(credits: 10, balance: 25))
+    #expect(try manager.deliver(approved) == .alreadyDelivered(balance: 25))
+    #expect(storage.wallet.credited == CreditedTransactions(through: 4, uncredited: []))
+  }
+
+  @Test(
+    "a schema 3 wallet (credited as runs with gaps) is read, still knows every credit, and shrinks at the next purchase"
+  )
+  func upgradesRuns() throws {
+    let old =
+      #"{"schemaVersion":3,"balance":15,"credited":[[1,1],[3,3],[5,5]],"clawedBack":[],"lastTransactionNumber":6}"#
+    var wallet = try JSONDecoder().decode(Wallet.self, from: Data(old.utf8))
+    wallet.schemaVersion = Wallet.schemaVersion
+    #expect(wallet.credited == CreditedTransactions(through: 5, uncredited: [2, 4]))
+    #expect([1, 3, 5].allSatisfy(wallet.credited.contains) && ![2, 4, 6].contains(where: wallet.credited.contains))
+    let storage = MemoryStorage(wallet: wallet)
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let transaction = try purchase(storage, five)
+    #expect(transaction.id == "7")
+    #expect(try manager.deliver(transaction) == .credited(credits: 5, balance: 20))
+    // 2, 4 and 6 failed long ago: the store no longer holds them, and the wallet forgets them.
+    #expect(storage.wallet.credited == CreditedTransactions(through: 7, uncredited: []))
   }
 
   @Test("spending subtracts credits and refuses more than the balance")
@@ -173,7 +259,7 @@ struct CreditsTests {
     let transaction = try purchase(storage, five)
     #expect(throws: CreditError.balanceOverflow) { try manager.deliver(transaction) }
     #expect(storage.wallet.balance == Wallet.balanceLimit - 2)
-    #expect(storage.wallet.credited.runs.isEmpty)
+    #expect(storage.wallet.credited.highest == nil)
     // Credits × quantity itself too large.
     let many = try purchase(storage, huge, quantity: 2)
     #expect(throws: CreditError.balanceOverflow) { try manager.deliver(many) }

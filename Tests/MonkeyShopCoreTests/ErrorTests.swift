@@ -64,7 +64,8 @@ struct ErrorTests {
       .askToBuyDeclined: 1, .purchaseInterrupted: 1, .forcedError: 1, .productNotAvailable: 1,
       .invalidQuantity: 64, .insufficientBalance: 1, .unreadableDataFile: 65, .invalidCatalog: 65,
       .unknownTransaction: 1, .invalidCondition: 64, .cannotWriteDataFile: 65, .invalidAmount: 64,
-      .balanceOverflow: 1, .dataFolderBusy: 75,
+      .balanceOverflow: 1, .dataFolderBusy: 75, .invalidArgument: 64, .deliveryIncomplete: 1,
+      .cannotWriteOutput: 1, .invalidWalkthrough: 65, .walkthroughFailed: 1, .terminalUnavailable: 1,
     ]
     #expect(Set(documented.keys) == Set(ErrorID.allCases))
     for id in ErrorID.allCases {

@@ -154,7 +154,7 @@ struct RefundTests {
     #expect(!ShopHarness(balance: 7).screen().text.contains("credits owed"))
   }
 
-  @Test("a wallet of schema 2 is read with nothing clawed back and written back as schema 3")
+  @Test("a wallet of schema 2 is read with nothing clawed back and written back in the current schema")
   func walletUpgrade() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-v2-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -164,12 +164,12 @@ struct RefundTests {
     try Data(#"{"schemaVersion": 2, "balance": 12, "credited": [[1, 3]], "lastTransactionNumber": 3}"#.utf8)
       .write(to: URL(fileURLWithPath: folder.walletPath))
     let wallet = try folder.readWallet()
-    #expect(wallet.balance == 12 && wallet.clawedBack.runs.isEmpty && wallet.schemaVersion == 3)
+    #expect(wallet.balance == 12 && wallet.clawedBack.runs.isEmpty && wallet.schemaVersion == Wallet.schemaVersion)
     try folder.update { _, wallet in wallet.balance -= 20 }
     let written = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.walletPath)))
         as? [String: Any])
-    #expect(written["schemaVersion"] as? Int == 3)
+    #expect(written["schemaVersion"] as? Int == Wallet.schemaVersion)
     #expect(written["balance"] as? Int == -8)
     #expect((written["clawedBack"] as? [Any])?.isEmpty == true)
   }

@@ -503,10 +503,26 @@ import Testing
     var model = Self.shop()
     _ = model.update(.paymentAdded(Self.confirmed("4")))
     _ = model.update(.dataFolderRead(StoreState(), Wallet(), at: 600))
-    _ = model.update(.tick(at: 700))
+    // Apple's record (the history included) is asked first: no record has it.
+    #expect(model.update(.tick(at: 700)).contains(.lookUp(transactionID: "4")))
     #expect(model.inFlight.isEmpty)
+    _ = model.update(.lookedUp(transactionID: "4", nil))
     #expect(model.lastFailure?.errorID == .unknownTransaction)
     #expect(model.status == .vanished(transactionID: "4"))
+  }
+
+  @Test func aPaymentAnotherMonkeyshopFinishedIntoTheHistoryEndsAsFinishedElsewhere() {
+    var model = Self.shop()
+    _ = model.update(.paymentAdded(Self.confirmed("4")))
+    _ = model.update(.dataFolderRead(StoreState(), Wallet(), at: 600))
+    #expect(model.update(.tick(at: 700)).contains(.lookUp(transactionID: "4")))
+    var finished = Self.transaction("4", .purchased, answerDate: Date(timeIntervalSince1970: 0))
+    finished.finished = true
+    #expect(model.update(.lookedUp(transactionID: "4", finished)) == [.readWallet])
+    #expect(model.lastFailure == nil)
+    #expect(model.status == .finishedElsewhere(transactionID: "4", .purchased))
+    #expect(model.settlements.finishedElsewhere["4"] == finished)
+    #expect(!model.settlements.deliveredHere("4"))
   }
 
   // MARK: Crash points

@@ -14,7 +14,11 @@ import Testing
   private func lines(_ shop: ShopHarness) -> [String] { shop.model.log.map { $0.text(.en) } }
 
   private func json(_ shop: ShopHarness, event name: String) -> [[String: Any]] {
-    shop.model.log.filter { $0.event.name == name }.map { $0.jsonObject(launchDate: ShopHarness.start, language: .en) }
+    shop.model.log.filter { $0.event.name == name }.map { entry in
+      // As `--log-file` and `--json` write it: the one encoder, read back.
+      let text = (try? JSONOutput.text(LogRecord(entry, launchDate: ShopHarness.start, language: .en))) ?? ""
+      return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
   }
 
   @Test("a purchase is a payment until it is purchased, then #N")

@@ -27,8 +27,48 @@ private func inTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
 /// changes no number and no structure.
 private struct ExpectedWallet: Equatable {
   let balance: Int
-  let credited: [[Int]]
+  /// `credited` as schema 4 keeps it: settled through a number but for those still watched.
+  let credited: Credited
   let clawedBack: [[Int]]
+
+  struct Credited: Equatable {
+    let through: Int
+    let uncredited: [Int]
+
+    /// Runs of credited numbers (schemas 1 to 3): settled through the highest, but for the gaps.
+    init(runs: [[Int]]) {
+      through = runs.last?[1] ?? 0
+      var gaps: [Int] = []
+      var previous = 0
+      for run in runs {
+        gaps += Array(stride(from: previous + 1, to: run[0], by: 1))
+        previous = run[1]
+      }
+      uncredited = gaps
+    }
+
+    init(through: Int, uncredited: [Int]) {
+      self.through = through
+      self.uncredited = uncredited
+    }
+
+    /// Schema 4's `{"through": N, "uncredited": [...]}`: numbers from 1 to `through`, in order.
+    init?(_ value: Any?) {
+      guard let object = value as? [String: Any], Set(object.keys) == ["through", "uncredited"],
+        let through = ExpectedWallet.integer(object["through"]),
+        (0...StoreState.transactionNumberLimit).contains(through),
+        let list = object["uncredited"] as? [Any]
+      else { return nil }
+      var numbers: [Int] = []
+      for item in list {
+        guard let number = ExpectedWallet.integer(item), number >= 1, number <= through,
+          numbers.last.map({ $0 < number }) ?? true
+        else { return nil }
+        numbers.append(number)
+      }
+      self.init(through: through, uncredited: numbers)
+    }
+  }
   let lastTransactionNumber: Int
 
   init?(_ data: Data) {
@@ -55,17 +95,17 @@ private struct ExpectedWallet: Equatable {
         guard let text = id as? String, let number = Int(text), number >= 1, "\(number)" == text else { return nil }
         numbers.append(number)
       }
-      credited = Self.runs(numbers)
+      credited = Credited(runs: Self.runs(numbers))
       clawedBack = []
       lastTransactionNumber = numbers.max() ?? 0
-    case 2, 3:
+    case 2, 3, 4:
       let keys: Set<String> = ["schemaVersion", "balance", "credited", "lastTransactionNumber"]
-      guard Set(object.keys) == (version == 3 ? keys.union(["clawedBack"]) : keys),
-        let credited = Self.runs(object["credited"]),
-        let clawedBack = version == 3 ? Self.runs(object["clawedBack"]) : [],
+      guard Set(object.keys) == (version >= 3 ? keys.union(["clawedBack"]) : keys),
+        let credited = version == 4 ? Credited(object["credited"]) : Self.runs(object["credited"]).map(Credited.init),
+        let clawedBack = version >= 3 ? Self.runs(object["clawedBack"]) : [],
         let last = Self.integer(object["lastTransactionNumber"]),
         (0...StoreState.transactionNumberLimit).contains(last),
-        (credited.last?[1] ?? 0) <= last, (clawedBack.last?[1] ?? 0) <= last
+        credited.through <= last, (clawedBack.last?[1] ?? 0) <= last
       else { return nil }
       self.credited = credited
       self.clawedBack = clawedBack
@@ -130,8 +170,8 @@ private func checkWalletFile(_ bytes: Data, sourceLocation: SourceLocation = #_s
       if let expected {
         #expect(wallet.balance == expected.balance, sourceLocation: sourceLocation)
         #expect(
-          wallet.credited.runs.map { [$0.lowerBound, $0.upperBound] } == expected.credited,
-          sourceLocation: sourceLocation)
+          ExpectedWallet.Credited(through: wallet.credited.through, uncredited: wallet.credited.uncredited)
+            == expected.credited, sourceLocation: sourceLocation)
         #expect(
           wallet.clawedBack.runs.map { [$0.lowerBound, $0.upperBound] } == expected.clawedBack,
           sourceLocation: sourceLocation)
@@ -165,7 +205,8 @@ private func writtenWallet(balance: Int, numbers: [Int]) throws -> Data {
     try folder.update { _, wallet in wallet.balance = 1 }
     try folder.update { _, wallet in
       wallet.balance = balance
-      for number in numbers { wallet.credited.insert(number) }
+      // Numbers passed over that are multiples of 5 were still open in the store: watched.
+      for number in Set(numbers).sorted() { wallet.credited.insert(number, watching: stride(from: 5, to: 41, by: 5)) }
       for number in numbers where number % 3 == 0 { wallet.clawedBack.insert(number) }
       wallet.lastTransactionNumber = numbers.max() ?? 0
     }
@@ -211,7 +252,11 @@ struct WalletDecodingPropertyTests {
         return try folder.read().wallet
       }
       #expect(wallet.balance == balance)
-      #expect(wallet.credited.runs.map { [$0.lowerBound, $0.upperBound] } == ExpectedWallet.runs(numbers))
+      let through = numbers.max() ?? 0
+      #expect(wallet.credited.through == through)
+      #expect(
+        wallet.credited.uncredited
+          == (1...max(1, through)).filter { $0 % 5 == 0 && $0 < through && !numbers.contains($0) })
     }
   }
 
@@ -237,6 +282,8 @@ struct WalletDecodingPropertyTests {
         #"{"schemaVersion":3,"balance":\#(balance),"credited":[[1,4]],"clawedBack":[[2,2]],"lastTransactionNumber":4}"#,
         #"{"schemaVersion": 2, "balance": \#(balance), "credited": [], "clawedBack": [], "lastTransactionNumber": 0}"#,
         #"{"schemaVersion": 1, "balance": \#(balance)e0, "deliveredTransactionIDs": ["4", "5"]}"#,
+        #"{"schemaVersion":4,"balance":\#(balance),"credited":{"through":9,"uncredited":[2,7]},"clawedBack":[[7,7]],"lastTransactionNumber":9}"#,
+        #"{"schemaVersion": 4, "balance": \#(balance), "credited": {"uncredited": [], "through": 0}, "clawedBack": [], "lastTransactionNumber": 3}"#,
         #"{"balance": \#(balance), "deliveredTransactionIDs": ["a"], "schemaVersion": 1, "note": "x"}"#,
       ]
       for text in variants {

@@ -190,6 +190,9 @@ struct JSONOutputTests {
     #expect(delivered["transactionIdentifier"] as? String == "2" && delivered["payment"] as? String == "2")
     #expect(delivered["text"] as? String == "deliver #2: +10 credits → balance 10")
     #expect(names.last == "finished", "\(names)")
+    // Each line as its published schema says (docs/json/log-file.schema.json).
+    try await JSONSchemaCheck.expectValid(
+      lines.dropFirst().joined(separator: "\n"), against: "log-file.schema.json", lines: true, in: folder)
     try await tmux.press("q")
   }
 }

@@ -22,7 +22,8 @@ public struct CreditManager {
     case unlocked(productIdentifier: String, balance: Int)
     /// A non-consumable the app owned already (bought again, restored, or redelivered).
     case alreadyOwned(productIdentifier: String, balance: Int)
-    /// A non-consumable whose purchase was refunded before it was finished: nothing is unlocked.
+    /// A purchase refunded before it was delivered: nothing is unlocked or credited (a
+    /// consumable's refund is recorded as heard, so it is never taken back either).
     case refunded(productIdentifier: String, balance: Int)
 
     public var balance: Int {
@@ -36,13 +37,24 @@ public struct CreditManager {
 
   /// Adds the credits a purchased transaction is due (`credits × quantity` as the App Store
   /// recorded them at purchase), once per transaction identifier.
-  public func deliver(_ transaction: StoreTransaction) throws -> Delivery {
+  /// `refusingRefunded`: the app reads the transaction's `revocationDate` before granting it, as a
+  /// StoreKit 2 app does ("if let revocationDate = transaction.revocationDate { // Remove access to
+  /// the product … } else { // Provide access to the product",
+  /// https://developer.apple.com/documentation/storekit/transaction/updates): a purchase the App
+  /// Store's record holds as refunded is not credited, decided with the credit under one lock, so
+  /// no crash ever leaves it credited.
+  public func deliver(_ transaction: StoreTransaction, refusingRefunded: Bool = false) throws -> Delivery {
     if transaction.isNonConsumable(in: catalog) { return try unlock(transaction) }
     guard let number = transaction.number else { throw CreditError.notPurchased(transaction.id) }
     return try storage.update { store, wallet in
       // The wallet's record decides, whatever the store says: the store file may have been reset,
       // deleted or replaced by an older copy that lists this transaction as unfinished again.
       let paid = store.transaction(transaction.id)
+      if refusingRefunded, let paid, paid.isRevoked, !wallet.credited.contains(number) {
+        // Recorded as heard: the refund has nothing to take back, now or at any later launch.
+        wallet.clawedBack.insert(number)
+        return .refunded(productIdentifier: paid.productIdentifier, balance: wallet.balance)
+      }
       // A transaction is finished only after it was credited (here, or by another monkeyshop). One
       // whose refund was taken back before it was delivered is not credited either.
       if wallet.credited.contains(number) || paid?.finished == true || wallet.clawedBack.contains(number) {
@@ -63,7 +75,7 @@ public struct CreditManager {
         throw CreditError.balanceOverflow
       }
       wallet.balance = balance
-      wallet.credited.insert(number)
+      wallet.recordCredit(number, store: store)
       return .credited(credits: credits, balance: balance)
     }
   }
@@ -104,6 +116,7 @@ public struct CreditManager {
       }
       wallet.balance -= credits
       wallet.clawedBack.insert(number)
+      wallet.settleCredits(store: store)
       return .takenBack(credits: credits, balance: wallet.balance)
     })
   }

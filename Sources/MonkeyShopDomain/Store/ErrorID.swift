@@ -19,20 +19,37 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   case invalidAmount = "MS-E0016"
   case balanceOverflow = "MS-E0017"
   case dataFolderBusy = "MS-E0018"
+  /// An option or argument the command refuses as given: options that clash, an output path that
+  /// cannot be used, a quantity for a non-consumable.
+  case invalidArgument = "MS-E0019"
+  /// A purchase paid for and not yet delivered and finished (a download stopped, a transaction
+  /// that failed verification, a delivery that did not end): the next launch takes it again.
+  case deliveryIncomplete = "MS-E0020"
+  /// A file the command was asked to write (`--out`, `--junit`, `--cast`, `--log-file`) that could
+  /// not be written whole.
+  case cannotWriteOutput = "MS-E0021"
+  /// A walkthrough file that cannot be read as one.
+  case invalidWalkthrough = "MS-E0022"
+  /// A walkthrough whose check did not hold, or that cannot be found or played.
+  case walkthroughFailed = "MS-E0023"
+  /// No terminal to draw in (the storefront, `--play`).
+  case terminalUnavailable = "MS-E0024"
 
   public var description: String { rawValue }
 
-  /// The one rule from an error to a command's exit status: a catalog, wallet or store file that
-  /// cannot be read or written is 65, a value the command line gave that the shop refuses 64, a
+  /// The one rule from an error to a command's exit status: every failure a command ends with
+  /// carries an ID, and its status comes from here alone. A catalog, wallet, store or walkthrough
+  /// file that cannot be read or written is 65, a value the command line gave that the shop refuses 64, a
   /// lock held too long by another monkeyshop 75, anything else a failed operation, 1.
   public var exitStatus: ExitStatus {
     switch self {
-    case .unreadableDataFile, .cannotWriteDataFile, .invalidCatalog: .dataError
-    case .invalidQuantity, .invalidAmount, .invalidCondition: .usage
+    case .unreadableDataFile, .cannotWriteDataFile, .invalidCatalog, .invalidWalkthrough: .dataError
+    case .invalidQuantity, .invalidAmount, .invalidCondition, .invalidArgument: .usage
     case .dataFolderBusy: .temporaryFailure
     case .productRequestFailed, .networkLostDuringPurchase, .purchasesRestricted, .purchaseCancelled,
       .askToBuyDeclined, .purchaseInterrupted, .forcedError, .productNotAvailable, .insufficientBalance,
-      .unknownTransaction, .balanceOverflow:
+      .unknownTransaction, .balanceOverflow, .deliveryIncomplete, .cannotWriteOutput, .walkthroughFailed,
+      .terminalUnavailable:
       .failure
     }
   }

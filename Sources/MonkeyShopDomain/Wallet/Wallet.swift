@@ -3,8 +3,9 @@ import Foundation
 /// The app's side: `wallet.json`, written only by the credit manager (and, for the transaction
 /// counter, by the storage that keeps both sides).
 public struct Wallet: Codable, Equatable, Sendable {
-  /// 3: `clawedBack`, and a balance below zero (owed) after a refund. 1 and 2 are read and upgraded.
-  public static let schemaVersion = 3
+  /// 4: `credited` as `{through, uncredited}`, which failed purchases do not grow. 3: `clawedBack`,
+  /// and a balance below zero (owed) after a refund. 1 to 3 are read and upgraded.
+  public static let schemaVersion = 4
   /// Far above any real balance, and below what `credits × quantity` additions could overflow.
   public static let balanceLimit = 1 << 53
 
@@ -17,7 +18,7 @@ public struct Wallet: Codable, Equatable, Sendable {
   public var credited = CreditedTransactions()
   /// Every refunded transaction whose credits were taken back (or, never credited, recorded as
   /// refunded), so a refund is taken back once, however often the app hears of it.
-  public var clawedBack = CreditedTransactions()
+  public var clawedBack = TransactionRuns()
   /// The highest transaction number the app has seen. The store numbers new transactions above
   /// it, so an ID never repeats even if `store.json` is deleted or replaced by an older copy.
   public var lastTransactionNumber = 0
@@ -33,27 +34,62 @@ public struct Wallet: Codable, Equatable, Sendable {
     case schemaVersion, balance, credited, clawedBack, lastTransactionNumber
   }
 
-  /// Reads the current schema and schema 2 (no `clawedBack`, no balance below zero), which
-  /// `DataFileReader` then upgrades.
+  /// Reads the current schema, schema 3 (`credited` as runs) and schema 2 (no `clawedBack`, no
+  /// balance below zero), which `DataFileReader` then upgrades.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-    let current = schemaVersion >= 3
-    let known = CodingKeys.allCases.filter { current || $0 != .clawedBack }
+    let refunds = schemaVersion >= 3
+    let known = CodingKeys.allCases.filter { refunds || $0 != .clawedBack }
     try refuseUnknownKeys(in: decoder, known: known.map(\.rawValue))
     balance = try container.decodeWholeNumber(
-      forKey: .balance, in: (current ? -Self.balanceLimit : 0)...Self.balanceLimit)
-    credited = try container.decode(CreditedTransactions.self, forKey: .credited)
-    if current { clawedBack = try container.decode(CreditedTransactions.self, forKey: .clawedBack) }
+      forKey: .balance, in: (refunds ? -Self.balanceLimit : 0)...Self.balanceLimit)
+    credited =
+      schemaVersion >= 4
+      ? try container.decode(CreditedTransactions.self, forKey: .credited)
+      : CreditedTransactions(upgrading: try container.decode(TransactionRuns.self, forKey: .credited))
+    if refunds { clawedBack = try container.decode(TransactionRuns.self, forKey: .clawedBack) }
     lastTransactionNumber = try container.decodeWholeNumber(
       forKey: .lastTransactionNumber, in: 0...StoreState.transactionNumberLimit)
-    for (key, runs) in [(CodingKeys.credited, credited), (.clawedBack, clawedBack)] {
-      if let highest = runs.highest, highest > lastTransactionNumber {
+    for (key, highest) in [(CodingKeys.credited, credited.highest), (.clawedBack, clawedBack.highest)] {
+      if let highest, highest > lastTransactionNumber {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: container,
           debugDescription: "lists transaction \(highest), above lastTransactionNumber \(lastTransactionNumber)")
       }
     }
+  }
+}
+
+extension Wallet {
+  /// Records that the app credited this transaction. The numbers it passes over that the store
+  /// may still credit (purchasing, deferred, paid for and not delivered), or that were refunded
+  /// before delivery, stay watched; failed, cancelled and declined ones are forgotten, so they
+  /// never grow the wallet.
+  public mutating func recordCredit(_ number: Int, store: StoreState) {
+    let low = credited.through
+    let refunds = clawedBack.runs.filter { $0.upperBound > low && $0.lowerBound < number }
+      .flatMap { max($0.lowerBound, low + 1)...min($0.upperBound, number) }
+    credited.insert(number, watching: Self.mayBeCredited(in: store) + refunds)
+    settleCredits(store: store)
+  }
+
+  /// Forgets the watched numbers settled since: failed, finished, or no longer in the store.
+  public mutating func settleCredits(store: StoreState) {
+    guard !credited.uncredited.isEmpty else { return }
+    let open = Set(Self.mayBeCredited(in: store))
+    credited.settle { open.contains($0) || clawedBack.contains($0) }
+  }
+
+  /// The transactions the store may still hand the app to credit.
+  static func mayBeCredited(in store: StoreState) -> [Int] {
+    store.transactions.filter { transaction in
+      switch transaction.state {
+      case .purchasing, .deferred: true
+      case .purchased: !transaction.finished
+      case .failed, .restored: false
+      }
+    }.compactMap(\.number)
   }
 }
 
