@@ -78,7 +78,7 @@ import Testing
     let launch = Date(timeIntervalSince1970: 1_800_000_000.123_456)
     for milliseconds in 0..<3000 {
       let entry = LogEntry(time: launch.addingTimeInterval(Double(milliseconds) / 1000), event: .observerAdded)
-      let json = entry.jsonObject(launchDate: launch, language: .en)["ms"] as? Int
+      let json = LogRecord(entry, launchDate: launch, language: .en).ms
       #expect(json == milliseconds)
       let shown = String(format: "00:%02d.%03d", milliseconds / 1000, milliseconds % 1000)
       #expect(LogClock.format(from: launch, to: entry.time) == shown)
