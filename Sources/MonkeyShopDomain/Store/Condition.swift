@@ -74,8 +74,10 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
           Latency.allCases.map { latency in
             ConditionChoice(
               latency.rawValue,
-              shown: ["instant": Phrase("instant", "即時"), "normal": Phrase("normal", "通常"),
-                "slow": Phrase("slow", "低速")][latency.rawValue],
+              shown: [
+                "instant": Phrase("instant", "即時"), "normal": Phrase("normal", "通常"),
+                "slow": Phrase("slow", "低速"),
+              ][latency.rawValue],
               get: { $0.latency == latency }, set: { $0.latency = latency })
           }))
     case .storefront:
