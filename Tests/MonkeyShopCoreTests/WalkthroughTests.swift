@@ -101,8 +101,9 @@ struct WalkthroughRunTests {
     #expect(result.passed, "\(Transcript.text(result))")
   }
 
-  @Test func theReadmeExamplePasses() throws {
-    let readme = try String(contentsOfFile: repository.appendingPathComponent("README.md").path, encoding: .utf8)
+  @Test func theDocumentedExamplePasses() throws {
+    let readme = try String(
+      contentsOfFile: repository.appendingPathComponent("docs/walkthroughs.md").path, encoding: .utf8)
     let example = try #require(readme.components(separatedBy: "```yaml\n").dropFirst().first)
     let result = try run(try #require(example.components(separatedBy: "```").first))
     #expect(result.passed, "\(Transcript.text(result))")
