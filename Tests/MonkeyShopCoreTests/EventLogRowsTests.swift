@@ -8,7 +8,7 @@ import Testing
 
 /// The event log's rows as a person reads them: every entry whole or begun with its time, a
 /// Japanese entry wrapped as cleanly as an English one, and one clock for the screen and the file.
-@Suite struct EventLogRowsTests {
+@Suite(.tags(.screen)) struct EventLogRowsTests {
   /// The rows under the event log's rule, up to the status line.
   static func logLines(_ screen: TextGrid) -> [String] {
     let lines = screen.lines

@@ -8,7 +8,7 @@ import Testing
 
 /// The quit question asks, and goes once there is nothing to ask about; the conditions panel says
 /// why ↑ or ↓ did nothing, lists ↑↓ in its footer, and help names ← for what it does.
-@Suite struct QuitQuestionAndConditionsPanelTests {
+@Suite(.tags(.screen)) struct QuitQuestionAndConditionsPanelTests {
   static func insideBox(_ screen: TextGrid) -> [String] { screen.lines.filter { $0.contains("│") } }
 
   @Test(arguments: [Language.en, .ja])

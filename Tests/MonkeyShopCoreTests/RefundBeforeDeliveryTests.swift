@@ -9,7 +9,7 @@ import Testing
 /// StoreKit 2: a purchase the App Store refunded before the app delivered it carries a
 /// `revocationDate` when the app meets it; the app grants nothing, so its credits can never be
 /// spent, whatever crash comes between.
-@Suite struct RefundBeforeDeliveryTests {
+@Suite(.tags(.pure)) struct RefundBeforeDeliveryTests {
   static func lines(_ shop: ShopHarness) -> [String] { shop.model.log.map { $0.text(.en) } }
 
   /// A StoreKit 2 purchase paid for and not delivered (the app died before delivering it), then

@@ -8,7 +8,7 @@ import Testing
 
 /// Each product row keeps its own quantity: `+`/`−` change the selected row's, and the buy-5 and
 /// buy-10 keys pay for their own row's, on the payment sheet, in the log and in the store.
-@Suite struct RowQuantityTests {
+@Suite(.tags(.pure)) struct RowQuantityTests {
   @Test func buyFiveUsesItsOwnRowsQuantityNotTheOneSetOnTheTenCreditRow() {
     let shop = ShopHarness()
     shop.press("j++")

@@ -8,7 +8,7 @@ import Testing
 
 /// The status line says what is true now and what the app saw, in the words the rest of the
 /// storefront uses; the transaction manager shows a failed payment's note whole.
-@Suite struct StatusAndWordingTests {
+@Suite(.tags(.pure)) struct StatusAndWordingTests {
   static func statusLines(_ screen: TextGrid) -> String {
     screen.lines.suffix(3).dropLast().joined(separator: "\n")
   }

@@ -67,7 +67,6 @@ struct TextWidthTests {
     for text in ["e\u{301}", "👍🏽", "❤\u{FE0F}", "ｶﾞ", "\u{1F1EF}\u{1F1F5}", "가"] {
       #expect(TextWidth.simpleWidth(text) == nil, "\(text)")
     }
-    #expect(TextWidth.of("カ\u{3099}") == 2)
   }
 
   @Test("repeated runs are the characters they stand for")

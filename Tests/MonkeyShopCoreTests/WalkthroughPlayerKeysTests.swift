@@ -56,7 +56,7 @@ private func band(_ grid: TextGrid) -> String {
   return grid.lines[top...].joined(separator: "\n")
 }
 
-@Suite("Walkthroughs: the player's keys, panels and failures")
+@Suite("Walkthroughs: the player's keys, panels and failures", .tags(.walkthroughs))
 struct WalkthroughPlayerKeysTests {
   /// At 80×24 the transaction's detail is taller than the rows above the band: it says `↓ more`,
   /// ↓ brings the rest (the price the narration talks about) into view, and the band warned that

@@ -6,7 +6,7 @@ import MonkeyShopWalkthrough
 import Testing
 
 /// `expect: { status: TEXT }`: the status line, checked whole however the screen wraps it.
-@Suite struct WalkthroughStatusTests {
+@Suite(.tags(.walkthroughs)) struct WalkthroughStatusTests {
   static let repository = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let catalog = try! CatalogLoader.load(path: repository.appendingPathComponent("products.plist").path)

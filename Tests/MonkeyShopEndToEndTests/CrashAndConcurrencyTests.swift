@@ -256,7 +256,7 @@ private func expectWholeFiles(
   for path in [folder.walletPath, folder.storePath] where FileManager.default.fileExists(atPath: path) {
     do {
       let object = try folder.jsonObject(path)
-      let version = path == folder.walletPath ? 3 : 1
+      let version = path == folder.walletPath ? 4 : 1
       #expect(object["schemaVersion"] as? Int == version, "\(path)\n\(context)", sourceLocation: sourceLocation)
     } catch {
       Issue.record("\(path) is torn: \(error)\n\(context)", sourceLocation: sourceLocation)

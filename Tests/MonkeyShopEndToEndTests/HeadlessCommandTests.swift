@@ -38,7 +38,7 @@ struct HeadlessCommandTests {
     #expect(transaction.finished)
     #expect(transaction.errorCode == nil)
     // The wallet file carries its schema version.
-    #expect(try folder.jsonObject(folder.walletPath)["schemaVersion"] as? Int == 3)
+    #expect(try folder.jsonObject(folder.walletPath)["schemaVersion"] as? Int == 4)
     #expect(try folder.jsonObject(folder.storePath)["schemaVersion"] as? Int == 1)
   }
 
@@ -476,7 +476,7 @@ struct HeadlessCommandTests {
     Corruption(name: "wallet without schemaVersion", file: "wallet.json", contents: "{\"balance\": 5}\n"),
     Corruption(
       name: "wallet from the future", file: "wallet.json",
-      contents: "{\"schemaVersion\": 4, \"balance\": 5, \"deliveredTransactionIDs\": [], \"gems\": 3}\n"),
+      contents: "{\"schemaVersion\": 5, \"balance\": 5, \"deliveredTransactionIDs\": [], \"gems\": 3}\n"),
     Corruption(
       name: "balance beyond Int64", file: "wallet.json",
       contents: "{\"schemaVersion\": 1, \"balance\": 9223372036854775808, \"deliveredTransactionIDs\": []}\n"),

@@ -9,7 +9,7 @@ import Testing
 
 /// Every command's `--json` output, as the real binary prints it, is what its published JSON
 /// Schema (docs/json/) says: the schema is the contract scripts are written against.
-@Suite("JSON output against the published schemas", .timeLimit(.minutes(3)))
+@Suite("JSON output against the published schemas", .tags(.endToEnd, .needsPython), .timeLimit(.minutes(3)))
 struct JSONSchemaTests {
   private func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")

@@ -4,7 +4,7 @@ import Testing
 /// What the App Store recorded about a purchase stays as it was recorded: a catalog loaded later
 /// (another price, other credits, the product gone) changes neither the signed transaction nor what
 /// a refund takes back. Replays the attack on the record as a user made it, with the real binary.
-@Suite("The App Store's record stays as recorded", .timeLimit(.minutes(2)))
+@Suite("The App Store's record stays as recorded", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct RecordStaysTests {
   /// A catalog of the two packs, the 5-credit one at `fivePrice` giving `fiveCredits`; without it
   /// when `fiveCredits` is nil.

@@ -78,15 +78,22 @@ struct BuyLockTests {
 /// What buy says when its purchase was credited but could not be finished.
 @Suite("buy credited but not finished", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct BuyCreditedNotFinishedTests {
-  @Test("the history cannot be appended to: buy says the purchase was credited, not that it was not delivered")
+  @Test(
+    "the history cannot be appended to: buy says the purchase was credited, not that it was not delivered",
+    .enabled(if: Strace.unavailableReason == nil))
   func creditedNotFinished() async throws {
     let folder = try ShopFolder("buy-credited-not-finished")
     try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
     for _ in 0..<21 { try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder)) }
-    let history = folder.data.appendingPathComponent("history.jsonl").path
-    try FileManager.default.removeItem(atPath: history)
-    try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: false)
-    let result = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    // Every write to the history fails (a full disk), while reading it still works.
+    let strace = try #require(Strace.executable)
+    let result = try await Child(
+      executable: strace,
+      [
+        "-f", "-qq", "-o", "/dev/null", "-P", folder.resolvedDataPath + "/history.jsonl",
+        "-e", "inject=write,writev,pwrite64:error=ENOSPC", try Locations.requireBinary(), "buy", ShippedCatalog.five,
+      ], in: folder, environment: folder.environment()
+    ).wait(timeout: .seconds(30))
     #expect(result.exitStatus == 65, "\(result)")
     #expect(result.stderr.contains("transaction #22 was credited but not finished"), "\(result)")
     #expect(try await walletBalance(folder) == 110)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The JSON Schemas published for each command's `--json` output (docs/json/), checked with the
-/// Python `jsonschema` package (installed as `.ci/run` does) over the real output.
+/// Python `jsonschema` package (Tests/requirements.txt, which `Tests/run` installs) over the real output.
 enum JSONSchemaCheck {
   static let script = Locations.repository.appendingPathComponent("Tests/Schemas/validate_json.py").path
   static let schemas = Locations.repository.appendingPathComponent("docs/json")
@@ -12,9 +12,7 @@ enum JSONSchemaCheck {
     _ output: String, against schema: String, lines: Bool = false, in folder: ShopFolder,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    guard let python = Locations.executable(named: "python3") else {
-      throw E2EFailure("python3 is not installed; the JSON Schema check runs in it (apt-get install python3)")
-    }
+    let python = try Tools.requirePython(for: "the JSON Schema check runs in it")
     let file = folder.file("output-\(UUID().uuidString).json").path
     try output.write(toFile: file, atomically: true, encoding: .utf8)
     let result = try await Child(
@@ -24,7 +22,7 @@ enum JSONSchemaCheck {
     ).wait(timeout: .seconds(60))
     if result.stderr.contains("ModuleNotFoundError") {
       throw E2EFailure(
-        "the JSON Schema check needs Python's jsonschema (install it as .ci/run does: python3 -m pip install jsonschema==4.26.0): \(result)"
+        "the JSON Schema check needs Python's jsonschema (Tests/run installs Tests/requirements.txt): \(result)"
       )
     }
     #expect(
