@@ -1,8 +1,9 @@
 import Testing
 
-/// The tiers of the test suite. Every suite carries the tag of its tier; `Tests/run` runs the tiers
-/// one after another, fastest first, and prints each one's time (docs/testing.md). A test with
-/// several tags runs in the last of them in this order.
+/// The tiers of the test suite: one file, which every test target compiles (theirs link to it).
+/// Every suite carries the tag of its tier; `Tests/run` runs the tiers one after another, fastest
+/// first, and prints each one's time (docs/testing.md). A test with several tags runs in the last
+/// of them in this order.
 extension Tag {
   /// Values in, values out: the model, the store's rules, files in a temporary folder. No terminal.
   @Tag static var pure: Self
