@@ -40,8 +40,6 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
   case changeCatalog
   /// A purchase that fails (a forced error) between buys.
   case failedBuy
-  /// `store.json` and `wallet.json` copied, and later put back, while the history stays.
-  case saveCopies, restoreCopies
   /// A refund of a transaction only the history still lists.
   case refundFromHistory
   /// The app takes back the credits of every refunded transaction, as it hears of refunds: again
@@ -70,8 +68,6 @@ enum LedgerStep: Hashable, Sendable, CustomStringConvertible {
     case .clawBack: "claw back refunds"
     case .changeCatalog: "change catalog"
     case .failedBuy: "failed buy"
-    case .saveCopies: "copy store.json and wallet.json"
-    case .restoreCopies: "restore store.json and wallet.json"
     case .refundFromHistory: "refund from history"
     }
   }
@@ -114,7 +110,6 @@ final class LedgerWorld {
   private(set) var app: ShopRuntime?
   private var crashedApp = false
   private var storeCopy: Data?
-  private var copies: (store: Data?, wallet: Data?)?
   /// The transactions every app run credited, as each said it in its log, in order: what the
   /// wallet must never forget and never credit twice. (The wallet keeps no list to compare with:
   /// failed payments are forgotten, so it stays small.)
@@ -204,8 +199,6 @@ struct LedgerModel {
 struct LedgerChecker {
   let world: LedgerWorld
   var model = LedgerModel()
-  /// The model as it was when the wallet was copied.
-  var modelAtCopy: LedgerModel?
   var spendOutcome: Int?
   var walletWasReset = false
 
@@ -398,13 +391,6 @@ extension LedgerWorld {
     case .failedBuy:
       changeStore { _ = try $0.set(.failNext, to: "0", at: now) }
       return perform(.buy(credits: 10, quantity: 1), checker: &checker)
-    case .saveCopies:
-      copies = (
-        FileManager.default.contents(atPath: storeFile), FileManager.default.contents(atPath: folder.walletPath)
-      )
-      checker.modelAtCopy = checker.model
-    case .restoreCopies:
-      return restoreCopies(checker: &checker)
     case .refundFromHistory:
       do {
         let inStore = Set(try folder.readStore().transactions.map(\.id))
@@ -431,48 +417,6 @@ extension LedgerWorld {
       folderChanged()
     }
     return false
-  }
-}
-
-extension LedgerWorld {
-  /// Puts back the copies of `store.json` and `wallet.json` (the history stays). A wallet older
-  /// than the record (a purchase finished since the copy) is refused, naming it, with nothing
-  /// written: the newer wallet is put back, as the message says. One that is accepted is the
-  /// wallet from then on: the model goes back to what it was at the copy.
-  func restoreCopies(checker: inout LedgerChecker) -> Bool {
-    guard let copies, let atCopy = checker.modelAtCopy else { return false }
-    let newerWallet = FileManager.default.contents(atPath: folder.walletPath)
-    func put(_ data: Data?, _ path: String) {
-      if let data {
-        _ = FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
-      } else {
-        unlink(path)
-      }
-    }
-    put(copies.store, storeFile)
-    put(copies.wallet, folder.walletPath)
-    do {
-      _ = try folder.read()
-      checker.model.balance = atCopy.balance
-      checker.model.credited = atCopy.credited
-      checker.model.clawedBack = atCopy.clawedBack
-    } catch {
-      let refusal: DataFileError? = error
-      #expect(
-        refusal?.path == folder.walletPath && refusal?.problem.contains("older than the App Store's record") == true,
-        "\(error)")
-      #expect(FileManager.default.contents(atPath: folder.walletPath) == copies.wallet, "nothing written over it")
-      put(newerWallet, folder.walletPath)
-    }
-    // Numbers the lost store gave and the history never had are gone with it, as are their
-    // payments if undelivered.
-    let listed = Set(((try? folder.readEveryTransaction()) ?? []).map(\.id))
-    for id in checker.model.seen.keys where !listed.contains(id) {
-      checker.model.seen[id] = nil
-      if let number = StoreTransaction.number(id) { checker.model.lostWithStoreFile.insert(number) }
-    }
-    folderChanged()
-    return launch()
   }
 }
 
@@ -529,7 +473,7 @@ struct LedgerModelTests {
     ])
   }
 
-  @Test("the record: catalog changes, failed purchases between buys, copies put back, refunds from the history")
+  @Test("the record: catalog changes, failed purchases between buys, refunds from the history")
   func record() throws {
     // Bought at 5 credits, refunded after the catalog gives 7: 5 are taken back.
     try run([
