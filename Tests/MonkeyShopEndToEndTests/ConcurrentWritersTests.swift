@@ -24,9 +24,11 @@ struct ConcurrentWritersTests {
   /// Wallet resets happen only this early, so that most of the run is after the last one and a
   /// lost update cannot hide behind it.
   static let resetsUntil = Duration.seconds(4)
-  /// When the lock holder is stopped, and for how long.
+  /// When the lock holder is stopped, and for how long: long enough that a writer, on a busy
+  /// machine, starts a command after the stop and sees it give up (its lock wait is 2 s) before
+  /// the holder goes on.
   static let stopAt = Duration.seconds(6)
-  static let stoppedFor = Duration.seconds(5)
+  static let stoppedFor = Duration.seconds(8)
   /// A command still running after this long is declared hung (a command waiting for a lock gives
   /// up after 30 s, docs/data-folder.md).
   static let hangBound = Duration.seconds(40)

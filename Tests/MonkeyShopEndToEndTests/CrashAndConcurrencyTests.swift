@@ -206,7 +206,9 @@ struct CrashAndConcurrencyTests {
       var ids: [String] = []
       let product = number % 2 == 0 ? ShippedCatalog.five : ShippedCatalog.ten
       for purchase in 1...10 {
-        let result = try await monkeyshop("buy", product, in: folder, timeout: .seconds(10))
+        // A buy queued behind the other three may wait for the lock as long as any command does
+        // (30 s) before it is hung.
+        let result = try await monkeyshop("buy", product, in: folder, timeout: .seconds(40))
         #expect(result.exitStatus == 0, "shopper \(number): \(result)")
         if result.exitStatus == 0 { credited += ShippedCatalog.credits[product] ?? 0 }
         // purchased: transaction #N, balance B monkey credits
