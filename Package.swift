@@ -17,6 +17,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .systemLibrary(
@@ -51,6 +54,20 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // Apple's App Store Server API over HTTP for the data folder's record: the routes, the
+    // In-App Purchase key and the bearer-token check (docs/server.md).
+    .target(
+      name: "MonkeyShopServer",
+      dependencies: [
+        "MonkeyShopDomain",
+        "MonkeyShopStorage",
+        "MonkeyShopSigning",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // The ncurses screen, keys, signals and the event loop the storefront runs in.
     .target(
       name: "MonkeyShopTerminal",
@@ -61,6 +78,7 @@ let package = Package(
       dependencies: [
         "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
         "MonkeyShopSigning",
+        "MonkeyShopServer",
         "MonkeyShopTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -110,6 +128,10 @@ let package = Package(
         "CNCurses", "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
         "MonkeyShopTerminal",
       ]
+    ),
+    .testTarget(
+      name: "MonkeyShopServerTests",
+      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopServer"]
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",

@@ -12,6 +12,7 @@ struct MonkeyShop: ParsableCommand {
     subcommands: [
       StorefrontCommand.self, LaunchCommand.self, Buy.self, Restore.self, WalletCommand.self, Spend.self,
       StoreCommand.self,
+      ServerCommand.self,
       CatalogCommand.self,
       WalkthroughCommand.self,
     ],

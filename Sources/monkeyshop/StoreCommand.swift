@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MonkeyShopApp
 import MonkeyShopDomain
+import MonkeyShopStorage
 
 struct StoreCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -156,6 +157,10 @@ struct StoreCommand: ParsableCommand {
       guard json else {
         for (condition, value) in values {
           say("\(condition.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
+        }
+        // What a developer's server told the App Store through `monkeyshop server` (docs/server.md).
+        for report in try options.dataFolder.readConsumptionReports().reports {
+          say("\(report.logLine) \(ISO8601.string(from: report.received)) (\(report.endpoint))")
         }
         return
       }

@@ -22,6 +22,9 @@ public struct TransactionReport: Encodable, Equatable, Sendable {
   public let resolvedFromTransactionID: String?
   public let revocationDate: String?
   public let revocationReason: String?
+  /// The purchase's order ID (`OrderID`), which the App Store Server API's Look Up Order ID takes:
+  /// purchased and restored transactions only.
+  public let orderID: String?
   /// The signed transaction, where it is purchased or restored.
   public var jws: String?
 
@@ -42,6 +45,7 @@ public struct TransactionReport: Encodable, Equatable, Sendable {
     let refunded = transaction.revocationDate != nil && transaction.revocationReason != nil
     revocationDate = refunded ? transaction.revocationDate.map(ISO8601.string(from:)) : nil
     revocationReason = refunded ? transaction.revocationReason?.description : nil
+    orderID = OrderID.of(transaction)
     self.jws = jws
   }
 }

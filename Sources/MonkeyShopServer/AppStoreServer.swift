@@ -1,0 +1,113 @@
+import Crypto
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import MonkeyShopDomain
+import MonkeyShopStorage
+import Synchronization
+
+/// `monkeyshop server`: Apple's App Store Server API over HTTP for the data folder's record
+/// (docs/server.md), on Hummingbird.
+public enum AppStoreServer {
+  public struct Settings: Sendable {
+    public var host: String
+    public var port: Int
+    public var folderPath: String
+    public var catalog: Catalog
+
+    public init(host: String, port: Int, folderPath: String, catalog: Catalog) {
+      self.host = host
+      self.port = port
+      self.folderPath = folderPath
+      self.catalog = catalog
+    }
+  }
+
+  /// The folder's In-App Purchase key, made once: a P-256 key for ES256 ("All JWTs must be signed
+  /// with ES256 encryption",
+  /// https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests),
+  /// kept as PKCS #8 PEM, as App Store Connect's `.p8` files are; a 10-character key ID and an issuer
+  /// ID that is a UUID, as App Store Connect gives.
+  public static func key(of folder: DataFolder) throws -> (key: InAppPurchaseKey, path: String, made: Bool) {
+    try folder.inAppPurchaseKey {
+      let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+      let keyID = String((0..<10).map { _ in alphabet.randomElement()! })
+      return InAppPurchaseKey(
+        keyID: keyID, issuerID: UUID().uuidString.lowercased(),
+        pem: P256.Signing.PrivateKey().pemRepresentation + "\n")
+    }
+  }
+
+  /// Whether the server may be reached from other machines at `host`.
+  public static func isLoopback(_ host: String) -> Bool {
+    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+  }
+
+  /// Serves until SIGINT or SIGTERM, then returns once every connection is closed. `listening` is
+  /// told the address as soon as the port is bound (the real port when `port` is 0).
+  public static func run(
+    _ settings: Settings, listening: @escaping @Sendable (String) -> Void
+  ) throws {
+    let folder = DataFolder(path: settings.folderPath)
+    let key = try Self.key(of: folder).key
+    let outcome = Mutex<Result<Void, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do {
+        try await serve(settings, key: key, listening: listening)
+        outcome.withLock { $0 = .success(()) }
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+      }
+      done.signal()
+    }
+    done.wait()
+    try outcome.withLock { $0 }?.get()
+  }
+
+  static func serve(_ settings: Settings, key: InAppPurchaseKey, listening: @escaping @Sendable (String) -> Void)
+    async throws
+  {
+    let bundleID = settings.catalog.bundleIdentifier
+    let check = try await TokenCheck(key: key, bundleID: bundleID)
+    let router = Router()
+    router.add(middleware: Authentication(check: check))
+    Routes(source: RecordSource(folderPath: settings.folderPath, catalog: settings.catalog), bundleID: bundleID)
+      .add(to: router)
+    var logger = Logger(label: "monkeyshop.server")
+    logger.logLevel = .error
+    let host = settings.host
+    let app = Application(
+      router: router,
+      configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? settings.port
+        let shown = host.contains(":") ? "[\(host)]" : host
+        listening("http://\(shown):\(port)")
+      },
+      logger: logger)
+    try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+  }
+}
+
+/// Every request's bearer token checked before its endpoint runs: 401 for a bad one. Apple
+/// documents no body for a 401 (each endpoint page lists "401 Unauthorized: The JSON Web Token
+/// (JWT) in the authorization header is invalid" with no error object); developers report a plain
+/// text body, `Unauthenticated` and a request ID (a third party's observation, not Apple's word),
+/// which is what is sent, without the ID.
+struct Authentication: RouterMiddleware {
+  let check: TokenCheck
+
+  func handle(
+    _ request: Request, context: BasicRequestContext,
+    next: (Request, BasicRequestContext) async throws -> Response
+  ) async throws -> Response {
+    if await check.problem(authorization: request.headers[.authorization]) != nil {
+      return Response(
+        status: .unauthorized, headers: [.contentType: "text/plain"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: "Unauthenticated\n")))
+    }
+    return try await next(request, context)
+  }
+}

@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import JWTKit
+import MonkeyShopStorage
+
+/// The claims of an App Store Server API token
+/// (https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests):
+/// `iss` (the issuer ID), `iat`, `exp`, `aud` (`appstoreconnect-v1`) and `bid` (the bundle ID).
+struct AppStoreToken: JWTPayload {
+  var iss: IssuerClaim
+  var aud: AudienceClaim
+  var bid: String
+  var exp: ExpirationClaim
+  /// Optional: Apple's own App Store Server Library sends none. Its token is
+  /// `{"bid", "iss", "aud", "exp": now + 5 minutes}` (`api_client.py`, `_generate_token`,
+  /// app-store-server-library 3.1.2), and Apple's servers accept it.
+  var iat: IssuedAtClaim?
+
+  /// The signature is checked before this is called; the dates are checked by `TokenCheck`.
+  func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Checks the bearer token of every request as Apple does: an ES256 JWT signed with the folder's
+/// In-App Purchase key, its `kid` header the key ID, and the claims Apple lists. Any failure is 401
+/// (every endpoint page: "401 Unauthorized: The JSON Web Token (JWT) in the authorization header is
+/// invalid"). The signature and the claims' encoding are jwt-kit's; this says which values are right.
+struct TokenCheck: Sendable {
+  let keyID: String
+  let issuerID: String
+  let bundleID: String
+  let keys: JWTKeyCollection
+
+  /// "Tokens that expire more than 60 minutes after the time in `iat` are not valid."
+  static let longestLife: TimeInterval = 3600
+  static let audience = "appstoreconnect-v1"
+
+  init(key: InAppPurchaseKey, bundleID: String) async throws {
+    keyID = key.keyID
+    issuerID = key.issuerID
+    self.bundleID = bundleID
+    let privateKey = try P256.Signing.PrivateKey(pemRepresentation: key.pem)
+    let publicKey = try ES256PublicKey(pem: privateKey.publicKey.pemRepresentation)
+    keys = JWTKeyCollection()
+    await keys.add(ecdsa: publicKey, kid: JWKIdentifier(string: key.keyID))
+  }
+
+  /// Why the request's `Authorization` header is refused; nil when it is good.
+  func problem(authorization: String?, now: Date = Date()) async -> String? {
+    guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+    let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+    // The header first: jwt-kit would try its default key for an unknown `kid`.
+    let header: JWTHeader
+    do {
+      header = try DefaultJWTParser().parse(Array(token.utf8), as: AppStoreToken.self).header
+    } catch {
+      return "not a JWT with Apple's claims (\(error))"
+    }
+    guard header.alg == "ES256" else { return "alg is not ES256" }
+    guard header.kid == keyID else { return "unknown key ID" }
+    let claims: AppStoreToken
+    do {
+      claims = try await keys.verify(token, as: AppStoreToken.self)
+    } catch {
+      return "bad signature (\(error))"
+    }
+    guard claims.iss.value == issuerID else { return "unknown issuer" }
+    guard claims.aud.value == [Self.audience] else { return "audience is not \(Self.audience)" }
+    guard claims.bid == bundleID else { return "bundle ID is not \(bundleID)" }
+    guard claims.exp.value > now else { return "expired" }
+    if let issued = claims.iat?.value {
+      guard claims.exp.value.timeIntervalSince(issued) <= Self.longestLife else {
+        return "expires over 60 minutes after iat"
+      }
+    } else {
+      // No `iat`: the token may live no longer than 60 minutes from now, the most it could with one.
+      guard claims.exp.value.timeIntervalSince(now) <= Self.longestLife else {
+        return "expires over 60 minutes from now"
+      }
+    }
+    return nil
+  }
+}

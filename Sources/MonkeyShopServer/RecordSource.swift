@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import MonkeyShopDomain
+import MonkeyShopSigning
+import MonkeyShopStorage
+import Synchronization
+
+/// The data folder's record as the server reads it: like every other reader, without the lock (each
+/// file is replaced whole, or the history appended to), and again only when a file changed since
+/// (`DataFolder.recordStamp`), so a request costs no more for a long history and still sees at once
+/// what `monkeyshop buy` or `store refund` did a moment ago.
+final class RecordSource: Sendable {
+  let folderPath: String
+  let catalog: Catalog
+  private let cache = Mutex<(stamp: [Int64], record: ServedRecord)?>(nil)
+
+  init(folderPath: String, catalog: Catalog) {
+    self.folderPath = folderPath
+    self.catalog = catalog
+  }
+
+  /// A folder object for one operation (it is not shared between threads).
+  func folder() -> DataFolder { DataFolder(path: folderPath) }
+
+  /// The record as the files are now.
+  func current() throws -> ServedRecord {
+    let folder = folder()
+    let stamp = folder.recordStamp()
+    if let cached = cache.withLock({ $0 }), cached.stamp == stamp { return cached.record }
+    let record = try read(folder)
+    cache.withLock { $0 = (stamp, record) }
+    return record
+  }
+
+  private func read(_ folder: DataFolder) throws -> ServedRecord {
+    let store = try folder.readStore()
+    let every = store.withHistory(try folder.readHistory())
+    var entries: [ServedRecord.Entry] = []
+    entries.reserveCapacity(every.count)
+    var identity: SigningIdentity?
+    for transaction in every where SignedTransactionPayload.isSigned(transaction) {
+      var jws = transaction.storedJWS
+      if jws == nil {
+        // Completed before transactions were signed and kept: signed from its record, as
+        // `store transactions --json` shows it (docs/signing.md).
+        if identity == nil { identity = try SigningIdentity.of(folder) }
+        let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
+        jws = try identity?.signedTransaction(transaction, catalog: catalog, storefront: storefront)
+      }
+      if let entry = ServedRecord.Entry(transaction, jws: jws) { entries.append(entry) }
+    }
+    return ServedRecord(entries: entries, environment: store.conditions.environment, appTransactionID: nil)
+  }
+}
+
+/// Work that blocks (files, the folder's lock) done off Swift's cooperative threads, so a command
+/// holding the lock never stalls the server's other requests.
+enum Blocking {
+  private static let queue = DispatchQueue(label: "monkeyshop.server.files", attributes: .concurrent)
+
+  static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async {
+        do {
+          continuation.resume(returning: try work())
+        } catch {
+          continuation.resume(throwing: error)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Hummingbird
+import MonkeyShopDomain
+import MonkeyShopStorage
+
+/// The App Store Server API's request/response endpoints for the data folder's record, at Apple's
+/// paths ("Note that /inApps in the path is case-sensitive",
+/// https://developer.apple.com/documentation/appstoreserverapi).
+struct Routes: Sendable {
+  let source: RecordSource
+  let bundleID: String
+
+  /// The largest request body any endpoint here takes: Apple's request objects are a few hundred
+  /// bytes. Apple does not say what it does with a larger one; it is refused as malformed.
+  static let bodyLimit = 64 << 10
+
+  func add(to router: Router<BasicRequestContext>) {
+    let api = router.group("inApps")
+    // Get Transaction Info: https://developer.apple.com/documentation/appstoreserverapi/get-transaction-info
+    api.get("v1/transactions/:transactionId") { _, context in
+      try await answer { try await transactionInfo(context.parameters.get("transactionId") ?? "") }
+    }
+    // Get Transaction History: https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history
+    api.get("v2/history/:anyTransactionId") { request, context in
+      try await answer { try await history(request, context, version1: false) }
+    }
+    // Get Transaction History V1: https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history-v1
+    api.get("v1/history/:anyTransactionId") { request, context in
+      try await answer { try await history(request, context, version1: true) }
+    }
+    // Get Refund History: https://developer.apple.com/documentation/appstoreserverapi/get-refund-history
+    api.get("v2/refund/lookup/:anyTransactionId") { request, context in
+      try await answer { try await refundHistory(request, context) }
+    }
+    // Look Up Order ID: https://developer.apple.com/documentation/appstoreserverapi/look-up-order-id
+    api.get("v1/lookup/:orderId") { _, context in
+      try await answer { try await lookUpOrder(context.parameters.get("orderId") ?? "") }
+    }
+    // Send Consumption Information: https://developer.apple.com/documentation/appstoreserverapi/send-consumption-information
+    api.put("v2/transactions/consumption/:transactionId") { request, context in
+      try await answer { try await consumption(request, context, version1: false) }
+    }
+    // Send Consumption Information V1: https://developer.apple.com/documentation/appstoreserverapi/send-consumption-information-v1
+    api.put("v1/transactions/consumption/:transactionId") { request, context in
+      try await answer { try await consumption(request, context, version1: true) }
+    }
+    addSubscriptionRoutes(to: api)
+  }
+
+  // MARK: Handlers
+
+  func transactionInfo(_ id: String) async throws -> Response {
+    let record = try await Blocking.run { [source] in try source.current() }
+    guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
+    // The path takes a transaction ID; an app transaction ID gets AppTransactionIdNotSupportedError
+    // (listed on the page's 400 responses).
+    if id == record.appTransactionID { throw APIError.appTransactionIdNotSupported }
+    guard let entry = record.entry(id) else { throw APIError.transactionIdNotFound }
+    // TransactionInfoResponse: https://developer.apple.com/documentation/appstoreserverapi/transactioninforesponse
+    return json(["signedTransactionInfo": .string(entry.jws)])
+  }
+
+  func history(_ request: Request, _ context: BasicRequestContext, version1: Bool) async throws -> Response {
+    let id = context.parameters.get("anyTransactionId") ?? ""
+    let record = try await customerRecord(id)
+    let query = try HistoryQuery(parameters: Self.parameters(request), version1: version1)
+    let page = query.page(of: record)
+    // HistoryResponse: https://developer.apple.com/documentation/appstoreserverapi/historyresponse.
+    // No `appAppleId`: there is none outside the App Store ("It isn't present in the sandbox
+    // environment", https://developer.apple.com/documentation/appstoreservernotifications/data).
+    return json([
+      "revision": .string(page.revision.token), "hasMore": .bool(page.hasMore), "bundleId": .string(bundleID),
+      "environment": .string(record.environment.rawValue), "signedTransactions": .strings(page.entries.map(\.jws)),
+    ])
+  }
+
+  func refundHistory(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let id = context.parameters.get("anyTransactionId") ?? ""
+    let record = try await customerRecord(id)
+    let parameters = Self.parameters(request)
+    var revision: Revision?
+    if let values = parameters["revision"] {
+      guard values.count == 1, let token = Revision(token: values[0]), token.kind == .refunds else {
+        throw APIError.invalidRequestRevision
+      }
+      revision = token
+    }
+    let page = Page.take(
+      from: record.refunds, of: record, descending: false, after: revision, kind: .refunds,
+      key: { ($0.revoked ?? 0, $0.number) }, matching: { _ in true })
+    // RefundHistoryResponse: https://developer.apple.com/documentation/appstoreserverapi/refundhistoryresponse
+    return json([
+      "signedTransactions": .strings(page.entries.map(\.jws)), "revision": .string(page.revision.token),
+      "hasMore": .bool(page.hasMore),
+    ])
+  }
+
+  func lookUpOrder(_ orderID: String) async throws -> Response {
+    // Apple lists GeneralBadRequestError for an invalid request and no 404: an order ID of no
+    // purchase is a 200 with status 1 (https://developer.apple.com/documentation/appstoreserverapi/orderlookupstatus:
+    // 0 "The order ID is valid", 1 "The order ID is invalid"). Apple does not say which texts it
+    // refuses as malformed; here, anything but up to 64 letters and digits.
+    guard !orderID.isEmpty, orderID.count <= 64, orderID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    else { throw APIError.generalBadRequest }
+    let record = try await Blocking.run { [source] in try source.current() }
+    let entries = record.entries(ofOrder: orderID)
+    // OrderLookupResponse: https://developer.apple.com/documentation/appstoreserverapi/orderlookupresponse.
+    // "A response with an OrderLookupStatus value of 1 doesn't contain a signed transactions array."
+    guard !entries.isEmpty else { return json(["status": .int(1)]) }
+    return json(["status": .int(0), "signedTransactions": .strings(entries.map(\.jws))])
+  }
+
+  /// The record, once `id` is checked as an `anyTransactionId` of this customer.
+  func customerRecord(_ id: String) async throws -> ServedRecord {
+    let record = try await Blocking.run { [source] in try source.current() }
+    guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
+    guard record.belongsToCustomer(id) else { throw APIError.transactionIdNotFound }
+    return record
+  }
+
+  // MARK: Requests and responses
+
+  /// Each query parameter with every value it was given, in order.
+  static func parameters(_ request: Request) -> [String: [String]] {
+    var parameters: [String: [String]] = [:]
+    for (key, value) in request.uri.queryParameters { parameters[String(key), default: []].append(String(value)) }
+    return parameters
+  }
+
+  /// The request's body as a JSON object, or a malformed request.
+  static func jsonObject(_ request: Request) async throws -> [String: JSONValue] {
+    let buffer: ByteBuffer
+    do {
+      buffer = try await request.body.collect(upTo: bodyLimit)
+    } catch {
+      throw MalformedRequest()
+    }
+    guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
+    else { throw MalformedRequest() }
+    return object
+  }
+}
+
+/// The handler's response, or the response of Apple's error it threw. Anything else is Apple's
+/// GeneralInternalError (500), never a dropped connection.
+func answer(_ body: () async throws -> Response) async throws -> Response {
+  do {
+    return try await body()
+  } catch let error as APIError {
+    return error.response
+  } catch let malformed as MalformedRequest {
+    return malformed.response
+  } catch {
+    return APIError.generalInternal.response
+  }
+}
+
+/// A JSON response: `Content-Type: application/json`, keys sorted so the same answer reads the same.
+func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  let data = (try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
+  return Response(
+    status: status, headers: [.contentType: "application/json"],
+    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+/// A JSON value, to read request bodies field by field (a wrong type is the field's own error, as
+/// Apple answers) and to write responses.
+enum JSONValue: Codable, Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case double(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  static func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Int64.self) {
+      self = .int(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .double(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .int(let value): try container.encode(value)
+    case .double(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+
+  /// The value as the consumption record writes it.
+  var text: String {
+    switch self {
+    case .null: "null"
+    case .bool(let value): "\(value)"
+    case .int(let value): "\(value)"
+    case .double(let value): "\(value)"
+    case .string(let value): value
+    case .array, .object: "…"
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import MonkeyShopDomain
+import MonkeyShopServer
+import MonkeyShopStorage
+
+/// `monkeyshop server`: Apple's App Store Server API for the data folder's App Store, for a
+/// developer's server under test (docs/server.md).
+struct ServerCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "server",
+    abstract: "Serve Apple's App Store Server API for the data folder's App Store, over HTTP.",
+    discussion: """
+      Requests are authenticated as Apple's: a bearer JWT signed with the folder's In-App Purchase key \
+      (`monkeyshop server key` prints it). See docs/server.md.
+      """,
+    subcommands: [Serve.self, Key.self],
+    defaultSubcommand: Serve.self)
+
+  struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "serve",
+      abstract: "Serve until Ctrl-C or SIGTERM (the default).")
+
+    @Option(help: "The address to listen on; anything but loopback is reachable from other machines.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (printed).")
+    var port = 8080
+
+    @OptionGroup var options: ShopOptions
+
+    func validate() throws {
+      guard (0...65535).contains(port) else {
+        throw ValidationError("--port \(port): expected 0 to 65535")
+      }
+    }
+
+    func run() throws {
+      if !AppStoreServer.isLoopback(host) {
+        Output.warn(
+          "monkeyshop: warning: listening on \(TerminalText.escaped(host)), which other machines may reach: anyone there with the key can read this App Store's record"
+        )
+      }
+      let catalog = try options.loadCatalog()
+      let folder = options.dataFolder
+      let settings = AppStoreServer.Settings(host: host, port: port, folderPath: folder.path, catalog: catalog)
+      do {
+        try AppStoreServer.run(settings) { address in
+          say("listening on \(address)")
+        }
+      } catch let error as any ShopError {
+        throw error
+      } catch {
+        throw Failure("server: \(error)", .cannotWriteOutput)
+      }
+    }
+  }
+
+  /// `server key`: the folder's In-App Purchase key, made once, and what a server needs to use it.
+  struct Key: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "key",
+      abstract:
+        "Print the data folder's In-App Purchase key (made the first time): key ID, issuer ID, bundle ID, .p8 path.")
+
+    @Option(
+      help: ArgumentHelp(
+        "Also copy SubscriptionKey_KEYID.p8 into this folder (never over a different file).", valueName: "folder"))
+    var out: String?
+
+    @Flag(help: "Print JSON: {keyID, issuerID, bundleID, keyFile, copiedTo (with --out)}.")
+    var json = false
+
+    @OptionGroup var options: ShopOptions
+
+    func run() throws {
+      let catalog = try options.loadCatalog()
+      let folder = options.dataFolder
+      if let out {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue else {
+          throw Failure(
+            "--out \(TerminalText.escaped(out)): expected an existing folder; nothing was written", .invalidArgument)
+        }
+      }
+      let (key, path, _) = try AppStoreServer.key(of: folder)
+      var copied: String?
+      if let out {
+        let target = (out as NSString).appendingPathComponent(key.fileName)
+        try StoreCertificate.checkPlace(target, example: key.fileName, dataFolder: folder)
+        let bytes = Data(key.pem.utf8)
+        if let existing = FileManager.default.contents(atPath: target) {
+          guard existing == bytes else {
+            throw Failure(
+              "--out \(TerminalText.escaped(target)): a different file is already there; nothing was written",
+              .invalidArgument)
+          }
+        } else {
+          try StoreCertificate.save(bytes, to: target)
+          chmod(target, 0o600)
+        }
+        copied = target
+      }
+      if json {
+        try printJSON(
+          KeyReport(
+            keyID: key.keyID, issuerID: key.issuerID, bundleID: catalog.bundleIdentifier, keyFile: path,
+            copiedTo: copied))
+        return
+      }
+      say("key ID     \(key.keyID)")
+      say("issuer ID  \(key.issuerID)")
+      say("bundle ID  \(TerminalText.escaped(catalog.bundleIdentifier))")
+      say("key file   \(TerminalText.escaped(path))")
+      if let copied { say("copied to  \(TerminalText.escaped(copied))") }
+    }
+  }
+
+  struct KeyReport: Encodable {
+    var keyID: String
+    var issuerID: String
+    var bundleID: String
+    var keyFile: String
+    var copiedTo: String?
+  }
+}

@@ -1,0 +1,1 @@
+../../MonkeyShopCoreTests/Support/Tags.swift
