@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import MonkeyShopStorage
+import Synchronization
 
 /// The claims of an App Store Server API token
 /// (https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests):
@@ -29,6 +30,10 @@ struct TokenCheck: Sendable {
   let issuerID: String
   let bundleID: String
   let keys: JWTKeyCollection
+  /// Tokens already found good, with their expiry: "Generate a new token for each new API request,
+  /// or reuse tokens until they expire" (https://developer.apple.com/documentation/appstoreserverapi).
+  /// A reused token is not verified again; only its expiry is checked.
+  let accepted = AcceptedTokens()
 
   /// "Tokens that expire more than 60 minutes after the time in `iat` are not valid."
   static let longestLife: TimeInterval = 3600
@@ -48,6 +53,12 @@ struct TokenCheck: Sendable {
   func problem(authorization: String?, now: Date = Date()) async -> String? {
     guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
     let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+    if let expiry = accepted.expiry(of: token) { return expiry > now ? nil : "expired" }
+    if let problem = await check(token, now: now) { return problem }
+    return nil
+  }
+
+  private func check(_ token: String, now: Date) async -> String? {
     // The header first: jwt-kit would try its default key for an unknown `kid`.
     let header: JWTHeader
     do {
@@ -77,6 +88,22 @@ struct TokenCheck: Sendable {
         return "expires over 60 minutes from now"
       }
     }
+    accepted.remember(token, expiring: claims.exp.value)
     return nil
+  }
+}
+
+/// The tokens found good, until they expire; at most `limit`, forgotten all at once beyond it.
+final class AcceptedTokens: Sendable {
+  static let limit = 1000
+  private let tokens = Mutex<[String: Date]>([:])
+
+  func expiry(of token: String) -> Date? { tokens.withLock { $0[token] } }
+
+  func remember(_ token: String, expiring expiry: Date) {
+    tokens.withLock { tokens in
+      if tokens.count >= Self.limit { tokens.removeAll() }
+      tokens[token] = expiry
+    }
   }
 }

@@ -13,6 +13,9 @@ final class RecordSource: Sendable {
   let folderPath: String
   let catalog: Catalog
   private let cache = Mutex<(stamp: [Int64], record: ServedRecord)?>(nil)
+  /// Held while the files are read: requests that find the cache stale wait for one reading rather
+  /// than each reading the whole history at once.
+  private let reading = Mutex<Void>(())
 
   init(folderPath: String, catalog: Catalog) {
     self.folderPath = folderPath
@@ -25,11 +28,20 @@ final class RecordSource: Sendable {
   /// The record as the files are now.
   func current() throws -> ServedRecord {
     let folder = folder()
+    if let record = cached(folder) { return record }
+    return try reading.withLock { _ in
+      if let record = cached(folder) { return record }
+      let stamp = folder.recordStamp()
+      let record = try read(folder)
+      cache.withLock { $0 = (stamp, record) }
+      return record
+    }
+  }
+
+  private func cached(_ folder: DataFolder) -> ServedRecord? {
     let stamp = folder.recordStamp()
-    if let cached = cache.withLock({ $0 }), cached.stamp == stamp { return cached.record }
-    let record = try read(folder)
-    cache.withLock { $0 = (stamp, record) }
-    return record
+    guard let cached = cache.withLock({ $0 }), cached.stamp == stamp else { return nil }
+    return cached.record
   }
 
   private func read(_ folder: DataFolder) throws -> ServedRecord {
