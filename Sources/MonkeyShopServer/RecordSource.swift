@@ -12,10 +12,18 @@ import Synchronization
 final class RecordSource: Sendable {
   let folderPath: String
   let catalog: Catalog
-  private let cache = Mutex<(stamp: [Int64], record: ServedRecord)?>(nil)
+  private let cache = Mutex<Loaded?>(nil)
   /// Held while the files are read: requests that find the cache stale wait for one reading rather
-  /// than each reading the whole history at once.
+  /// than each reading the history at once.
   private let reading = Mutex<Void>(())
+
+  /// What was read, and how far into the history.
+  private struct Loaded: Sendable {
+    var stamp: [Int64]
+    var record: ServedRecord
+    var place: HistoryPlace?
+    var history: [Int: StoreTransaction]
+  }
 
   init(folderPath: String, catalog: Catalog) {
     self.folderPath = folderPath
@@ -25,28 +33,32 @@ final class RecordSource: Sendable {
   /// A folder object for one operation (it is not shared between threads).
   func folder() -> DataFolder { DataFolder(path: folderPath) }
 
-  /// The record as the files are now.
+  /// The record as the files are now. The history is only appended to: after the first reading,
+  /// only what was appended since is read (`DataFolder.readHistory(since:)`), so a purchase made
+  /// while the server runs costs a reading of the store and one line, however long the history.
   func current() throws -> ServedRecord {
     let folder = folder()
     if let record = cached(folder) { return record }
     return try reading.withLock { _ in
       if let record = cached(folder) { return record }
       let stamp = folder.recordStamp()
-      let record = try read(folder)
-      cache.withLock { $0 = (stamp, record) }
+      let previous = cache.withLock { $0 }
+      let read = try folder.readHistory(since: previous?.place)
+      var history = read.whole ? [:] : previous?.history ?? [:]
+      for transaction in read.transactions { history[transaction.number ?? 0] = transaction }
+      let record = try served(read.store.withHistory(Array(history.values)), store: read.store)
+      cache.withLock { $0 = Loaded(stamp: stamp, record: record, place: read.place, history: history) }
       return record
     }
   }
 
   private func cached(_ folder: DataFolder) -> ServedRecord? {
     let stamp = folder.recordStamp()
-    guard let cached = cache.withLock({ $0 }), cached.stamp == stamp else { return nil }
-    return cached.record
+    guard let loaded = cache.withLock({ $0 }), loaded.stamp == stamp else { return nil }
+    return loaded.record
   }
 
-  private func read(_ folder: DataFolder) throws -> ServedRecord {
-    let store = try folder.readStore()
-    let every = store.withHistory(try folder.readHistory())
+  private func served(_ every: [StoreTransaction], store: StoreState) throws -> ServedRecord {
     var entries: [ServedRecord.Entry] = []
     entries.reserveCapacity(every.count)
     var identity: SigningIdentity?
@@ -55,7 +67,7 @@ final class RecordSource: Sendable {
       if jws == nil {
         // Completed before transactions were signed and kept: signed from its record, as
         // `store transactions --json` shows it (docs/signing.md).
-        if identity == nil { identity = try SigningIdentity.of(folder) }
+        if identity == nil { identity = try SigningIdentity.of(folder()) }
         let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
         jws = try identity?.signedTransaction(transaction, catalog: catalog, storefront: storefront)
       }

@@ -167,6 +167,8 @@ struct ServerAPITests {
     let reports = try #require(received["reports"] as? [[String: Any]], "\(received)")
     #expect(reports.map { $0["transactionID"] as? String } == ["4", "4"])
     #expect(reports.map { $0["endpoint"] as? String } == ["v2", "v1"])
+    let shown = try expectSuccess(await monkeyshop("store", "show", in: folder))
+    #expect(shown.stdout.components(separatedBy: "Send Consumption Information #4 received").count == 3, "\(shown)")
     // No subscriptions: no statuses; an extension is refused.
     let statuses = try Self.response(results[13])
     #expect((statuses["data"] as? [Any])?.isEmpty == true, "\(statuses)")
@@ -184,6 +186,10 @@ struct ServerAPITests {
     let after = try await server.call([["op": "transaction_info", "id": "23"]])
     let newest = try #require(Self.response(after[0])["signedTransactionInfo"] as? [String: Any])
     #expect(newest["productId"] as? String == "com.monkeyshop.credits.10")
+    // So is a refund of an old purchase, which the history holds.
+    try expectSuccess(await monkeyshop("store", "refund", "5", in: folder))
+    let refunds = try await server.call([["op": "refund_history", "id": "1"]])
+    #expect(Self.ids(try Self.response(refunds[0])) == [["2", "5"]])
 
     let ended = try await server.stop(SIGINT)
     #expect(ended.exitStatus == 0, "\(ended)")
