@@ -52,7 +52,10 @@ struct ServerCommand: ParsableCommand {
       } catch let error as any ShopError {
         throw error
       } catch {
-        throw Failure("server: \(error)", .cannotWriteOutput)
+        // Most often the port is taken, or the host is not an address of this machine.
+        throw Failure(
+          "server: cannot serve on \(TerminalText.escaped(host)) port \(port): \(TerminalText.escaped("\(error)"))",
+          .cannotWriteOutput)
       }
     }
   }
