@@ -141,8 +141,8 @@ struct Routes: Sendable {
   }
 }
 
-/// The handler's response, or the response of Apple's error it threw. Anything else is Apple's
-/// GeneralInternalError (500), never a dropped connection.
+/// The handler's response, or the response of Apple's error it threw. Anything else (a data file
+/// that cannot be read, say) is Apple's GeneralInternalError (500), never a dropped connection.
 func answer(_ body: () async throws -> Response) async throws -> Response {
   do {
     return try await body()
@@ -150,7 +150,14 @@ func answer(_ body: () async throws -> Response) async throws -> Response {
     return error.response
   } catch let malformed as MalformedRequest {
     return malformed.response
+  } catch is DataFolderBusy {
+    // Another command held the folder's lock longer than any command waits: "An unknown error
+    // occurred, but you can try again"
+    // (https://developer.apple.com/documentation/appstoreserverapi/generalinternalretryableerror).
+    return APIError.generalInternalRetryable.response
   } catch {
+    // Said where the person running the server sees it: the client sees only Apple's 500.
+    FileHandle.standardError.write(Data("monkeyshop: server: \(TerminalText.escaped("\(error)"))\n".utf8))
     return APIError.generalInternal.response
   }
 }
