@@ -100,40 +100,6 @@ public final class DataFolder: ShopStorage {
     return try body(folder)
   }
 
-  /// Files kept beside the wallet and the store (the signing keys and certificates), read under the
-  /// folder's lock. When none is there, `make` makes them all and they are written as the wallet
-  /// is: mode 0600, never through a link, each replaced whole; when only some are, the first one
-  /// missing is named and nothing is written. Returns every file's bytes by name.
-  public func files(_ names: [String], makingAll make: () throws -> [String: Data]) throws -> [String: Data] {
-    guard let folder = try openFolder(creating: true) else {
-      throw DataFileError(path: path, problem: "the data folder vanished while being created")
-    }
-    defer { close(folder) }
-    let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
-    defer { lock.release() }
-    var found: [String: Data] = [:]
-    for name in names {
-      if let data = try file(name, in: folder).read() { found[name] = data }
-    }
-    if found.count == names.count { return found }
-    // Some are here and some not: making new ones would replace what a server was told to trust.
-    if let missing = names.first(where: { found[$0] == nil }), !found.isEmpty {
-      throw DataFileError(
-        path: path + "/" + missing,
-        problem:
-          "is missing while \(found.keys.sorted().joined(separator: ", ")) are here; put it back, or remove all of \(names.joined(separator: ", ")) to make new ones"
-      )
-    }
-    let made = try make()
-    for name in names {
-      guard let data = made[name] else {
-        throw DataFileError(path: path + "/" + name, problem: "was not made", errorID: .cannotWriteDataFile)
-      }
-      try file(name, in: folder).replace(with: data)
-    }
-    return made
-  }
-
   // MARK: The folder
 
   /// The folder's descriptor, checked: a folder (not a file), owned by this user or root, and
