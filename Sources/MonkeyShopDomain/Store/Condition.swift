@@ -45,7 +45,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
     case .storeKit: "1|2"
     case .failNext, .failAll: "CODE|off (\(StoreError.accepted))"
     case .latency: Latency.allCases.map(\.rawValue).joined(separator: "|")
-    case .storefront: Storefront.all.map(\.code).joined(separator: "|")
+    case .storefront: "an App Store storefront (USA|JPN|CHN|…)"
     case .crashPoint: (CrashPoint.allCases.map(\.rawValue) + ["off"]).joined(separator: "|")
     }
   }
