@@ -32,6 +32,13 @@ struct Buy: ParsableCommand {
       valueName: "beforeDelivery|afterDeliveryBeforeFinish"))
   var crash: CrashPoint?
 
+  @Option(
+    name: .customLong("app-account-token"),
+    help: ArgumentHelp(
+      "A UUID tying the purchase to the app's user: StoreKit 2's .appAccountToken(_:) purchase option, StoreKit 1's applicationUsername; the signed transaction's appAccountToken.",
+      valueName: "UUID"))
+  var appAccountToken: String?
+
   @Flag(
     help:
       "Print JSON instead of the event log: outcome, transaction, balance, creditedBy, events (each with an ISO 8601 time), and error when it failed."
@@ -42,6 +49,13 @@ struct Buy: ParsableCommand {
   @OptionGroup var options: ShopOptions
 
   func validate() throws {
+    // "A UUID you create at the time of purchase"
+    // (https://developer.apple.com/documentation/appstoreserverapi/appaccounttoken).
+    if let appAccountToken, UUID(uuidString: appAccountToken) == nil {
+      throw ValidationError(
+        "--app-account-token '\(TerminalText.clipped(appAccountToken))' is not a UUID (expected a UUID such as 7e3fb20b-4cdb-47cc-936d-99d65f608138)"
+      )
+    }
     guard AppStore.quantityLimit.contains(quantity) else {
       throw ValidationError(PaymentError.invalidQuantity(quantity).description)
     }
@@ -66,6 +80,7 @@ struct Buy: ParsableCommand {
     let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash, log: log)
     // Launch gave up waiting for another monkeyshop's lock: the purchase would wait as long again.
     if let failure = runtime.model.lastFailure, failure.errorID == .dataFolderBusy { throw Failure(failure) }
+    if let token = appAccountToken.flatMap(UUID.init(uuidString:)) { runtime.send(.setAppAccountToken(token)) }
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
     Headless.runWhilePurchasing(runtime)
     let (line, failure) = report(runtime.model)
@@ -130,6 +145,16 @@ struct Buy: ParsableCommand {
       )
     case .deferred:
       return ("deferred: payment \(id) waits for approval (monkeyshop store approve \(id))", nil)
+    case .failed where model.storeKit == .storeKit2 && transaction.failure?.storeKit2Outcome == .pending:
+      // What the StoreKit 2 app was given: `.pending`, "The purchase is pending, and requires action
+      // from the customer. … If a pending purchase succeeds, StoreKit delivers the resulting
+      // Transaction in the transaction updates"
+      // (https://developer.apple.com/documentation/storekit/product/purchaseresult/pending). Not a
+      // failure: the app was told to wait, as for Ask to Buy.
+      return (
+        "pending: the App Store interrupted the purchase and it requires action from the customer; the app has no transaction yet (the store's payment \(id): monkeyshop store resolve \(id))",
+        nil
+      )
     case .failed:
       let failure = transaction.failure ?? .networkLost
       return (
@@ -158,8 +183,11 @@ struct Buy: ParsableCommand {
     let transaction = model.lastAddedTransactionID.flatMap(model.store.transaction)
     if let transaction {
       object["transaction"] = StoreCommand.Transactions.json(transaction)
+      // A StoreKit 2 purchase the App Store interrupted reports no failure: the app saw `.pending`.
       object["outcome"] =
-        failure == nil ? transaction.state.description : transaction.state == .failed ? "failed" : "unfinished"
+        failure == nil
+        ? (transaction.state == .failed ? "pending" : transaction.state.description)
+        : transaction.state == .failed ? "failed" : "unfinished"
       if failure == nil, transaction.state == .purchased {
         object["creditedBy"] = creditedHere(transaction.id, model) ? "this command" : "another monkeyshop"
       }

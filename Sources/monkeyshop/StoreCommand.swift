@@ -18,7 +18,7 @@ struct StoreCommand: ParsableCommand {
 
     @Flag(
       help:
-        "Print JSON: an array of {id (the App Store's number), transactionIdentifier (purchased only), productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, resolvedFromTransactionID for a resolution, revocationDate (ISO 8601) and revocationReason where refunded, and jws (the signed transaction) where purchased}, oldest first."
+        "Print JSON: an array of {id (the App Store's number), transactionIdentifier (purchased only), productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, resolvedFromTransactionID for a resolution, appAccountToken where the app passed one, revocationDate (ISO 8601) and revocationReason where refunded, and jws (the signed transaction) where purchased}, oldest first."
     )
     var json = false
 
@@ -76,6 +76,7 @@ struct StoreCommand: ParsableCommand {
       if let identifier = transaction.transactionIdentifier { object["transactionIdentifier"] = identifier }
       if transaction.hasPurchaseIssue { object["hasPurchaseIssue"] = true }
       if let original = transaction.resolvedFromTransactionID { object["resolvedFromTransactionID"] = original }
+      if let token = transaction.appAccountToken { object["appAccountToken"] = token.uuidString.lowercased() }
       if let date = transaction.revocationDate, let reason = transaction.revocationReason {
         object["revocationDate"] = ISO8601.string(from: date)
         object["revocationReason"] = reason.description

@@ -34,6 +34,8 @@ extension AppStore {
         failsVerification: !state.conditions.verificationPasses, storefront: storefront.code)
       transaction.restoredTransactionID = original.id
       transaction.originalPurchaseDate = original.purchaseDate
+      transaction.appAccountToken = original.appAccountToken
+      transaction.appTransactionID = appTransactionID
       state.transactions.append(transaction)
       restored.append(transaction)
     }

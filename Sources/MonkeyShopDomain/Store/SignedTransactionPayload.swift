@@ -55,6 +55,10 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   public let currency: String?
   public let revocationDate: Int64?
   public let revocationReason: RevocationReason?
+  public let appTransactionId: String
+  public let appAccountToken: UUID?
+  public let revocationType: String?
+  public let revocationPercentage: Int?
 
   /// Whether the App Store signs the transaction: only purchased (or restored) transactions carry a
   /// signed transaction; purchasing, deferred and failed ones have none (StoreKit 2's `purchase()`
@@ -64,7 +68,12 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   }
 
   /// The payload of a transaction the App Store signs (`isSigned`); nil for the others.
-  public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront) {
+  /// `appTransactionID`: the data folder's (`StoreState.appTransactionID`), for a transaction
+  /// completed before transactions were stamped with it.
+  public init?(
+    _ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront,
+    appTransactionID: String? = nil
+  ) {
     guard Self.isSigned(transaction) else { return nil }
     // The storefront it was charged in; one completed before transactions kept it: the current one.
     let storefront = transaction.storefront.flatMap(Storefront.named) ?? current
@@ -110,6 +119,27 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     currency = price == nil ? nil : storefront.currencyCode
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
     revocationReason = transaction.refundReason
+    // "The unique identifier of the app download transaction"
+    // (https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload);
+    // StoreKit declares `Transaction.appTransactionID` a non-optional String
+    // (https://developer.apple.com/documentation/storekit/transaction/apptransactionid): on every
+    // transaction, one value per account and app (`StoreState.appTransactionID`).
+    appTransactionId =
+      transaction.appTransactionID ?? appTransactionID
+      ?? StoreState.derivedAppTransactionID(bundleIdentifier: catalog.bundleIdentifier)
+    // "A UUID you create at the time of purchase that associates the transaction with a customer on
+    // your own service. If your app doesn't provide an appAccountToken, this field is omitted."
+    // (same page; https://developer.apple.com/documentation/appstoreserverapi/appaccounttoken).
+    appAccountToken = transaction.appAccountToken
+    // A refund here is always whole: `REFUND_FULL`, Apple's value for "a full refund"
+    // (https://developer.apple.com/documentation/appstoreservernotifications/revocationtype; the
+    // others are `REFUND_PRORATED` and `FAMILY_REVOKE`). `revocationPercentage`: "This field is
+    // present in the JWSTransactionDecodedPayload for refunded transactions", in milliunits, "100%
+    // → 100000" in Apple's examples
+    // (https://developer.apple.com/documentation/appstoreservernotifications/revocationpercentage).
+    // Apple does not say whether a REFUND_FULL carries it; a refund of the whole purchase is 100%.
+    revocationType = transaction.isRevoked ? "REFUND_FULL" : nil
+    revocationPercentage = transaction.isRevoked ? 100_000 : nil
   }
 
   /// Every field in the order Apple's payloads list them, optional ones only when present.
@@ -117,6 +147,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     var fields: [(key: String, value: Value)] = [
       ("transactionId", .string(transactionId)),
       ("originalTransactionId", .string(originalTransactionId)),
+      ("appTransactionId", .string(appTransactionId)),
       ("bundleId", .string(bundleId)),
       ("productId", .string(productId)),
       ("purchaseDate", .date(purchaseDate)),
@@ -130,6 +161,11 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       ("storefront", .string(storefront)),
       ("storefrontId", .string(storefrontId)),
     ]
+    if let appAccountToken {
+      // Apple's UUIDs are written in lowercase (`"appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138"`
+      // in the App Store Server Library's test data); Foundation writes uppercase.
+      fields.append(("appAccountToken", .string(appAccountToken.uuidString.lowercased())))
+    }
     if let price, let currency {
       fields.append(("price", .integer(price)))
       fields.append(("currency", .string(currency)))
@@ -138,6 +174,8 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       fields.append(("revocationDate", .date(revocationDate)))
       fields.append(("revocationReason", .integer(Int64(revocationReason.rawValue))))
     }
+    if let revocationType { fields.append(("revocationType", .string(revocationType))) }
+    if let revocationPercentage { fields.append(("revocationPercentage", .integer(Int64(revocationPercentage)))) }
     return fields
   }
 
