@@ -246,7 +246,9 @@ struct StoreKitConfigurationTests {
     let clipped = String(long.prefix(TerminalText.clipLength)) + "…"
     #expect(longIDs.notes == ["not sold here (subscriptions): \(clipped) (subscriptionGroups[0].subscriptions[0])"])
     let missing = try #require(throws: CatalogError.self) { try longIDs.catalog(credits: ["com.example.bananas.5": 5]) }
-    #expect(missing.message.contains("one unit grants: \(clipped) (expected --credits \(clipped)=N, N from 1"))
+    // Longer than Apple's 100 characters: refused, the ID clipped in the message.
+    #expect(missing.message.contains("product '\(clipped)'"), "\(missing)")
+    #expect(missing.message.contains("is 312 characters long, more than Apple's limit of 100"), "\(missing)")
     #expect(!missing.message.contains(String(long.prefix(TerminalText.clipLength + 1))))
 
     // A key of the file, written twice.
@@ -298,6 +300,7 @@ struct StoreKitConfigurationTests {
       var root = StoreKitJSON.good()
       root["settings"] = ["_storefront": code]
       StoreKitJSON.editProduct(&root, 0) { $0["displayPrice"] = price }
+      StoreKitJSON.editProduct(&root, 1) { $0["displayPrice"] = price }
       let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
       let catalog = try configuration.catalog(credits: StoreKitJSON.credits)
       let storefront = try #require(Storefront.named(code))
@@ -581,7 +584,7 @@ let badStoreKitFiles: [BadStoreKit] = [
   ) { root in
     root["settings"] = ["_timeRate\u{1B}[1m": 6]
   },
-  .setting("an unknown storefront", key: "_storefront", "unknown storefront 'NZL'", "NZL"),
+  .setting("an unknown storefront", key: "_storefront", "unknown storefront 'ZZZ'", "ZZZ"),
   .setting("a storefront a number", key: "_storefront", "is a number", 840),
   .setting("ask to buy a string", key: "_askToBuyEnabled", "is a string (expected true or false)", "yes"),
   .setting("failing a number", key: "_failTransactionsEnabled", "is a number (expected true or false)", 1),

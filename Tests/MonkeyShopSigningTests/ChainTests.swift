@@ -262,6 +262,8 @@ struct DataFolderChainTests {
   @Test("an older data folder's four signing-* files beside the wallet are used where they are")
   func olderFolderKept() throws {
     try withDataFolder { folder in
+      try FileManager.default.createDirectory(
+        atPath: folder.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let files = try SigningIdentity.make().files()
       for (name, data) in files {
         try data.write(to: URL(fileURLWithPath: folder.path + "/" + name))
@@ -276,6 +278,8 @@ struct DataFolderChainTests {
   @Test("an older folder's half-made chain is explained, naming what is missing, and nothing is written")
   func olderHalfMadeChain() throws {
     try withDataFolder { folder in
+      try FileManager.default.createDirectory(
+        atPath: folder.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let files = try SigningIdentity.make().files()
       try files["signing-root.der"]!.write(to: URL(fileURLWithPath: folder.path + "/signing-root.der"))
       let error = #expect(throws: DataFileError.self) { try SigningIdentity.of(folder) }

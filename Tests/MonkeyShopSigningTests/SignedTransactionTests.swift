@@ -171,6 +171,7 @@ struct PayloadTests {
     #expect(store.state.appTransactionID == id)
     #expect(id != StoreState.derivedAppTransactionID(bundleIdentifier: "com.example.monkeys"), "a new folder's is new")
     store.state.reset()
+    _ = try store.set(.latency, to: "instant", at: PayloadFixture.purchase)
     _ = try store.add(
       productIdentifier: PayloadFixture.five, quantity: 1,
       appAccountToken: UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"), at: PayloadFixture.purchase)
@@ -205,7 +206,8 @@ struct PayloadTests {
   func stableEncoding() throws {
     let payload = try #require(PayloadFixture.payload())
     let text = String(decoding: payload.encodedJSON, as: UTF8.self)
-    #expect(text.hasPrefix(#"{"transactionId":"7","originalTransactionId":"7","bundleId":"com.example.monkeys","#))
+    #expect(text.hasPrefix(#"{"transactionId":"7","originalTransactionId":"7","appTransactionId":""#))
+    #expect(text.contains(#"","bundleId":"com.example.monkeys","productId":"#))
     #expect(text.hasSuffix(#""price":990,"currency":"USD"}"#))
     #expect(PayloadFixture.payload()?.encodedJSON == payload.encodedJSON)
     #expect(payload.lines.first == "transactionId: 7")
