@@ -162,10 +162,23 @@ public enum CatalogLoader {
       productIndex = index
       let identifier = try string(entry, "productIdentifier")
       product = identifier
+      // Apple: "The product ID can contain letters, numbers, hyphens, periods, and underscores, and
+      // can be as long as 100 characters"
+      // (https://developer.apple.com/help/app-store-connect/reference/in-app-purchase-information).
+      // Reverse-DNS below allows only those characters; the length also keeps every content
+      // folder named after the ID (`content/.<ID>.unpacking`) well inside a file name's limit.
+      guard identifier.count <= Product.maximumIdentifierLength else {
+        throw fail(
+          "productIdentifier",
+          "is \(identifier.count) characters long, more than Apple's limit of \(Product.maximumIdentifierLength)",
+          expected: "a product ID of at most \(Product.maximumIdentifierLength) characters")
+      }
       guard Self.isReverseDNS(identifier) else {
         throw fail(
           "productIdentifier", "'\(TerminalText.clipped(identifier))' is not reverse-DNS",
-          expected: "e.g. com.example.monkeycredits.5")
+          expected:
+            "letters, digits, hyphens, periods and underscores (Apple's product ID characters), reverse-DNS, e.g. com.example.monkeycredits.5"
+        )
       }
       if let key = Self.firstUnknownKey(of: entry, known: known) {
         throw fail(key, "unknown key", expected: known.joined(separator: ", "))
