@@ -39,6 +39,13 @@ extension StoreState {
           forKey: .transactions, in: container,
           debugDescription: "\(place).id \(transaction.id) is listed twice (transaction IDs are unique)")
       }
+      if let (field, recorded, signed) = transaction.recordDisagreement {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription:
+            "\(place) (transaction \(transaction.id)): its record says \(field) \(recorded) while its signedPurchase, what the App Store signed, says \(signed); the record never changes after a purchase, so this file was edited: put back the store.json monkeyshop wrote"
+        )
+      }
     }
   }
 }
