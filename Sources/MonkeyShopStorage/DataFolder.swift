@@ -170,8 +170,8 @@ public final class DataFolder: ShopStorage {
         path: path,
         problem: "is a symbolic link owned by another user (uid \(info.st_uid)); monkeyshop does not follow it")
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty, stat(parent, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
+    let parent = PathText.folder(of: path)
+    if stat(parent, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
       throw DataFileError(
         path: path,
         problem: String(

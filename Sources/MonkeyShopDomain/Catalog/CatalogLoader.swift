@@ -19,7 +19,7 @@ public enum CatalogLoader {
         FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
       throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
     }
-    return try parse(data, path: path, content: .folder((path as NSString).deletingLastPathComponent, builtIn: builtIn))
+    return try parse(data, path: path, content: .folder(PathText.folder(of: path), builtIn: builtIn))
   }
 
   /// `content`: where `hostedContent.path` is found; by default relative to the catalog file's
@@ -34,7 +34,7 @@ public enum CatalogLoader {
   static func parse(_ data: Data, path: String, fastXML: Bool, content: HostedContentSource? = nil)
     throws(CatalogError) -> Catalog
   {
-    let content = content ?? .folder((path as NSString).deletingLastPathComponent)
+    let content = content ?? .folder(PathText.folder(of: path))
     let root: Any
     if fastXML, let parsed = XMLPropertyList.parse(data) {
       // The usual case, read in a fraction of Foundation's time, to the same values.
@@ -67,7 +67,7 @@ public enum CatalogLoader {
   /// A catalog from a property list already read, such as the one a `.storekit` file makes.
   /// (A `.storekit` file has no hosted content; a package is looked for beside it all the same.)
   static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
-    var reader = Reader(path: path, content: .folder((path as NSString).deletingLastPathComponent))
+    var reader = Reader(path: path, content: .folder(PathText.folder(of: path)))
     return try reader.catalog(root)
   }
 
