@@ -15,12 +15,15 @@ public enum AppStoreServer {
     public var port: Int
     public var folderPath: String
     public var catalog: Catalog
+    /// The app's version, which the app transaction gives (Get App Transaction Info).
+    public var applicationVersion: String
 
-    public init(host: String, port: Int, folderPath: String, catalog: Catalog) {
+    public init(host: String, port: Int, folderPath: String, catalog: Catalog, applicationVersion: String) {
       self.host = host
       self.port = port
       self.folderPath = folderPath
       self.catalog = catalog
+      self.applicationVersion = applicationVersion
     }
   }
 
@@ -73,8 +76,9 @@ public enum AppStoreServer {
     let check = try await TokenCheck(key: key, bundleID: bundleID)
     let router = Router()
     router.add(middleware: Authentication(check: check))
-    Routes(source: RecordSource(folderPath: settings.folderPath, catalog: settings.catalog), bundleID: bundleID)
-      .add(to: router)
+    let source = RecordSource(
+      folderPath: settings.folderPath, catalog: settings.catalog, applicationVersion: settings.applicationVersion)
+    Routes(source: source, bundleID: bundleID).add(to: router)
     var logger = Logger(label: "monkeyshop.server")
     logger.logLevel = .error
     let host = settings.host

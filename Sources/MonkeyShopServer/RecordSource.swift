@@ -25,9 +25,13 @@ final class RecordSource: Sendable {
     var history: [Int: StoreTransaction]
   }
 
-  init(folderPath: String, catalog: Catalog) {
+  /// The app's version, which its app transaction gives.
+  let applicationVersion: String
+
+  init(folderPath: String, catalog: Catalog, applicationVersion: String = "1.0") {
     self.folderPath = folderPath
     self.catalog = catalog
+    self.applicationVersion = applicationVersion
   }
 
   /// A folder object for one operation (it is not shared between threads).
@@ -61,19 +65,28 @@ final class RecordSource: Sendable {
   private func served(_ every: [StoreTransaction], store: StoreState) throws -> ServedRecord {
     var entries: [ServedRecord.Entry] = []
     entries.reserveCapacity(every.count)
-    var identity: SigningIdentity?
+    var signers: [StoreEnvironment: EnvironmentSigner] = [:]
     for transaction in every where SignedTransactionPayload.isSigned(transaction) {
       var jws = transaction.storedJWS
       if jws == nil {
         // Completed before transactions were signed and kept: signed from its record, as
         // `store transactions --json` shows it (docs/signing.md).
-        if identity == nil { identity = try SigningIdentity.of(folder()) }
+        let environment = transaction.environment ?? .sandbox
+        let signer = try signers[environment] ?? EnvironmentSigner.of(folder(), environment: environment)
+        signers[environment] = signer
         let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
-        jws = try identity?.signedTransaction(transaction, catalog: catalog, storefront: storefront)
+        jws = try signer.signedTransaction(
+          transaction, catalog: catalog, storefront: storefront, appTransactionID: store.appTransactionID)
       }
       if let entry = ServedRecord.Entry(transaction, jws: jws) { entries.append(entry) }
     }
-    return ServedRecord(entries: entries, environment: store.conditions.environment, appTransactionID: nil)
+    // The folder's app transaction ID; one made before this version stamped one is derived as the
+    // signed transactions derive it (`StoreState.derivedAppTransactionID`).
+    let appTransactionID =
+      entries.isEmpty
+      ? nil
+      : store.appTransactionID ?? StoreState.derivedAppTransactionID(bundleIdentifier: catalog.bundleIdentifier)
+    return ServedRecord(entries: entries, environment: store.conditions.environment, appTransactionID: appTransactionID)
   }
 }
 

@@ -44,6 +44,7 @@ struct Routes: Sendable {
     api.put("v1/transactions/consumption/:transactionId") { request, context in
       try await answer { try await consumption(request, context, version1: true) }
     }
+    addAccountRoutes(to: api)
     addSubscriptionRoutes(to: api)
   }
 

@@ -59,7 +59,7 @@ extension DataFolder {
             path: recordFile.path, problem: "names the key ID '\(record.keyID)', expected 10 letters and digits")
         }
         let keyFile = file(key.fileName, in: folder)
-        guard let pem = try keyFile.read(), let text = String(data: pem, encoding: .utf8) else {
+        guard let pem = try keyFile.read(ownerOnly: true), let text = String(data: pem, encoding: .utf8) else {
           throw DataFileError(
             path: keyFile.path,
             problem:

@@ -44,7 +44,8 @@ struct ServerCommand: ParsableCommand {
       }
       let catalog = try options.loadCatalog()
       let folder = options.dataFolder
-      let settings = AppStoreServer.Settings(host: host, port: port, folderPath: folder.path, catalog: catalog)
+      let settings = AppStoreServer.Settings(
+        host: host, port: port, folderPath: folder.path, catalog: catalog, applicationVersion: MonkeyShop.version)
       do {
         try AppStoreServer.run(settings) { address in
           say("listening on \(address)")

@@ -29,7 +29,7 @@ struct ServerAPITests {
       root = folder.file("root.der").path
       try expectSuccess(await monkeyshop("store", "certificate", "--out", root, in: folder))
       child = try Child(["server", "--port", "0"], in: folder)
-      let deadline = ContinuousClock.now + .seconds(30)
+      let deadline = ContinuousClock.now + .seconds(60)
       var found: String?
       while found == nil, ContinuousClock.now < deadline {
         let text = (try? String(contentsOfFile: child.stdoutPath, encoding: .utf8)) ?? ""
@@ -271,6 +271,56 @@ struct ServerAPITests {
     #expect(ended.exitStatus == 0, "\(ended)")
   }
 
+  @Test("Set App Account Token changes what later reads say; Get App Transaction Info verifies as Apple's")
+  func accountAndAppTransaction() async throws {
+    let folder = try ShopFolder("server-account")
+    for product in ["com.monkeyshop.credits.5", "com.monkeyshop.jungle-map"] {
+      try expectSuccess(await monkeyshop("buy", product, in: folder))
+    }
+    let server = try await RunningServer(folder)
+    let token = "7389a31a-fb6d-4569-a2a6-db7d85d84813"
+    let before = try await server.call([["op": "transaction_info", "id": "1"]])
+    let first = try #require(Self.response(before[0])["signedTransactionInfo"] as? [String: Any])
+    #expect(first["appAccountToken"] == nil, "\(first)")
+    let appTransactionID = try #require(first["appTransactionId"] as? String, "\(first)")
+    let results = try await server.call([
+      ["op": "set_app_account_token", "id": "1", "token": token],
+      ["op": "transaction_info", "id": "1"],
+      ["op": "history_v2", "id": "1"],
+      ["op": "transaction_info", "id": "2"],
+      ["op": "set_app_account_token", "id": "1", "token": "not-a-uuid"],
+      ["op": "set_app_account_token", "id": "99", "token": token],
+      ["op": "app_transaction_info", "id": "2"],
+      ["op": "app_transaction_info", "id": appTransactionID],
+      ["op": "transaction_info", "id": appTransactionID],
+      ["op": "app_transaction_info", "id": "99"],
+    ])
+    _ = try Self.response(results[0])
+    let updated = try #require(Self.response(results[1])["signedTransactionInfo"] as? [String: Any])
+    #expect(updated["appAccountToken"] as? String == token, "\(updated)")
+    let page = (try Self.response(results[2])["pages"] as? [[String: Any]])?.first
+    let listed = page?["signedTransactions"] as? [[String: Any]] ?? []
+    #expect(listed.first { $0["transactionId"] as? String == "1" }?["appAccountToken"] as? String == token)
+    // Only the transaction named changes.
+    let other = try #require(Self.response(results[3])["signedTransactionInfo"] as? [String: Any])
+    #expect(other["appAccountToken"] == nil, "\(other)")
+    #expect(Self.error(results[4])?.code == 4_000_183, "\(results[4])")
+    #expect(Self.error(results[5])?.code == 4_040_005 && Self.error(results[5])?.status == 404, "\(results[5])")
+    for index in [6, 7] {
+      let app = try #require(Self.response(results[index])["signedAppTransactionInfo"] as? [String: Any])
+      #expect(app["appTransactionId"] as? String == appTransactionID, "\(app)")
+      #expect(app["bundleId"] as? String == "com.monkeyshop.app")
+      #expect(app["receiptType"] as? String == "Sandbox")
+    }
+    #expect(Self.error(results[8])?.code == 4_000_048, "\(results[8])")
+    #expect(Self.error(results[9])?.code == 4_040_010, "\(results[9])")
+    // The app's own record says it too.
+    let listedByStore = try expectSuccess(await monkeyshop("store", "transactions", "--json", in: folder))
+    #expect(listedByStore.stdout.contains(token), "\(listedByStore)")
+    let ended = try await server.stop()
+    #expect(ended.exitStatus == 0, "\(ended)")
+  }
+
   @Test("server key: made once, the same facts after; --out copies the .p8 and never over another file")
   func key() async throws {
     let folder = try ShopFolder("server-key")
@@ -309,7 +359,7 @@ struct ServerAPITests {
   func nonLoopback() async throws {
     let folder = try ShopFolder("server-host")
     let child = try Child(["server", "--host", "0.0.0.0", "--port", "0"], in: folder)
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(60)
     var listening = false
     while !listening, ContinuousClock.now < deadline {
       let text = (try? String(contentsOfFile: child.stdoutPath, encoding: .utf8)) ?? ""
