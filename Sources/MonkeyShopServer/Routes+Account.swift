@@ -6,7 +6,9 @@ import MonkeyShopStorage
 extension Routes {
   func addAccountRoutes(to api: RouterGroup<BasicRequestContext>) {
     // Set App Account Token: https://developer.apple.com/documentation/appstoreserverapi/set-app-account-token
-    api.put("v1/transactions/:originalTransactionId/appAccountToken") { request, context in
+    // The path's parameter is Apple's `originalTransactionId`; it takes the name Get Transaction
+    // Info's route gives the same place in the path (the router requires one name per place).
+    api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
       try await answer { try await setAppAccountToken(request, context) }
     }
     // Get App Transaction Info: https://developer.apple.com/documentation/appstoreserverapi/get-app-transaction-info
@@ -20,7 +22,7 @@ extension Routes {
   /// transaction that already has an appAccountToken, the endpoint replaces the existing value";
   /// later reads carry the new token (`RecordSource.setAppAccountToken`).
   func setAppAccountToken(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let id = context.parameters.get("originalTransactionId") ?? ""
+    let id = context.parameters.get("transactionId") ?? ""
     let record = try await Blocking.run { [source] in try source.current() }
     guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
     if id == record.appTransactionID { throw APIError.appTransactionIdNotSupported }
