@@ -17,6 +17,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .systemLibrary(
@@ -51,6 +53,20 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // App Store Server Notifications V2: the sender that POSTs each recorded notification to the
+    // folder's notificationURL, retries on Apple's schedule and records every attempt.
+    .target(
+      name: "MonkeyShopNotifications",
+      dependencies: [
+        "MonkeyShopDomain",
+        "MonkeyShopStorage",
+        "MonkeyShopSigning",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]
+    ),
     // The ncurses screen, keys, signals and the event loop the storefront runs in.
     .target(
       name: "MonkeyShopTerminal",
@@ -62,6 +78,7 @@ let package = Package(
         "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
         "MonkeyShopSigning",
         "MonkeyShopTerminal",
+        "MonkeyShopNotifications",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // The shipped catalog, built into the binary so an installed monkeyshop sells from any

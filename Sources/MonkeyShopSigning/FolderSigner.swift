@@ -21,6 +21,14 @@ public final class FolderSigner: TransactionSigner {
   public func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, chain: [String: Data]) throws
     -> String
   {
+    try identity(chain).sign(payload, failingVerification: failingVerification)
+  }
+
+  public func sign(notificationPayload json: Data, chain: [String: Data]) throws -> String {
+    try identity(chain).sign(encodedJSON: json)
+  }
+
+  private func identity(_ chain: [String: Data]) throws -> SigningIdentity {
     let identity: SigningIdentity
     if let cached, cached.files == chain {
       identity = cached.identity
@@ -28,6 +36,6 @@ public final class FolderSigner: TransactionSigner {
       identity = try SigningIdentity(files: chain, folder: folderPath)
       cached = (chain, identity)
     }
-    return try identity.sign(payload, failingVerification: failingVerification)
+    return identity
   }
 }

@@ -16,6 +16,10 @@ public protocol TransactionSigner: AnyObject {
   func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, chain: [String: Data]) throws -> String
   /// A new chain, as the files to keep it in (every name of `chainFileNames`).
   func makeChain() throws -> [String: Data]
+  /// The compact JWS of a notification's payload (`ServerNotification.payloadJSON`), with the same
+  /// chain: App Store Server Notifications' `signedPayload`
+  /// (https://developer.apple.com/documentation/appstoreservernotifications/signedpayload).
+  func sign(notificationPayload json: Data, chain: [String: Data]) throws -> String
 }
 
 extension TransactionSigner {
@@ -28,19 +32,7 @@ extension TransactionSigner {
     _ store: inout StoreState, reading read: (String) throws -> Data?, writing write: (String, Data) throws -> Void
   ) throws {
     let unsigned = store.transactions.indices.filter { store.transactions[$0].needsSignature }
-    guard !unsigned.isEmpty else { return }
-    var chain: [String: Data] = [:]
-    for name in chainFileNames {
-      if let data = try read(name) { chain[name] = data }
-    }
-    if chain.isEmpty {
-      chain = try makeChain()
-      for name in chainFileNames.reversed() {
-        guard let data = chain[name] else { return }
-        try write(name, data)
-      }
-    }
-    guard chain.count == chainFileNames.count else { return }
+    guard !unsigned.isEmpty, let chain = try chain(reading: read, writing: write) else { return }
     for index in unsigned {
       let transaction = store.transactions[index]
       guard let payload = SignedTransactionPayload(recorded: transaction) else { continue }
@@ -51,5 +43,23 @@ extension TransactionSigner {
         store.transactions[index].signedPurchase = jws
       }
     }
+  }
+
+  /// The folder's chain, made first when there is none; nil when only part of it is there.
+  func chain(
+    reading read: (String) throws -> Data?, writing write: (String, Data) throws -> Void
+  ) throws -> [String: Data]? {
+    var chain: [String: Data] = [:]
+    for name in chainFileNames {
+      if let data = try read(name) { chain[name] = data }
+    }
+    if chain.isEmpty {
+      chain = try makeChain()
+      for name in chainFileNames.reversed() {
+        guard let data = chain[name] else { return nil }
+        try write(name, data)
+      }
+    }
+    return chain.count == chainFileNames.count ? chain : nil
   }
 }

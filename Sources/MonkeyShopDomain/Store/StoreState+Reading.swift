@@ -11,7 +11,7 @@ extension StoreState {
   public static let transactionNumberLimit = (1 << 53) - 1
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case schemaVersion, conditions, transactions, lastTransactionNumber
+    case schemaVersion, conditions, transactions, lastTransactionNumber, notifications
   }
 
   public init(from decoder: any Decoder) throws {
@@ -22,6 +22,8 @@ extension StoreState {
     lastTransactionNumber = try container.decodeWholeNumber(
       forKey: .lastTransactionNumber, in: 0...Self.transactionNumberLimit)
     transactions = try container.decode([StoreTransaction].self, forKey: .transactions)
+    // Absent from stores written before notifications: none sent, none waiting.
+    notifications = try container.decodeIfPresent(NotificationQueue.self, forKey: .notifications) ?? NotificationQueue()
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"
@@ -176,6 +178,7 @@ extension Conditions {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
     case continueOnStorefrontChange, skipPaymentSheet, crashPoint, firedCrash
     case environment, verificationPasses, includeConsumableHistory, storeKit
+    case notificationRetry, refundDecision
   }
 
   public init(from decoder: any Decoder) throws {
@@ -199,6 +202,8 @@ extension Conditions {
     includeConsumableHistory =
       try container.decodeIfPresent(Bool.self, forKey: .includeConsumableHistory) ?? false
     storeKit = try container.decodeIfPresent(StoreKitAPI.self, forKey: .storeKit) ?? .storeKit1
+    notificationRetry = try container.decodeIfPresent(NotificationRetry.self, forKey: .notificationRetry) ?? .none
+    refundDecision = try container.decodeIfPresent(RefundDecision.self, forKey: .refundDecision) ?? .ask
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {

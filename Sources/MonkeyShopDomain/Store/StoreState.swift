@@ -14,6 +14,8 @@ public struct StoreState: Codable, Equatable, Sendable {
   public var conditions = Conditions()
   public var transactions: [StoreTransaction] = []
   public var lastTransactionNumber = 0
+  /// App Store Server Notifications: the URL they go to, those waiting, the refund requests open.
+  public var notifications = NotificationQueue()
   /// Transactions this change took out of the store (as they last were), for the storage to append
   /// to the history before it writes the store without them. Never written to `store.json`, and
   /// not part of what the store is (`==`): a store read back has none.
@@ -24,6 +26,7 @@ public struct StoreState: Codable, Equatable, Sendable {
   public static func == (lhs: StoreState, rhs: StoreState) -> Bool {
     lhs.schemaVersion == rhs.schemaVersion && lhs.conditions == rhs.conditions
       && lhs.transactions == rhs.transactions && lhs.lastTransactionNumber == rhs.lastTransactionNumber
+      && lhs.notifications == rhs.notifications
   }
 
   public func transaction(_ id: String) -> StoreTransaction? {
@@ -43,8 +46,11 @@ public struct StoreState: Codable, Equatable, Sendable {
     let kept = transactions.filter { $0.state == .purchased && !$0.finished }
     let last = lastTransactionNumber
     let leaving = leaving + transactions.filter { !($0.state == .purchased && !$0.finished) }
+    // Notifications are Apple's record, not a test condition: those waiting still go out.
+    let notifications = notifications
     self = StoreState()
     lastTransactionNumber = last
+    self.notifications = notifications
     transactions = kept
     self.leaving = leaving
     return kept
