@@ -14,6 +14,17 @@ extension StoreState {
     case schemaVersion, conditions, transactions, lastTransactionNumber, notifications
   }
 
+  /// The notifications are written once the store has any (a URL, a notification): a store that
+  /// never had one reads as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(conditions, forKey: .conditions)
+    try container.encode(transactions, forKey: .transactions)
+    try container.encode(lastTransactionNumber, forKey: .lastTransactionNumber)
+    if notifications != NotificationQueue() { try container.encode(notifications, forKey: .notifications) }
+  }
+
   public init(from decoder: any Decoder) throws {
     try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     let container = try decoder.container(keyedBy: CodingKeys.self)
