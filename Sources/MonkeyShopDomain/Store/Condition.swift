@@ -134,7 +134,10 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
         values: .oneOf(
           NotificationRetry.allCases.map { retry in
             ConditionChoice(
-              retry.rawValue, get: { $0.notificationRetry == retry }, set: { $0.notificationRetry = retry })
+              retry.rawValue,
+              shown: ["none": Phrase("none", "なし"), "apple": Phrase("apple", "Apple"), "fast": Phrase("fast", "高速")][
+                retry.rawValue],
+              get: { $0.notificationRetry == retry }, set: { $0.notificationRetry = retry })
           }))
     case .refundDecision:
       ConditionDescriptor(
@@ -142,7 +145,10 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
         values: .oneOf(
           RefundDecision.allCases.map { decision in
             ConditionChoice(
-              decision.rawValue, get: { $0.refundDecision == decision }, set: { $0.refundDecision = decision })
+              decision.rawValue,
+              shown: ["ask": Phrase("ask", "確認"), "grant": Phrase("grant", "承認"), "decline": Phrase("decline", "却下")][
+                decision.rawValue],
+              get: { $0.refundDecision == decision }, set: { $0.refundDecision = decision })
           }))
     case .crashPoint:
       ConditionDescriptor(
