@@ -17,6 +17,12 @@ import MonkeyShopWalkthrough
 #endif
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--write-storekit", let path = arguments.dropFirst().first,
+  let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
+{
+  try bigStoreKitFile(count, at: path)
+  exit(0)
+}
 if arguments.first == "--write-catalog", let path = arguments.dropFirst().first {
   _ = try bigCatalog(10_000, at: path)
   exit(0)
@@ -219,6 +225,28 @@ func bigCatalog(_ count: Int, at path: String? = nil) throws -> String {
   let path = path ?? temporaryFolder("catalog") + "/products.plist"
   try data.write(to: URL(fileURLWithPath: path))
   return path
+}
+
+/// An Xcode StoreKit configuration file (version 4.0, as Xcode 16 writes it) of `count` products: ten
+/// consumables (`com.monkeyshop.bulk.0` to `.9`, for `--credits`), the rest non-consumables, each
+/// with an English and a Japanese localization; every hundredth one new, its texts empty as Xcode
+/// leaves them. For `catalog import` timings (docs/performance.md).
+func bigStoreKitFile(_ count: Int, at path: String) throws {
+  var text = #"{"identifier":"BENCH001","nonRenewingSubscriptions":[],"products":["#
+  for index in 0..<count {
+    let empty = index % 100 == 99
+    let name = empty ? "" : "Bulk pack \(index)"
+    let description = empty ? "" : "Credits in bulk, pack \(index)"
+    if index > 0 { text += "," }
+    text +=
+      #"{"displayPrice":"0.99","familyShareable":false,"internalID":"\#(100_000_000 + index)","#
+      + #""localizations":[{"description":"\#(description)","displayName":"\#(name)","locale":"en_US"},"#
+      + #"{"description":"まとめ買い \#(index)","displayName":"まとめ \#(index)","locale":"ja"}],"#
+      + #""productID":"com.monkeyshop.bulk.\#(index)","referenceName":"Bulk \#(index)","#
+      + #""type":"\#(index < 10 ? "Consumable" : "NonConsumable")"}"#
+  }
+  text += #"],"settings":{"_storefront":"CHN"},"subscriptionGroups":[],"version":{"major":4,"minor":0}}"#
+  try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }
 
 /// A product as `PropertyListDecoder` reads it.

@@ -109,6 +109,9 @@ public enum DownloadNote: Equatable, Sendable {
   case unfinishedForRetry(transactionID: String)
   /// StoreKit 2 has no hosted-content API: nothing is downloaded.
   case noHostedContentAPI
+  /// The run's first download: Apple marks hosted content "no longer supported" (`SKDownload`,
+  /// deprecated in iOS 16, https://developer.apple.com/documentation/storekit/skdownload).
+  case hostedContentNoLongerSupported
   /// A product owned already was bought again: a regular transaction, not charged again.
   case boughtAgain
   /// Restore gives back non-consumables, never consumables.
@@ -153,6 +156,10 @@ extension Words {
       say(
         "StoreKit 2 has no hosted-content API (SKDownload is deprecated since iOS 16): the app owns it, nothing is downloaded",
         "StoreKit 2 にはホスティングされたコンテンツの API がありません (SKDownload は iOS 16 で非推奨): 所有のみ、ダウンロードなし")
+    case .hostedContentNoLongerSupported:
+      say(
+        "Apple marks hosted content \"no longer supported\" (SKDownload deprecated since iOS 16): monkeyshop simulates it for apps that still use it",
+        "Apple はホスティングされたコンテンツを「サポート終了」としています (SKDownload は iOS 16 で非推奨): 使い続けるアプリのために monkeyshop が再現します")
     case .boughtAgain:
       say(
         "owned already: the App Store makes a regular transaction and does not charge again",

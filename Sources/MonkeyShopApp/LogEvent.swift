@@ -8,7 +8,8 @@ public enum LogEvent: Equatable, Sendable {
   case productsRequested([String])
   case productsReceived(valid: [String], invalid: [String])
   case productsRequestFailed(ProductRequestError)
-  case paymentAdded(productIdentifier: String, quantity: Int)
+  /// `applicationUsername`: set on the payment (the app's account token, a UUID).
+  case paymentAdded(productIdentifier: String, quantity: Int, applicationUsername: String? = nil)
   case updated(StoreTransaction, redelivered: Bool)
   case delivered(transactionID: String, credits: Int, balance: Int)
   case alreadyDelivered(transactionID: String)
@@ -100,8 +101,11 @@ public enum LogEvent: Equatable, Sendable {
         : "Product.products(for:) threw \(StoreKit2Event.networkError)"
     // Only the StoreKit 1 app adds payments and hears `updatedTransactions`; the StoreKit 2 app's
     // calls and results are `storeKit2` events.
-    case .paymentAdded(let identifier, let quantity):
-      return "SKPaymentQueue.add(payment \(identifier) ×\(quantity))"
+    case .paymentAdded(let identifier, let quantity, let username):
+      // "When this value is a UUID, the App Store server stores it as an appAccountToken"
+      // (https://developer.apple.com/documentation/storekit/skmutablepayment/applicationusername).
+      return "SKPaymentQueue.add(payment \(identifier) ×\(quantity)"
+        + (username.map { ", applicationUsername \"\($0)\"" } ?? "") + ")"
     case .updated(let transaction, let redelivered):
       var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(transaction.logName)"
       if redelivered { text += " (redelivered)" }

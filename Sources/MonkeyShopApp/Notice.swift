@@ -136,8 +136,10 @@ public enum LogNote: Equatable, Sendable {
   case paymentSheetShownAgain(transactionID: String)
   /// An interrupted purchase failed with paymentCancelled: the app reads it as a cancel.
   case interruptedLooksCancelled(transactionID: String)
-  /// A declined Ask to Buy ended `.failed`: Apple documents no callback for a decline.
-  case declineHasNoCallback
+  /// A declined Ask to Buy ended `.failed`. Apple's `.deferred` says to "wait for another callback
+  /// that indicates the final status" and does not say which state a decline brings
+  /// (https://developer.apple.com/documentation/storekit/skpaymenttransactionstate/deferred).
+  case declineEndsFailed
   case walletChangedElsewhere(balance: Int)
   /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
   case updatesRepeatUnfinished(count: Int)

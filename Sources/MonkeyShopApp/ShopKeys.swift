@@ -235,7 +235,7 @@ extension ShopModel {
     return [
       .addPayment(
         productIdentifier: product.productIdentifier, quantity: quantity, showsSheet: !skipped, sheetSkipped: skipped,
-        at: date(at: now))
+        appAccountToken: appAccountToken, at: date(at: now))
     ]
   }
 

@@ -48,6 +48,8 @@ public enum ShopMessage: Sendable {
   case failed(ShopFailure)
   /// Buy without the payment sheet: the headless `buy` command.
   case purchase(productIdentifier: String, quantity: Int)
+  /// The app's user changes: purchases from now on pass this token (`ShopModel.appAccountToken`).
+  case setAppAccountToken(UUID?)
   /// Restore Purchases without a screen: `monkeyshop restore`.
   case restore
   /// The App Store refunded this transaction at the app's own request (the transaction manager).
@@ -79,7 +81,9 @@ public enum ShopEffect: Equatable, Sendable {
   /// `showsSheet`: the App Store shows its payment sheet for the new transaction and waits for its
   /// answer; otherwise the payment goes on as if Buy was tapped. `sheetSkipped`: that was
   /// `skipPaymentSheet`'s doing, said back in `paymentAdded` so the log can note it.
-  case addPayment(productIdentifier: String, quantity: Int, showsSheet: Bool, sheetSkipped: Bool = false, at: Date)
+  case addPayment(
+    productIdentifier: String, quantity: Int, showsSheet: Bool, sheetSkipped: Bool = false,
+    appAccountToken: UUID? = nil, at: Date)
   /// Buy or Cancel on the payment sheet of this transaction.
   case answerPaymentSheet(transactionID: String, confirmed: Bool, at: Date)
   /// The store answers every purchase due by this moment.

@@ -96,6 +96,12 @@ public struct ShopModel: Sendable {
   let requestsProducts: Bool
   /// A headless `buy` waiting for its product request's answer before it adds the payment.
   public internal(set) var pendingPurchase: PendingPurchase?
+  /// The app's user on the developer's service, as a UUID: passed with every purchase, StoreKit 2's
+  /// `.appAccountToken(_:)` purchase option or StoreKit 1's `applicationUsername`
+  /// (https://developer.apple.com/documentation/storekit/product/purchaseoption/appaccounttoken(_:),
+  /// https://developer.apple.com/documentation/storekit/skmutablepayment/applicationusername).
+  /// Nil: the app passes none.
+  public internal(set) var appAccountToken: UUID?
   /// The identifiers the product request in flight asked for.
   var requestedIdentifiers: [String] = []
   /// A crash point armed for this run only (`buy --crash`), on top of the store's condition.

@@ -117,12 +117,15 @@ public final class ShopRuntime {
       let store = AppStore(state: model.store, catalog: model.catalog)
       return [.productsAnswered(store.productsResponse(for: identifiers))]
 
-    case .addPayment(let identifier, let quantity, let showsSheet, let sheetSkipped, let date):
+    case .addPayment(let identifier, let quantity, let showsSheet, let sheetSkipped, let token, let date):
       do {
         return try changeStore { store in
           [
             .paymentAdded(
-              try store.add(productIdentifier: identifier, quantity: quantity, showsPaymentSheet: showsSheet, at: date),
+              try store.add(
+                productIdentifier: identifier, quantity: quantity, showsPaymentSheet: showsSheet,
+                appAccountToken: token,
+                at: date),
               sheetSkipped: sheetSkipped)
           ]
         }

@@ -84,6 +84,12 @@ extension ShopModel {
     }
     var download = Download(
       transactionID: transaction.id, productIdentifier: transaction.productIdentifier, content: content)
+    // Said once a run, at its first download: Apple's SDK marks `SKDownload` and its calls
+    // `API_DEPRECATED("Hosted content is no longer supported", ios(6.0, 16.0) …)`
+    // (https://developer.apple.com/documentation/storekit/skdownload).
+    if !log.contains(where: { $0.event == .download(.note(.hostedContentNoLongerSupported)) }) {
+      note(.hostedContentNoLongerSupported)
+    }
     record(.download(.start(transactionID: transaction.id)))
     download.nextStepAt = now + stepMilliseconds
     replace(download)

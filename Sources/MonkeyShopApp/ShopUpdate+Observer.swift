@@ -47,7 +47,7 @@ extension ShopModel {
             note(.interruptedLooksCancelled(transactionID: transaction.id))
             status = .interrupted(transactionID: transaction.id, failure)
           case .askToBuyDeclined:
-            note(.declineHasNoCallback)
+            note(.declineEndsFailed)
             status = .declined(product: transaction.productIdentifier)
           default:
             status = .cancelled(product: transaction.productIdentifier)

@@ -16,10 +16,9 @@ import MonkeyShopDomain
 //   keeps the credits, and the log says why.
 // - A non-consumable (the jungle map pack): the app removes access to it, in either API. StoreKit 2
 //   hears of it through `Transaction.updates` as above. StoreKit 1 through
-//   `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: "StoreKit also calls this method
-//   in the purchaser's app when the purchaser receives a refund for a non-consumable or an
-//   auto-renewable subscription, regardless if the product is shared with the family. … Revoked
-//   transactions have the `cancellation_date` populated in the receipt" (https://developer.apple.com/documentation/storekit/skpaymenttransactionobserver/paymentqueue(_:didrevokeentitlementsforproductidentifiers:)).
+//   `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: "The system calls this delegate
+//   method whenever App Store revokes in-app purchases for a family member based on changes in
+//   Family Sharing, or when the purchaser gets a refund for an in-app purchase" (https://developer.apple.com/documentation/storekit/skpaymenttransactionobserver/paymentqueue(_:didrevokeentitlementsforproductidentifiers:)).
 //   Apple does not say the callback reaches an app that was not running when the refund was made;
 //   the StoreKit 1 app finds such a refund at its next launch, as the receipt's `cancellation_date`.
 //   Either way a refund is acted on once (the wallet's `clawedBack`), and a restore never brings a

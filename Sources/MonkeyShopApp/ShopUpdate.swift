@@ -49,7 +49,10 @@ extension ShopModel {
       lastAddedTransactionID = transaction.id
       // A StoreKit 2 app called `purchase(options:)` before the sheet; it sees no payment added.
       if storeKit == .storeKit1 {
-        record(.paymentAdded(productIdentifier: transaction.productIdentifier, quantity: transaction.quantity))
+        record(
+          .paymentAdded(
+            productIdentifier: transaction.productIdentifier, quantity: transaction.quantity,
+            applicationUsername: transaction.appAccountToken?.uuidString.lowercased()))
       }
       guard sheetSkipped else { return observe(transaction, redelivered: false) }
       note(.paymentSheetSkipped)
@@ -161,6 +164,9 @@ extension ShopModel {
       // products to display for purchase" (https://developer.apple.com/library/archive/qa/qa1691/_index.html).
       pendingPurchase = PendingPurchase(productIdentifier: identifier, quantity: quantity)
       return requestProducts([identifier])
+    case .setAppAccountToken(let token):
+      appAccountToken = token
+      return []
     }
   }
 
@@ -266,8 +272,8 @@ extension ShopModel {
       }
       return [
         .addPayment(
-          productIdentifier: pending.productIdentifier, quantity: pending.quantity, showsSheet: false, at: date(at: now)
-        )
+          productIdentifier: pending.productIdentifier, quantity: pending.quantity, showsSheet: false,
+          appAccountToken: appAccountToken, at: date(at: now))
       ]
     case .success(let response):
       fail(

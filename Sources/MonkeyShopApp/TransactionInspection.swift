@@ -34,10 +34,13 @@ public struct TransactionInspection: Equatable, Sendable {
     public let currentEntitlements: Bool
   }
 
-  public init(_ transaction: StoreTransaction, catalog: Catalog, conditions: Conditions) {
+  public init(
+    _ transaction: StoreTransaction, catalog: Catalog, conditions: Conditions, appTransactionID: String? = nil
+  ) {
     self.transaction = transaction
     let storefront = conditions.activeStorefront(default: catalog.defaultStorefront)
-    payload = SignedTransactionPayload(transaction, catalog: catalog, storefront: storefront)
+    payload = SignedTransactionPayload(
+      transaction, catalog: catalog, storefront: storefront, appTransactionID: appTransactionID)
     verifies = !transaction.failsVerification
     // StoreKit 2 has a `Transaction` only for a purchase: StoreKit 1's restored transactions are
     // not in the Transaction API ("The restoreCompletedTransactions() function doesn't affect
@@ -56,6 +59,9 @@ public struct TransactionInspection: Equatable, Sendable {
 extension ShopModel {
   /// The selected transaction, inspected: for the manager's detail.
   public var inspection: TransactionInspection? {
-    selectedTransaction.map { TransactionInspection($0, catalog: catalog, conditions: store.conditions) }
+    selectedTransaction.map {
+      TransactionInspection(
+        $0, catalog: catalog, conditions: store.conditions, appTransactionID: store.appTransactionID)
+    }
   }
 }

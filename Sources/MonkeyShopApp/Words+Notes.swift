@@ -45,10 +45,10 @@ extension Words {
       say(
         "the App Store interrupted payment \(id); the app gets only SKErrorDomain 2 and reads a cancel (Apple documents no code for an interruption)",
         "App Store が支払い \(id) を中断。アプリには SKErrorDomain 2 しか届かずキャンセルと判断 (中断のコードは Apple 未記載)")
-    case .declineHasNoCallback:
+    case .declineEndsFailed:
       say(
-        "Apple documents no callback for a declined Ask to Buy: here it ends .failed, SKErrorDomain 2, read as a cancel",
-        "承認と購入の拒否に Apple 記載のコールバックはない: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
+        "Apple says to wait for \"another callback that indicates the final status\" and does not say which state a decline brings: here it ends .failed, SKErrorDomain 2, read as a cancel",
+        "Apple は「最終状態を示す別のコールバック」を待つよう記載するが、拒否がどの状態になるかは記載なし: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
     case .updatesRepeatUnfinished(let count):

@@ -114,8 +114,8 @@ public struct Words: Sendable {
       return say("Purchase of \(title(product)) cancelled", "\(title(product)) の購入をキャンセルしました")
     case .declined(let product):
       return say(
-        "Purchase of \(title(product)) cancelled — the app saw .failed, SKErrorDomain 2; a decline has no callback of its own (see the log's ↳ note)",
-        "\(title(product)) の購入をキャンセルしました — アプリに届いたのは .failed (SKErrorDomain 2)。拒否専用のコールバックはありません (ログの ↳ 注記)"
+        "Purchase of \(title(product)) cancelled — the app saw .failed, SKErrorDomain 2; Apple does not say which state a decline brings (see the log's ↳ note)",
+        "\(title(product)) の購入をキャンセルしました — アプリに届いたのは .failed (SKErrorDomain 2)。拒否がどの状態になるかは Apple 未記載 (ログの ↳ 注記)"
       )
     case .interrupted(let id, let failure):
       let text = say(

@@ -106,7 +106,7 @@ public enum NotificationSender {
     do {
       let folder = DataFolder(path: path)
       // A change signs what it completes, as every command's does.
-      folder.signer = FolderSigner(folderPath: path)
+      folder.signer = FolderSigner()
       let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
       let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
       let answer = attempt.httpStatus.map { "\($0)" } ?? attempt.result.rawValue

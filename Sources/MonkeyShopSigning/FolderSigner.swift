@@ -2,40 +2,52 @@ import Foundation
 import MonkeyShopDomain
 import MonkeyShopStorage
 
-/// Signs the transactions a data folder's changes complete, with the folder's chain: set as the
-/// folder's `signer`, it signs each completed (or refunded) transaction once, as the change is
-/// written, so its JWS is stored and never signed again.
+/// Signs the transactions a data folder's changes complete, with the folder's keys for each
+/// transaction's environment (docs/signing.md, "Environments"): set as the folder's `signer`, it
+/// signs each completed (or refunded) transaction once, as the change is written, so its JWS is
+/// stored and never signed again.
 public final class FolderSigner: TransactionSigner {
-  private let folderPath: String
-  /// The chain as last read, kept while its files stay the same.
-  private var cached: (files: [String: Data], identity: SigningIdentity)?
+  /// The keys as last read, by environment, kept while their files stay the same.
+  private var cached: [StoreEnvironment: (files: [String: Data], signer: EnvironmentSigner)] = [:]
 
-  public init(folderPath: String) {
-    self.folderPath = folderPath
-  }
+  public init() {}
 
-  public var chainFileNames: [String] { SigningIdentity.allFileNames }
-
-  public func makeChain() throws -> [String: Data] { try SigningIdentity.make().files() }
-
-  public func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, chain: [String: Data]) throws
-    -> String
-  {
-    try identity(chain).sign(payload, failingVerification: failingVerification)
-  }
-
-  public func sign(notificationPayload json: Data, chain: [String: Data]) throws -> String {
-    try identity(chain).sign(encodedJSON: json)
-  }
-
-  private func identity(_ chain: [String: Data]) throws -> SigningIdentity {
-    let identity: SigningIdentity
-    if let cached, cached.files == chain {
-      identity = cached.identity
-    } else {
-      identity = try SigningIdentity(files: chain, folder: folderPath)
-      cached = (chain, identity)
+  public func keySet(for environment: StoreEnvironment) -> KeySet {
+    switch environment {
+    case .sandbox: SigningIdentity.keySet
+    case .xcode, .localTesting: LocalSigningIdentity.keySet
     }
-    return identity
+  }
+
+  public func makeKeys(for environment: StoreEnvironment) throws -> [String: Data] {
+    switch environment {
+    case .sandbox: try SigningIdentity.make().files()
+    case .xcode, .localTesting: try LocalSigningIdentity.makeFiles()
+    }
+  }
+
+  public func sign(
+    _ payload: SignedTransactionPayload, failingVerification: Bool, keys: [String: Data], place: String
+  ) throws -> String {
+    try signer(payload.environment, keys: keys, place: place).sign(payload, failingVerification: failingVerification)
+  }
+
+  public func sign(notificationPayload json: Data, environment: StoreEnvironment, keys: [String: Data], place: String)
+    throws -> String
+  {
+    try signer(environment, keys: keys, place: place).sign(encodedJSON: json)
+  }
+
+  private func signer(_ environment: StoreEnvironment, keys: [String: Data], place: String) throws
+    -> EnvironmentSigner
+  {
+    if let cached = cached[environment], cached.files == keys { return cached.signer }
+    let signer: EnvironmentSigner
+    switch environment {
+    case .sandbox: signer = .appStore(try SigningIdentity(files: keys, folder: place))
+    case .xcode, .localTesting: signer = .local(try LocalSigningIdentity(files: keys, place: place))
+    }
+    cached[environment] = (keys, signer)
+    return signer
   }
 }

@@ -39,9 +39,12 @@ extension SigningIdentity {
   /// `SignedTransactionPayload.init`): signed so it fails verification when the transaction was
   /// completed under `verification fail`.
   public func signedTransaction(
-    _ transaction: StoreTransaction, catalog: Catalog, storefront: Storefront
+    _ transaction: StoreTransaction, catalog: Catalog, storefront: Storefront, appTransactionID: String? = nil
   ) throws -> String? {
-    guard let payload = SignedTransactionPayload(transaction, catalog: catalog, storefront: storefront) else {
+    guard
+      let payload = SignedTransactionPayload(
+        transaction, catalog: catalog, storefront: storefront, appTransactionID: appTransactionID)
+    else {
       return nil
     }
     return try sign(payload, failingVerification: transaction.failsVerification)

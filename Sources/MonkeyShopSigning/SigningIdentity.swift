@@ -122,22 +122,28 @@ public struct SigningIdentity: Sendable {
   // MARK: The data folder's chain
 
   /// The files of a data folder's chain: the three certificates (DER) and the leaf's private key
-  /// (PEM, PKCS #8), each written mode 0600 beside the wallet.
+  /// (PEM, PKCS #8), each mode 0600, in the data folder's `signing/` (`folderName`), put in place
+  /// whole (`DataFolder.fileSet`). Folders made by older versions have them beside the wallet.
   public static let fileNames = (
     root: "signing-root.der", intermediate: "signing-intermediate.der", leaf: "signing-leaf.der",
     leafKey: "signing-leaf-key.pem"
   )
 
-  static var allFileNames: [String] {
-    [fileNames.root, fileNames.intermediate, fileNames.leaf, fileNames.leafKey]
-  }
+  public static let folderName = "signing"
+
+  /// The files that keep the chain and the leaf's key.
+  public static let keySet = KeySet(
+    folderName: folderName, fileNames: [fileNames.root, fileNames.intermediate, fileNames.leaf, fileNames.leafKey],
+    privateNames: [fileNames.leafKey])
 
   /// The data folder's chain, made the first time it is asked for and the same ever after, so a root
   /// exported once (`store certificate`) goes on verifying every transaction the folder signs. Files
   /// that cannot be read as a chain are refused (exit 65) naming the file, and left as they are.
   public static func of(_ folder: DataFolder) throws -> SigningIdentity {
-    let files = try folder.files(allFileNames) { try make().files() }
-    return try SigningIdentity(files: files, folder: folder.path)
+    let (files, place) = try folder.fileSet(keySet.folderName, keySet.fileNames, privateNames: keySet.privateNames) {
+      try make().files()
+    }
+    return try SigningIdentity(files: files, folder: place)
   }
 
   /// The chain as the data folder keeps it.
@@ -154,7 +160,8 @@ public struct SigningIdentity: Sendable {
   /// self-signed, and the key the leaf's.
   init(files: [String: Data], folder: String) throws(DataFileError) {
     func place(_ name: String) -> String { folder + "/" + name }
-    let remake = "remove the signing-* files to make a new chain (servers must then trust the new root)"
+    let remake =
+      "remove \(folder.hasSuffix("/" + Self.folderName) ? "the \(Self.folderName) folder" : "the signing-* files") to make a new chain (servers must then trust the new root)"
     func certificate(_ name: String) throws(DataFileError) -> Certificate {
       do {
         return try Certificate(derEncoded: Array(files[name] ?? Data()))

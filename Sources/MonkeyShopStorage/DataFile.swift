@@ -20,8 +20,10 @@ struct DataFile {
   /// Data files hold a wallet or a store; anything bigger is not one.
   static let sizeLimit = 64 << 20
 
-  /// The file's bytes, or nil when it does not exist.
-  func read() throws(DataFileError) -> Data? {
+  /// The file's bytes, or nil when it does not exist. `ownerOnly`: a file the group or others may
+  /// read is refused, naming the `chmod` that fixes it, as ssh refuses a private key "accessible by
+  /// others".
+  func read(ownerOnly: Bool = false) throws(DataFileError) -> Data? {
     let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -32,6 +34,14 @@ struct DataFile {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw failure("cannot be examined") }
     try checkRegular(info)
+    if ownerOnly, info.st_mode & 0o077 != 0 {
+      throw DataFileError(
+        path: path,
+        problem: String(
+          format:
+            "is a private key that other users can read (mode %o); `chmod 600 %@` to use it, and make a new chain if they may have read it",
+          info.st_mode & 0o777, path))
+    }
     guard Int(info.st_size) <= Self.sizeLimit else {
       throw DataFileError(path: path, problem: "is \(info.st_size) bytes, far more than a monkeyshop file holds")
     }

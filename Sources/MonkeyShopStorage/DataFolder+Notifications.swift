@@ -45,9 +45,20 @@ extension DataFolder {
   func commitNotifications(_ store: inout StoreState, leaving: [StoreTransaction], folder: Int32) throws {
     var queue = store.notifications
     if !queue.outgoing.isEmpty {
-      let chain = try signer?.chain(
-        reading: { name in try file(name, in: folder).read() },
-        writing: { name, data in try file(name, in: folder).replace(with: data) })
+      // The keys of each environment, read (or made) once; a folder whose keys cannot be read
+      // records the notification unsigned, never sent, as a purchase goes on unsigned.
+      var loaded: [StoreEnvironment: (files: [String: Data], place: String)?] = [:]
+      func keys(_ environment: StoreEnvironment) throws -> (files: [String: Data], place: String)? {
+        guard let signer else { return nil }
+        if let found = loaded[environment] { return found }
+        do {
+          loaded[environment] = .some(
+            try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) })
+        } catch let error as DataFileError where error.errorID != .cannotWriteDataFile {
+          loaded[environment] = .some(nil)
+        }
+        return loaded[environment] ?? nil
+      }
       for index in queue.outgoing.indices {
         var notification = queue.outgoing[index]
         if notification.signedTransactionInfo == nil, let id = notification.transactionID,
@@ -55,8 +66,10 @@ extension DataFolder {
         {
           notification.signedTransactionInfo = transaction.currentJWS
         }
-        if let signer, let chain {
-          notification.signedPayload = try signer.sign(notificationPayload: notification.payloadJSON, chain: chain)
+        if let signer, let set = try keys(notification.environment) {
+          notification.signedPayload = try signer.sign(
+            notificationPayload: notification.payloadJSON, environment: notification.environment, keys: set.files,
+            place: set.place)
           // Signed, the transaction's JWS is inside `signedPayload`: the line does not keep it twice.
           notification.signedTransactionInfo = nil
         }

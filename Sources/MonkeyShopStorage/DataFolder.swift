@@ -56,7 +56,8 @@ public final class DataFolder: ShopStorage {
     defer { close(folder) }
     var (store, wallet) = try read(in: folder)
     TransactionNumbers.catchUp(&store, with: wallet)
-    return try HistoryFile(folder: folder, path: path).read(counter: store.lastTransactionNumber)
+    return try HistoryFile(folder: folder, path: path, onNotice: onNotice).read(
+      counter: store.lastTransactionNumber, noticesTornLine: true)
   }
 
   public func update<Result>(
@@ -83,9 +84,9 @@ public final class DataFolder: ShopStorage {
     try history.append(leaving)
     newStore.leaving = []
     if let signer {
-      try signer.signUnsigned(
-        &newStore, reading: { name in try file(name, in: folder).read() },
-        writing: { name, data in try file(name, in: folder).replace(with: data) })
+      try signer.signUnsigned(&newStore) { environment in
+        try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) }
+      }
     }
     // The notifications this change made, signed and appended before the store commits them
     // (docs/notifications.md).
@@ -112,40 +113,6 @@ public final class DataFolder: ShopStorage {
     guard let folder = try openFolder(creating: false) else { return nil }
     defer { close(folder) }
     return try body(folder)
-  }
-
-  /// Files kept beside the wallet and the store (the signing keys and certificates), read under the
-  /// folder's lock. When none is there, `make` makes them all and they are written as the wallet
-  /// is: mode 0600, never through a link, each replaced whole; when only some are, the first one
-  /// missing is named and nothing is written. Returns every file's bytes by name.
-  public func files(_ names: [String], makingAll make: () throws -> [String: Data]) throws -> [String: Data] {
-    guard let folder = try openFolder(creating: true) else {
-      throw DataFileError(path: path, problem: "the data folder vanished while being created")
-    }
-    defer { close(folder) }
-    let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
-    defer { lock.release() }
-    var found: [String: Data] = [:]
-    for name in names {
-      if let data = try file(name, in: folder).read() { found[name] = data }
-    }
-    if found.count == names.count { return found }
-    // Some are here and some not: making new ones would replace what a server was told to trust.
-    if let missing = names.first(where: { found[$0] == nil }), !found.isEmpty {
-      throw DataFileError(
-        path: path + "/" + missing,
-        problem:
-          "is missing while \(found.keys.sorted().joined(separator: ", ")) are here; put it back, or remove all of \(names.joined(separator: ", ")) to make new ones"
-      )
-    }
-    let made = try make()
-    for name in names {
-      guard let data = made[name] else {
-        throw DataFileError(path: path + "/" + name, problem: "was not made", errorID: .cannotWriteDataFile)
-      }
-      try file(name, in: folder).replace(with: data)
-    }
-    return made
   }
 
   // MARK: The folder
@@ -207,8 +174,8 @@ public final class DataFolder: ShopStorage {
         path: path,
         problem: "is a symbolic link owned by another user (uid \(info.st_uid)); monkeyshop does not follow it")
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty, stat(parent, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
+    let parent = PathText.folder(of: path)
+    if stat(parent, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
       throw DataFileError(
         path: path,
         problem: String(

@@ -40,7 +40,9 @@ struct HistoryFile {
   /// Every transaction listed, oldest first, each once (its last line wins); none when the file
   /// does not exist. `counter`: the highest number the store has given; a line above it is not
   /// one this store wrote.
-  func read(counter: Int) throws(DataFileError) -> [StoreTransaction] {
+  /// `noticesTornLine`: a torn last line, left out, is also said (`onNotice`) — for a reader that
+  /// lists the history to someone; a writer cuts it off and says that instead.
+  func read(counter: Int, noticesTornLine: Bool = false) throws(DataFileError) -> [StoreTransaction] {
     let fd = openat(file.folder, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -68,7 +70,8 @@ struct HistoryFile {
         throw DataFileError(path: path, problem: "is larger than a monkeyshop history can be")
       }
     }
-    return try HistoryLines(path: path, data: data).transactions(counter: counter)
+    return try HistoryLines(path: path, data: data, onNotice: noticesTornLine ? onNotice : nil)
+      .transactions(counter: counter)
   }
 
   /// Appends transactions, one line each, and makes them durable. First ends a whole last line that
@@ -144,6 +147,8 @@ struct HistoryFile {
 struct HistoryLines {
   let path: String
   let data: Data
+  /// Told of a torn last line left out.
+  var onNotice: ((String) -> Void)? = nil
 
   static func encode(_ transactions: [StoreTransaction], path: String) throws(DataFileError) -> Data {
     let encoder = JSONEncoder()
@@ -172,8 +177,14 @@ struct HistoryLines {
       lines.append(start..<index)
       start = index + 1
     }
-    if start < bytes.count, Self.wholeTransaction(bytes[start...]) != nil {
-      lines.append(start..<bytes.count)
+    if start < bytes.count {
+      if Self.wholeTransaction(bytes[start...]) != nil {
+        lines.append(start..<bytes.count)
+      } else {
+        onNotice?(
+          "\(path): its last line is cut short (\(bytes.count - start) bytes without a newline that are not a whole transaction: a write interrupted); it is left out, and the next change to the store removes it"
+        )
+      }
     }
     var listed: [StoreTransaction]
     if let all = try fastRead(bytes, lines) {

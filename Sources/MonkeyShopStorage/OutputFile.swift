@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopDomain
 
 #if canImport(Glibc)
   import Glibc
@@ -80,15 +81,16 @@ public enum OutputFile {
       if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
         return isFolder.boolValue ? "\(ancestor) cannot be written to" : "\(ancestor) is a file, not a folder"
       }
-      ancestor = (ancestor as NSString).deletingLastPathComponent
+      let parent = PathText.folder(of: ancestor)
+      if parent == "." || parent == ancestor { break }
+      ancestor = parent
     }
     return "the folder cannot be created"
   }
 
   /// The folder a file at `path` goes in: "." for a bare name.
   public static func folder(of path: String) -> String {
-    let parent = (path as NSString).deletingLastPathComponent
-    return parent.isEmpty ? "." : parent
+    PathText.folder(of: path)
   }
 
   /// Why no file can be made in the folder of `path` (it does not exist, or cannot be written

@@ -105,6 +105,8 @@ struct PlayerWords: Sendable {
     case .expect(let expectations): say("expect ", "確認 ") + expectations.map(expectation).joined(separator: ", ")
     case .snapshot(let title): say("snapshot", "スナップショット") + (title.map { " \"\($0)\"" } ?? "")
     case .say: narration
+    case .appAccountToken(let token):
+      say("appAccountToken ", "アカウントトークン ") + (token?.uuidString.lowercased() ?? say("none", "なし"))
     }
   }
 

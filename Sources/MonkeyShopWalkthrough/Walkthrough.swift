@@ -61,6 +61,9 @@ public struct WalkthroughStep: Sendable {
     case expect([Expectation])
     case snapshot(title: String?)
     case say(String)
+    /// The app's user from now on (nil: none): the purchases the next steps make pass this UUID,
+    /// StoreKit 2's `.appAccountToken(_:)` or StoreKit 1's `applicationUsername`.
+    case appAccountToken(UUID?)
   }
 
   /// The step's kind as the file writes it.
@@ -78,12 +81,13 @@ public struct WalkthroughStep: Sendable {
     case .expect: "expect"
     case .snapshot: "snapshot"
     case .say: "say"
+    case .appAccountToken: "appAccountToken"
     }
   }
 
   /// Every kind of step, in the order the format documents them.
   public static let kinds = [
-    "launch", "relaunch", "press", "wait", "set", "store", "crash", "expect", "snapshot", "say",
+    "launch", "relaunch", "press", "wait", "set", "store", "crash", "expect", "snapshot", "say", "appAccountToken",
   ]
 
   /// `press 0 + +`, `wait 2s`, `expect balance 30`: the step as the transcript names it.
@@ -99,6 +103,7 @@ public struct WalkthroughStep: Sendable {
     case .expect(let expectations): "expect " + expectations.map(\.description).joined(separator: ", ")
     case .snapshot(let title): "snapshot" + (title.map { " \"\($0)\"" } ?? "")
     case .say(let text): "say \(text)"
+    case .appAccountToken(let token): "appAccountToken \(token?.uuidString.lowercased() ?? "none")"
     }
   }
 

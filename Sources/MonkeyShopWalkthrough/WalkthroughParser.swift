@@ -262,6 +262,7 @@ struct WalkthroughReader {
     case "crash": "beforeDelivery or afterDeliveryBeforeFinish"
     case "expect": "{ \(Expectation.fields.joined(separator: ", ")) }"
     case "say": "a line of narration"
+    case "appAccountToken": "a UUID, or none"
     default: "a value"
     }
   }
@@ -318,6 +319,14 @@ struct WalkthroughReader {
         return nil
       }
       return .say(line)
+    case "appAccountToken":
+      guard let text = text(value, "appAccountToken", expected: "a UUID, or none") else { return nil }
+      if text == "none" { return .appAccountToken(nil) }
+      guard let token = UUID(uuidString: text) else {
+        fail(value, "'\(text)' is not a UUID (expected a UUID such as 7e3fb20b-4cdb-47cc-936d-99d65f608138, or none)")
+        return nil
+      }
+      return .appAccountToken(token)
     default:
       return nil
     }

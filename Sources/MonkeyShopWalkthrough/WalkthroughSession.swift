@@ -59,6 +59,8 @@ public final class WalkthroughSession {
 
   /// The running app, or nil when it is not running.
   var app: ShopRuntime? { appState == .running ? runtime : nil }
+  /// The `appAccountToken` step's UUID: the app passes it with its purchases, launch after launch.
+  var appAccountToken: UUID?
 
   /// Why keys and the screen are out of reach now, or nil while the app runs.
   public var whyNotRunning: String? {
@@ -120,6 +122,9 @@ public final class WalkthroughSession {
       record.snapshot = screen()?.text ?? "(\(whyNotRunning ?? "no screen"))"
     case .say:
       break
+    case .appAccountToken(let token):
+      appAccountToken = token
+      app?.send(.setAppAccountToken(token))
     }
     record.events = Array(log[before...])
     if !record.passed, record.screen == nil { record.screen = screen()?.text }
@@ -147,6 +152,8 @@ public final class WalkthroughSession {
     crashPoint = nil
     self.runtime = runtime
     runtime.start(now: clock)
+    // The app's user stays signed in across launches.
+    if let appAccountToken { runtime.send(.setAppAccountToken(appAccountToken)) }
     advance(to: clock)
     if waitForProducts { settle() }
   }

@@ -32,6 +32,13 @@ struct Buy: ParsableCommand {
       valueName: "beforeDelivery|afterDeliveryBeforeFinish"))
   var crash: CrashPoint?
 
+  @Option(
+    name: .customLong("app-account-token"),
+    help: ArgumentHelp(
+      "A UUID tying the purchase to the app's user: StoreKit 2's .appAccountToken(_:) purchase option, StoreKit 1's applicationUsername; the signed transaction's appAccountToken.",
+      valueName: "UUID"))
+  var appAccountToken: String?
+
   @Flag(
     help:
       "Print JSON instead of the event log: outcome, transaction (with its jws), balance, creditedBy, events (each with an ISO 8601 time), exitStatus, and error when it failed (docs/json/buy.schema.json)."
@@ -42,6 +49,13 @@ struct Buy: ParsableCommand {
   @OptionGroup var options: ShopOptions
 
   func validate() throws {
+    // "A UUID you create at the time of purchase"
+    // (https://developer.apple.com/documentation/appstoreserverapi/appaccounttoken).
+    if let appAccountToken, UUID(uuidString: appAccountToken) == nil {
+      throw ValidationError(
+        "--app-account-token '\(TerminalText.clipped(appAccountToken))' is not a UUID (expected a UUID such as 7e3fb20b-4cdb-47cc-936d-99d65f608138)"
+      )
+    }
     guard AppStore.quantityLimit.contains(quantity) else {
       throw ValidationError(PaymentError.invalidQuantity(quantity).description)
     }
@@ -66,6 +80,7 @@ struct Buy: ParsableCommand {
     let runtime = Headless.launch(catalog: catalog, folder: folder, armedCrash: crash, log: log)
     // Launch gave up waiting for another monkeyshop's lock: the purchase would wait as long again.
     if let failure = runtime.model.lastFailure, failure.errorID == .dataFolderBusy { throw Failure(failure) }
+    if let token = appAccountToken.flatMap(UUID.init(uuidString:)) { runtime.send(.setAppAccountToken(token)) }
     runtime.send(.purchase(productIdentifier: productIdentifier, quantity: quantity))
     Headless.runWhilePurchasing(runtime)
     var outcome = BuyOutcome(runtime.model)

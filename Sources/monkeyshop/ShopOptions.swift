@@ -63,7 +63,7 @@ extension ShopPlaces {
   var dataFolder: DataFolder {
     let folder = DataFolder(path: DataFolder.defaultPath(explicit: dataDir, environment: environment))
     // Each transaction the App Store completes or refunds is signed then, once, and kept.
-    folder.signer = FolderSigner(folderPath: folder.path)
+    folder.signer = FolderSigner()
     folder.onNotice = { text in Output.warn("monkeyshop: \(text)") }
     do {
       folder.waiting = try LockWaiting(environment: environment)

@@ -10,16 +10,20 @@ import MonkeyShopStorage
   import Darwin
 #endif
 
-/// `store certificate`: the root of the data folder's signing chain, for a server under test to
-/// trust (docs/signing.md). Apple's `SignedDataVerifier` takes roots as DER bytes, so DER is the default.
+/// `store certificate`: what a server under test trusts for the environment in use (`store set
+/// environment`): the root of the data folder's App Store chain for Sandbox, the self-signed
+/// certificate that signs Xcode and LocalTesting transactions for those (docs/signing.md). Apple's
+/// `SignedDataVerifier` takes roots as DER bytes, so DER is the default.
 struct StoreCertificate: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "certificate",
-    abstract: "Export the root certificate that signed transactions chain to, for a server to trust.",
+    abstract: "Export the certificate signed transactions chain to, for a server to trust.",
     discussion: """
-      DER by default (what Apple's App Store Server Library takes), PEM with --pem. Without --out the \
-      certificate goes to standard output: PEM always, DER only when standard output is not a terminal. \
-      The chain is made once per data folder and kept there.
+      For the environment in use: Sandbox (the default), the root of the three-certificate chain; \
+      Xcode and LocalTesting, the one self-signed certificate their transactions carry, as Xcode's \
+      StoreKit testing signs. DER by default (what Apple's App Store Server Library takes), PEM with \
+      --pem. Without --out the certificate goes to standard output: PEM always, DER only when \
+      standard output is not a terminal. Each is made once per data folder and kept there.
       """)
 
   @Flag(help: "Write PEM (-----BEGIN CERTIFICATE-----) instead of DER.")
@@ -40,14 +44,16 @@ struct StoreCertificate: ParsableCommand {
     if let out {
       try Self.checkPlace(out, dataFolder: options.dataFolder)
     }
-    let identity = try SigningIdentity.of(options.dataFolder)
-    let bytes = pem ? Data(try identity.rootPEM.utf8) + Data("\n".utf8) : Data(try identity.rootDER)
+    let environment = try options.dataFolder.readStore().conditions.environment
+    let signer = try EnvironmentSigner.of(options.dataFolder, environment: environment)
+    let bytes = pem ? Data(try signer.trustedPEM.utf8) + Data("\n".utf8) : Data(try signer.trustedDER)
     guard let out else {
       Output.sayBytes(bytes)
       return
     }
     try Self.save(bytes, to: out)
-    say("root certificate (\(pem ? "PEM" : "DER")) written to \(TerminalText.escaped(out))")
+    let what = environment == .sandbox ? "root certificate" : "\(environment.rawValue) certificate"
+    say("\(what) (\(pem ? "PEM" : "DER")) written to \(TerminalText.escaped(out))")
   }
 
   /// A place `--out` may write: a regular file or a new name in an existing folder; never a
@@ -73,7 +79,7 @@ struct StoreCertificate: ParsableCommand {
 /// `jws` in `store transactions --json`: each transaction's signed transaction as the App Store
 /// signed it when it completed (or refunded) it, stored with it. One completed before transactions
 /// were signed and kept (or while the folder held only part of its chain) is signed now with the
-/// data folder's chain, from what it recorded, else from the catalog and the storefront in force.
+/// data folder's keys for its environment, from what it recorded, else from the catalog and the storefront in force.
 enum SignedTransactions {
   /// The signed transaction of each transaction that has one, by transaction id. The chain and the
   /// catalog are read only when a transaction needs them.
@@ -88,9 +94,15 @@ enum SignedTransactions {
     guard !unsigned.isEmpty else { return result }
     let catalog = try options.loadCatalog()
     let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
-    let identity = try SigningIdentity.of(options.dataFolder)
+    // Each transaction signed as its environment signs: Sandbox with the chain, Xcode and
+    // LocalTesting with the local certificate.
+    var signers: [StoreEnvironment: EnvironmentSigner] = [:]
     for transaction in unsigned {
-      result[transaction.id] = try identity.signedTransaction(transaction, catalog: catalog, storefront: storefront)
+      let environment = transaction.environment ?? .sandbox
+      let signer = try signers[environment] ?? EnvironmentSigner.of(options.dataFolder, environment: environment)
+      signers[environment] = signer
+      result[transaction.id] = try signer.signedTransaction(
+        transaction, catalog: catalog, storefront: storefront, appTransactionID: store.appTransactionID)
     }
     return result
   }

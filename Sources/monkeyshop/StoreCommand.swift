@@ -20,7 +20,7 @@ struct StoreCommand: ParsableCommand {
 
     @Flag(
       help:
-        "Print JSON: an array of {id (the App Store's number), transactionIdentifier (purchased only), productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, resolvedFromTransactionID for a resolution, revocationDate (ISO 8601) and revocationReason where refunded, and jws (the signed transaction) where purchased}, oldest first."
+        "Print JSON: an array of {id (the App Store's number), transactionIdentifier (purchased only), productIdentifier, quantity, state, finished, purchaseDate (ISO 8601), errorDomain, errorCode, errorMessage, errorID where failed, resolvedFromTransactionID for a resolution, appAccountToken where the app passed one, revocationDate (ISO 8601) and revocationReason where refunded, and jws (the signed transaction) where purchased}, oldest first."
     )
     var json = false
 

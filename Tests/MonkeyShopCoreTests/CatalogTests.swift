@@ -96,6 +96,11 @@ struct BadCatalog: Sendable, CustomTestStringConvertible {
   }
 }
 
+/// `com.example.xxx…`, `length` characters long.
+func longProductID(_ length: Int) -> String {
+  "com.example." + String(repeating: "x", count: length - "com.example.".count)
+}
+
 private let badCatalogs: [BadCatalog] = [
   BadCatalog("no products key", product: nil, key: "products") { $0["products"] = nil },
   BadCatalog("empty products", product: nil, key: "products") { $0["products"] = [Any]() },
@@ -109,6 +114,12 @@ private let badCatalogs: [BadCatalog] = [
   },
   .first("productIdentifier not reverse-DNS", key: "productIdentifier", product: "credits5") {
     $0["productIdentifier"] = "credits5"
+  },
+  .first(
+    "productIdentifier with a character Apple does not allow", key: "productIdentifier",
+    product: "com.example.credits+5"
+  ) {
+    $0["productIdentifier"] = "com.example.credits+5"
   },
   BadCatalog("duplicate identifiers", product: "com.example.credits.5", key: "productIdentifier") {
     $0["products"] = [
@@ -235,6 +246,35 @@ struct CatalogTests {
     #expect(error.description.contains(path))
     if let product = bad.product { #expect(error.description.contains(product)) }
     if let key = bad.key { #expect(error.description.contains(key)) }
+  }
+
+  @Test("a product ID of Apple's 100 characters loads; 101 is refused naming the product and the limit")
+  func productIDLength() throws {
+    var root = goodCatalog()
+    var products = root["products"] as! [Any]
+    var entry = products[0] as! [String: Any]
+    entry["productIdentifier"] = longProductID(100)
+    products[0] = entry
+    root["products"] = products
+    let (_, accepted) = try load(plistData(root))
+    let catalog = try accepted.get()
+    #expect(catalog.product(longProductID(100)) != nil)
+    // Every folder named after an accepted ID fits a file name (NAME_MAX, 255 bytes).
+    #expect(".\(longProductID(100)).unpacking".utf8.count < 255)
+
+    entry["productIdentifier"] = longProductID(101)
+    products[0] = entry
+    root["products"] = products
+    let (path, refused) = try load(plistData(root))
+    guard case .failure(let error) = refused else {
+      Issue.record("a 101-character product ID was accepted")
+      return
+    }
+    #expect(error.path == path)
+    #expect(error.key == "productIdentifier")
+    #expect(error.product == longProductID(101))
+    #expect(error.description.contains("is 101 characters long, more than Apple's limit of 100"))
+    #expect(error.description.contains(String(longProductID(101).prefix(100))))
   }
 
   @Test(

@@ -236,7 +236,7 @@ struct HistoryTests {
     }
   }
 
-  @Test("a torn last line is cut off by the next writer, which says so")
+  @Test("a torn last line is said by a listing, and cut off by the next writer, which says so")
   func tornLineCutWithMessage() throws {
     try withDataFolder { folder in
       var notices: [String] = []
@@ -247,6 +247,13 @@ struct HistoryTests {
       handle.write(Data(#"{"environment":"Sandbox","finished":tr"#.utf8))
       try handle.close()
       #expect(notices.isEmpty)
+      // A listing leaves the line out and says so: never silently one transaction short.
+      #expect(try folder.readEveryTransaction().count == 21)
+      #expect(notices.count == 1)
+      #expect(
+        notices.first?.hasPrefix(folder.historyPath + ": its last line is cut short (38 bytes") == true, "\(notices)")
+      #expect(notices.first?.hasSuffix("it is left out, and the next change to the store removes it") == true)
+      notices = []
       try buyAndFinish(folder, at: 21)
       #expect(notices.count == 1)
       #expect(notices.first?.hasPrefix(folder.historyPath + ": its last line was cut short") == true, "\(notices)")

@@ -25,12 +25,18 @@ private func change<Result>(_ storage: any ShopStorage, _ body: (inout AppStore)
 
 /// Signs as the data folder's signer would, without the crypto: the payload itself, readable.
 private final class PlainSigner: TransactionSigner {
-  var chainFileNames: [String] { ["chain"] }
-  func makeChain() throws -> [String: Data] { ["chain": Data("chain".utf8)] }
-  func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, chain: [String: Data]) throws -> String {
+  func keySet(for environment: StoreEnvironment) -> KeySet {
+    KeySet(folderName: "plain-keys", fileNames: ["key"], privateNames: ["key"])
+  }
+  func makeKeys(for environment: StoreEnvironment) throws -> [String: Data] { ["key": Data("key".utf8)] }
+  func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, keys: [String: Data], place: String)
+    throws -> String
+  {
     "transaction." + Base64URLText.encode(payload.encodedJSON) + ".plain"
   }
-  func sign(notificationPayload json: Data, chain: [String: Data]) throws -> String {
+  func sign(notificationPayload json: Data, environment: StoreEnvironment, keys: [String: Data], place: String)
+    throws -> String
+  {
     "notification." + Base64URLText.encode(json) + ".plain"
   }
 }

@@ -51,7 +51,7 @@ import Testing
   /// payment sheet not yet answered.
   static func addPayment(_ model: inout ShopModel, _ key: Character = "5", id: String = "1") -> StoreTransaction {
     let effects = press(&model, key)
-    guard case .addPayment(let product, let quantity, true, false, let at) = effects.first else {
+    guard case .addPayment(let product, let quantity, true, false, nil, let at) = effects.first else {
       Issue.record("\(key) added no payment with a sheet: \(effects)")
       return transaction(id, .purchasing)
     }

@@ -246,7 +246,9 @@ struct StoreKitConfigurationTests {
     let clipped = String(long.prefix(TerminalText.clipLength)) + "…"
     #expect(longIDs.notes == ["not sold here (subscriptions): \(clipped) (subscriptionGroups[0].subscriptions[0])"])
     let missing = try #require(throws: CatalogError.self) { try longIDs.catalog(credits: ["com.example.bananas.5": 5]) }
-    #expect(missing.message.contains("one unit grants: \(clipped) (expected --credits \(clipped)=N, N from 1"))
+    // Longer than Apple's 100 characters: refused, the ID clipped in the message.
+    #expect(missing.message.contains("product '\(clipped)'"), "\(missing)")
+    #expect(missing.message.contains("is 312 characters long, more than Apple's limit of 100"), "\(missing)")
     #expect(!missing.message.contains(String(long.prefix(TerminalText.clipLength + 1))))
 
     // A key of the file, written twice.
@@ -257,6 +259,85 @@ struct StoreKitConfigurationTests {
     }
     #expect(twice.message.contains("key 'settings.\(key.prefix(TerminalText.clipLength - 9))…': is written twice"))
     #expect(!twice.message.contains(String(key.prefix(TerminalText.clipLength))))
+  }
+
+  @Test("a new product as Xcode writes it (empty displayName and description) is taken, with a warning naming it")
+  func emptyLocalizationTexts() throws {
+    var root = StoreKitJSON.good()
+    StoreKitJSON.editProduct(&root, 1) { product in
+      product["referenceName"] = "Twelve bananas"
+      product["localizations"] = [["description": "", "displayName": "", "locale": "en_US"]]
+    }
+    StoreKitJSON.editProduct(&root, 0) { product in
+      product["localizations"] = [["description": "", "displayName": "Five", "locale": "en_US"]]
+    }
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let catalog = try configuration.catalog(credits: StoreKitJSON.credits)
+    #expect(catalog.products[1].localization("en").title == "Twelve bananas")
+    #expect(catalog.products[1].localization("en").description == "Twelve bananas")
+    #expect(catalog.products[0].localization("en").title == "Five")
+    #expect(catalog.products[0].localization("en").description == "Five")
+    #expect(
+      configuration.notes.contains(
+        "products[1] 'com.example.bananas.12': localizations[0] (en_US) has an empty displayName and description, as Xcode writes a new product; the storefront shows 'Twelve bananas' instead"
+      ), "\(configuration.notes)")
+    #expect(
+      configuration.notes.contains {
+        $0.hasPrefix("products[0] 'com.example.bananas.5': localizations[0] (en_US) has an empty description,")
+      },
+      "\(configuration.notes)")
+  }
+
+  @Test("every App Store storefront loads with Apple's storefront ID and its currency: CHN, SAU, CHL")
+  func everyStorefront() throws {
+    #expect(Storefront.all.count == 175)
+    #expect(Set(Storefront.all.map(\.code)).count == 175)
+    #expect(Set(Storefront.all.map(\.appleID)).count == 175)
+    for (code, id, currency, price, shown) in [
+      ("CHN", "143465", "CNY", "6.00", "¥6.00"), ("SAU", "143479", "SAR", "3.99", "SAR 3.99"),
+      ("CHL", "143483", "CLP", "990", "$990"), ("JPN", "143462", "JPY", "160", "￥160"),
+    ] {
+      var root = StoreKitJSON.good()
+      root["settings"] = ["_storefront": code]
+      StoreKitJSON.editProduct(&root, 0) { $0["displayPrice"] = price }
+      StoreKitJSON.editProduct(&root, 1) { $0["displayPrice"] = price }
+      let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+      let catalog = try configuration.catalog(credits: StoreKitJSON.credits)
+      let storefront = try #require(Storefront.named(code))
+      #expect(catalog.defaultStorefront == storefront)
+      #expect(storefront.appleID == id)
+      #expect(storefront.currencyCode == currency)
+      #expect(catalog.products[0].displayPrice(in: storefront) == shown)
+    }
+    // A currency without a minor unit refuses cents, naming it.
+    var root = StoreKitJSON.good()
+    root["settings"] = ["_storefront": "CHL"]
+    let error = try #require(throws: CatalogError.self) {
+      try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit").catalog(
+        credits: StoreKitJSON.credits)
+    }
+    #expect(error.message.contains("CLP has no minor unit"), "\(error)")
+    #expect(error.message.contains("a whole number of Chilean pesos"), "\(error)")
+  }
+
+  @Test("format versions 1 to 5 are read without a word; a newer one is read with a warning", arguments: 1...6)
+  func formatVersions(_ major: Int) throws {
+    var root = StoreKitJSON.good()
+    root["version"] = ["major": major, "minor": 0]
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    #expect(try configuration.catalog(credits: StoreKitJSON.credits).products.count == 2)
+    let warned = configuration.notes.contains { $0.hasPrefix("version \(major).0") }
+    #expect(warned == (major > 5), "\(configuration.notes)")
+  }
+
+  @Test("a long list in a message names the first 20 and counts the rest")
+  func cappedLists() throws {
+    var root = StoreKitJSON.good()
+    root["products"] = (1...30).map { StoreKitJSON.product("com.example.bananas.n\($0)", "0.99") }
+    let configuration = try StoreKitConfiguration.parse(StoreKitJSON.data(root), path: "Shop.storekit")
+    let error = try #require(throws: CatalogError.self) { try configuration.catalog(credits: [:]) }
+    #expect(error.message.contains("com.example.bananas.n20, and 10 more"), "\(error)")
+    #expect(!error.message.contains("com.example.bananas.n21"), "\(error)")
   }
 
   @Test("a file with no consumable takes no --credits, and says so without an empty list")
@@ -446,9 +527,6 @@ let badStoreKitFiles: [BadStoreKit] = [
   .second("a locale that is none", key: "products[1].localizations[0].locale", "'english' is not a locale") {
     $0["localizations"] = [["description": "Bananas", "displayName": "Bananas", "locale": "english"]]
   },
-  .second("an empty description", key: "products[1].localizations[0].description", "is empty") {
-    $0["localizations"] = [["description": " ", "displayName": "Bananas", "locale": "en_US"]]
-  },
   // Text with control characters: refused where it is, whatever would have read it.
   .second(
     "an escape in a displayName", key: "products[1].localizations[1].displayName",
@@ -506,7 +584,7 @@ let badStoreKitFiles: [BadStoreKit] = [
   ) { root in
     root["settings"] = ["_timeRate\u{1B}[1m": 6]
   },
-  .setting("an unknown storefront", key: "_storefront", "unknown storefront 'NZL'", "NZL"),
+  .setting("an unknown storefront", key: "_storefront", "unknown storefront 'ZZZ'", "ZZZ"),
   .setting("a storefront a number", key: "_storefront", "is a number", 840),
   .setting("ask to buy a string", key: "_askToBuyEnabled", "is a string (expected true or false)", "yes"),
   .setting("failing a number", key: "_failTransactionsEnabled", "is a number (expected true or false)", 1),

@@ -55,7 +55,7 @@ import Testing
         - wait: 2s
         - press: Tab
         - press: d
-        - expect: { status: "a decline has no callback of its own (see the log's ↳ note)" }
+        - expect: { status: "Apple does not say which state a decline brings (see the log's ↳ note)" }
       """)
     #expect(result.passed, "\(Transcript.text(result))")
   }

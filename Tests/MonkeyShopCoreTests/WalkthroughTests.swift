@@ -346,7 +346,7 @@ struct WalkthroughParserTests {
       label: "unknown step",
       yaml: "name: x\nsteps:\n  - launch\n  - jump: 3\n", line: 4,
       message:
-        "unknown step 'jump' (expected one of launch, relaunch, press, wait, set, store, crash, expect, snapshot, say)"
+        "unknown step 'jump' (expected one of launch, relaunch, press, wait, set, store, crash, expect, snapshot, say, appAccountToken)"
     ),
     Refusal(
       label: "unknown key", yaml: "name: x\nsteps:\n  - launch\n  - press: [\"5\", Enterr]\n", line: 4,

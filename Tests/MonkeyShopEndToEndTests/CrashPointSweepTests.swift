@@ -44,6 +44,11 @@ struct CrashPointSweepTests {
       ["store", "set", "askToBuy", "on"], ["buy", five], ["store", "set", "askToBuy", "off"],
     ],
     balance: 15, transactions: ["purchased", "purchased", "deferred unfinished"])
+  /// #1 waits for a parent's approval: nothing is signed yet, so the folder has no signing chain.
+  static let unsigned = Template(
+    name: "unsigned",
+    setup: [["store", "set", "askToBuy", "on"], ["buy", five], ["store", "set", "askToBuy", "off"]],
+    balance: 0, transactions: ["deferred unfinished"])
   /// `credited`, then #3 was interrupted (failed) until the issue is resolved.
   static let interrupted = Template(
     name: "interrupted",
@@ -94,6 +99,9 @@ struct CrashPointSweepTests {
     // A non-consumable whose hosted content is unpacked into the data folder: after any kill the
     // content is whole or absent, and whole once the launch has finished the purchase.
     Case(command: ["buy", HostedPackage.jungleMap], template: credited, allowedBalances: [15]),
+    // Making the signing chain: after any kill the chain is whole or absent, and every signed
+    // command works.
+    Case(command: ["store", "certificate", "--pem"], template: unsigned, allowedBalances: [0]),
   ]
 
   /// Where one run is killed: the K-th call of one system call into the data folder (in a thread).
@@ -237,6 +245,7 @@ struct CrashPointSweepTests {
         crashes ? result.killedBy == SIGKILL : result.exitStatus == 0, "\(context): the command itself:\n\(result)")
     }
     try await checkLaunchAndPurchase(folder, testCase: testCase, templateView: templateView, context: context)
+    if testCase.command.starts(with: ["store", "certificate"]) { try await checkChain(folder, context: context) }
     return Run(dataPath: data, calls: calls, killed: killedHere)
   }
 
@@ -253,6 +262,21 @@ struct CrashPointSweepTests {
       let unpacked = HostedPackage.files(under: content + "/" + HostedPackage.jungleMap)
       #expect(unpacked == HostedPackage.repositoryFiles(HostedPackage.jungleMap), "\(context): content/ is not whole")
     }
+  }
+
+  /// The signing chain after a kill while it was made: there whole or not at all, so the next
+  /// command that signs makes it or uses it, and the same root comes out again.
+  func checkChain(_ folder: ShopFolder, context: String) async throws {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.data.path)) ?? []
+    let chain = (try? FileManager.default.contentsOfDirectory(atPath: folder.data.path + "/signing")) ?? []
+    #expect(
+      !entries.contains("signing") || chain.count == 4, "\(context): signing/ holds \(chain), not the whole chain")
+    let first = try await monkeyshop("store", "certificate", "--pem", in: folder, timeout: .seconds(30))
+    #expect(first.exitStatus == 0, "\(context): store certificate after the kill:\n\(first)")
+    let second = try await monkeyshop("store", "certificate", "--pem", in: folder, timeout: .seconds(30))
+    #expect(second.stdout == first.stdout && !first.stdout.isEmpty, "\(context): the root changed:\n\(second)")
+    let transactions = try await monkeyshop("store", "transactions", "--json", in: folder, timeout: .seconds(30))
+    #expect(transactions.exitStatus == 0, "\(context): store transactions --json:\n\(transactions)")
   }
 
   /// After the kill: `launch` works and delivers; the balance adds up; every purchase is finished; no

@@ -118,4 +118,23 @@ struct RecordStaysTests {
     let payload = try payload(try #require(refunded["jws"] as? String))
     #expect(payload["revocationReason"] != nil && payload["price"] as? Int == 990, "\(payload)")
   }
+
+  @Test("a record edited after the purchase is refused: it disagrees with what the App Store signed")
+  func editedRecordIsRefused() async throws {
+    let folder = try ShopFolder("record-edited")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, "--quantity", "2", in: folder))
+    let path = folder.data.appendingPathComponent("store.json").path
+    let original = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(original.contains(#""price" : 1980"#), "\(original)")
+    try original.replacingOccurrences(of: #""price" : 1980"#, with: #""price" : 10"#)
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let listing = try await monkeyshop("store", "transactions", in: folder)
+    #expect(listing.exitStatus == 65, "\(listing)")
+    #expect(
+      listing.stderr.contains(
+        "transactions[0] (transaction 1): its record says price 10 while its signedPurchase, what the App Store signed, says 1980"
+      ), "\(listing)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""price" : 10"#), "the file is left as it is")
+  }
 }

@@ -51,6 +51,21 @@ struct RestoreAndStoreKitTests {
     let bad = try await monkeyshop("buy", ShippedCatalog.five, "--storekit", "3", in: folder)
     #expect(bad.exitStatus == 64, "\(bad)")
   }
+
+  @Test("StoreKit 2, an interrupted purchase: the app sees .pending and buy says pending, exit 0, not a failure")
+  func storeKit2InterruptedIsPending() async throws {
+    let folder = try ShopFolder("storekit2-interrupted")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("store", "set", "interruptedPurchases", "on", in: folder))
+    let result = try await monkeyshop("buy", ShippedCatalog.five, "--storekit", "2", in: folder)
+    #expect(result.exitStatus == 0, "\(result)")
+    #expect(result.stdout.contains(".pending"), "\(result)")
+    #expect(result.stdout.contains("pending: the App Store interrupted the purchase"), "\(result)")
+    #expect(!result.stderr.contains("SKError"), "\(result)")
+    let json = try await monkeyshop("buy", ShippedCatalog.five, "--json", in: folder)
+    #expect(json.exitStatus == 0, "\(json)")
+    #expect(json.stdout.contains("\"pending\""), "\(json)")
+  }
 }
 
 /// A lock held too long ends a `buy` once: it does not wait again for its purchase.

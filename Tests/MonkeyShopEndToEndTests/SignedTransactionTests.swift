@@ -168,7 +168,9 @@ struct SignedTransactionTests {
     #expect(try verdicts.payload(1)["productId"] as? String == ShippedCatalog.ten)
   }
 
-  @Test("environment Xcode: the payload says Xcode; a Sandbox server refuses it for its environment")
+  @Test(
+    "environment Xcode: signed as Xcode signs (x5c of one self-signed certificate, the one store certificate exports); Apple's verifier decodes it as XCODE"
+  )
   func xcodeEnvironment() async throws {
     let folder = try ShopFolder("signed-xcode")
     try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
@@ -177,9 +179,95 @@ struct SignedTransactionTests {
     // Apple's library checks no signature for Xcode data ("Data is not signed by the App Store, and
     // verification should be skipped"): only the environment and bundle ID are compared.
     let xcode = try await verify(jws, root: root, environment: "Xcode", in: folder)
-    #expect(try xcode.payload(0)["environment"] as? String == "Xcode")
+    let payload = try xcode.payload(0)
+    #expect(payload["environment"] as? String == "Xcode")
+    #expect(payload["productId"] as? String == ShippedCatalog.five)
     let sandbox = try await verify(jws, root: root, in: folder)
-    #expect(sandbox.status(0) == "INVALID_ENVIRONMENT", "\(sandbox.results)")
+    // A Sandbox server checks the chain first: one certificate is not Apple's three.
+    #expect(sandbox.status(0) == "INVALID_CHAIN_LENGTH", "\(sandbox.results)")
+    // The header: one certificate, self-signed (issuer = subject), exactly what store certificate
+    // exported for the Xcode environment.
+    let first = try #require(jws.first)
+    let header = try #require(Self.header(of: first))
+    let x5c = try #require(header["x5c"] as? [String])
+    #expect(x5c.count == 1, "\(header)")
+    #expect(Data(base64Encoded: x5c[0]) == FileManager.default.contents(atPath: root))
+    #expect(header["alg"] as? String == "ES256")
+    // Sandbox again: the three-certificate chain, whose root is another certificate.
+    try await expectSuccess(monkeyshop("store", "set", "environment", "Sandbox", in: folder))
+    let sandboxRoot = folder.file("sandbox-root.der").path
+    try await expectSuccess(monkeyshop("store", "certificate", "--out", sandboxRoot, in: folder))
+    #expect(FileManager.default.contents(atPath: sandboxRoot) != FileManager.default.contents(atPath: root))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.ten, in: folder))
+    let listed = try await monkeyshop("store", "transactions", "--json", in: folder)
+    let all = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    let second = try #require(all.last?["jws"] as? String)
+    #expect((Self.header(of: second)?["x5c"] as? [String])?.count == 3)
+    let verdicts = try await verify([second], root: sandboxRoot, in: folder)
+    #expect(try verdicts.payload(0)["environment"] as? String == "Sandbox")
+  }
+
+  @Test("environment LocalTesting: Apple's verifier for LOCAL_TESTING decodes it")
+  func localTestingEnvironment() async throws {
+    let folder = try ShopFolder("signed-local-testing")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("store", "set", "environment", "LocalTesting", in: folder))
+    let (root, jws) = try await signedTransactions(in: folder, buying: [(ShippedCatalog.five, 1)])
+    let verdicts = try await verify(jws, root: root, environment: "LocalTesting", in: folder)
+    #expect(try verdicts.payload(0)["environment"] as? String == "LocalTesting")
+    let first = try #require(jws.first)
+    #expect((Self.header(of: first)?["x5c"] as? [String])?.count == 1)
+  }
+
+  @Test(
+    "appTransactionId on every transaction, one value for the folder; appAccountToken from buy; REFUND_FULL and 100000 on a refund: Apple's verifier decodes them"
+  )
+  func accountFieldsAndRefund() async throws {
+    let folder = try ShopFolder("signed-account")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+    try await expectSuccess(
+      monkeyshop("buy", ShippedCatalog.five, "--app-account-token", token.uppercased(), in: folder))
+    try await expectSuccess(
+      monkeyshop("buy", ShippedCatalog.ten, "--storekit", "2", "--app-account-token", token, in: folder))
+    try await expectSuccess(monkeyshop("store", "refund", "1", in: folder))
+    let (root, jws) = try await signedTransactions(in: folder, buying: [(ShippedCatalog.five, 1)])
+    let verdicts = try await verify(jws, root: root, in: folder)
+    let refunded = try verdicts.payload(0)
+    let second = try verdicts.payload(1)
+    let third = try verdicts.payload(2)
+    let app = try #require(refunded["appTransactionId"] as? String)
+    #expect(!app.isEmpty)
+    #expect(second["appTransactionId"] as? String == app)
+    #expect(third["appTransactionId"] as? String == app)
+    #expect(refunded["appAccountToken"] as? String == token, "StoreKit 1's applicationUsername, a UUID")
+    #expect(second["appAccountToken"] as? String == token, "StoreKit 2's .appAccountToken(_:)")
+    #expect(third["appAccountToken"] == nil, "no token given: the field is omitted")
+    #expect(refunded["revocationType"] as? String == "REFUND_FULL")
+    #expect(refunded["revocationPercentage"] as? Int == 100_000)
+    #expect(second["revocationType"] == nil)
+    #expect(second["revocationPercentage"] == nil)
+    let listed = try await monkeyshop("store", "transactions", "--json", in: folder)
+    #expect(listed.stdout.contains("\"appAccountToken\""), "\(listed)")
+    #expect(listed.stdout.contains("\"\(token)\""), "\(listed)")
+  }
+
+  @Test("buy --app-account-token that is not a UUID: exit 64 saying so, nothing bought")
+  func badAppAccountToken() async throws {
+    let folder = try ShopFolder("signed-bad-token")
+    let result = try await monkeyshop("buy", ShippedCatalog.five, "--app-account-token", "alice", in: folder)
+    #expect(result.exitStatus == 64, "\(result)")
+    #expect(result.stderr.contains("--app-account-token 'alice' is not a UUID"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("store.json").path))
+  }
+
+  /// The JWS header, decoded.
+  static func header(of jws: String) -> [String: Any]? {
+    guard let part = jws.split(separator: ".").first else { return nil }
+    var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64) else { return nil }
+    return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
   }
 
   @Test("the catalog's bundleIdentifier is the payload's bundleId; a server for another app refuses it")
@@ -285,7 +373,8 @@ struct StoreCertificateTests {
     let again = try expectSuccess(await monkeyshop("store", "certificate", "--pem", in: folder))
     #expect(again.stdout == pem.stdout, "the chain is made once per data folder")
     for name in ["signing-root.der", "signing-intermediate.der", "signing-leaf.der", "signing-leaf-key.pem"] {
-      let attributes = try FileManager.default.attributesOfItem(atPath: folder.data.appendingPathComponent(name).path)
+      let attributes = try FileManager.default.attributesOfItem(
+        atPath: folder.data.appendingPathComponent("signing/" + name).path)
       #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(name)")
     }
   }

@@ -104,15 +104,21 @@ struct WalkthroughPlayTmuxTests {
     let first = try await tmux.waitFor("── Walkthrough: A signed transaction")
     #expect(first.contains("Terminal 80×24, smaller than the 80×30"), "\(first)")
     var screen = first
-    for _ in 0..<40 where !screen.contains("step 8/") {
+    for _ in 0..<40 where !screen.contains("step 10/") {
       try await tmux.press("Space")
       try await Task.sleep(for: .milliseconds(100))
       screen = try await tmux.screen()
     }
     screen = try await tmux.waitFor("↓ more")
-    #expect(screen.contains("step 8/"), "\(screen)")
-    #expect(screen.contains("price: 960000"), "\(screen)")
+    #expect(screen.contains("step 10/"), "\(screen)")
     #expect(!screen.contains("Esc close"), "\(screen)")
+    // ↓ brings the price the narration names into view.
+    for _ in 0..<8 where !screen.contains("price: 960000") {
+      try await tmux.press("Down")
+      try await Task.sleep(for: .milliseconds(100))
+      screen = try await tmux.screen()
+    }
+    #expect(screen.contains("price: 960000"), "\(screen)")
     for _ in 0..<8 { try await tmux.press("Down") }
     screen = try await tmux.waitFor("Esc close")
     #expect(screen.contains("↑ more"), "\(screen)")

@@ -157,7 +157,7 @@ struct DataFolderChainTests {
     try withDataFolder { folder in
       let first = try SigningIdentity.of(folder)
       for name in Self.names {
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path + "/" + name)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path + "/signing/" + name)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(name)")
       }
       let again = try SigningIdentity.of(folder)
@@ -165,7 +165,7 @@ struct DataFolderChainTests {
       #expect(again.leaf == first.leaf)
       #expect(
         try again.rootDER
-          == Array(try #require(FileManager.default.contents(atPath: folder.path + "/signing-root.der"))))
+          == Array(try #require(FileManager.default.contents(atPath: folder.path + "/signing/signing-root.der"))))
       // A transaction signed by one reading verifies against the root another reading exports.
       let payload = try #require(PayloadFixture.payload())
       #expect((try? SignedTransactionVerifier.verify(try first.sign(payload), trusting: again.root).get()) != nil)
@@ -177,13 +177,13 @@ struct DataFolderChainTests {
     try withDataFolder { folder in
       _ = try SigningIdentity.of(folder)
       let kept = Self.names.filter { $0 != missing }
-      let before = kept.map { FileManager.default.contents(atPath: folder.path + "/" + $0) }
-      try FileManager.default.removeItem(atPath: folder.path + "/" + missing)
+      let before = kept.map { FileManager.default.contents(atPath: folder.path + "/signing/" + $0) }
+      try FileManager.default.removeItem(atPath: folder.path + "/signing/" + missing)
       let error = #expect(throws: DataFileError.self) { try SigningIdentity.of(folder) }
-      #expect(error?.path == folder.path + "/" + missing)
-      #expect(error?.problem.contains("is missing while") == true, "\(error?.problem ?? "")")
-      #expect(kept.map { FileManager.default.contents(atPath: folder.path + "/" + $0) } == before)
-      #expect(!FileManager.default.fileExists(atPath: folder.path + "/" + missing))
+      #expect(error?.path == folder.path + "/signing/" + missing)
+      #expect(error?.problem.contains("is missing from signing/") == true, "\(error?.problem ?? "")")
+      #expect(kept.map { FileManager.default.contents(atPath: folder.path + "/signing/" + $0) } == before)
+      #expect(!FileManager.default.fileExists(atPath: folder.path + "/signing/" + missing))
     }
   }
 
@@ -199,7 +199,7 @@ struct DataFolderChainTests {
   func brokenFile(_ name: String, _ contents: Data, _ problem: String) throws {
     try withDataFolder { folder in
       _ = try SigningIdentity.of(folder)
-      let path = folder.path + "/" + name
+      let path = folder.path + "/signing/" + name
       try contents.write(to: URL(fileURLWithPath: path))
       #expect {
         _ = try SigningIdentity.of(folder)
@@ -216,7 +216,7 @@ struct DataFolderChainTests {
     try withDataFolder { folder in
       _ = try SigningIdentity.of(folder)
       let other = try SigningIdentity.make().files()
-      let keyPath = folder.path + "/signing-leaf-key.pem"
+      let keyPath = folder.path + "/signing/signing-leaf-key.pem"
       try other["signing-leaf-key.pem"]!.write(to: URL(fileURLWithPath: keyPath))
       #expect {
         _ = try SigningIdentity.of(folder)
@@ -224,7 +224,7 @@ struct DataFolderChainTests {
         (error as? DataFileError)?.path == keyPath
           && (error as? DataFileError)?.problem.contains("is not the key of signing-leaf.der") == true
       }
-      let leafPath = folder.path + "/signing-leaf.der"
+      let leafPath = folder.path + "/signing/signing-leaf.der"
       try other["signing-leaf.der"]!.write(to: URL(fileURLWithPath: leafPath))
       #expect {
         _ = try SigningIdentity.of(folder)
@@ -232,6 +232,124 @@ struct DataFolderChainTests {
         (error as? DataFileError)?.path == leafPath
           && (error as? DataFileError)?.problem.contains("was not issued by signing-intermediate.der") == true
       }
+    }
+  }
+
+  @Test("the chain appears whole in signing/: no signing-* file beside the wallet, no temporary folder left")
+  func madeInOneStep() throws {
+    try withDataFolder { folder in
+      _ = try SigningIdentity.of(folder)
+      let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      #expect(listed.contains("signing"))
+      #expect(!listed.contains { $0.hasPrefix("signing-") || $0.hasPrefix(".signing") }, "\(listed)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path + "/signing").sorted() == Self.names.sorted())
+    }
+  }
+
+  @Test("a temporary folder left by a run stopped before the rename is never used: a whole chain replaces it")
+  func leftoverTemporaryFolder() throws {
+    try withDataFolder { folder in
+      let temporary = folder.path + "/.signing.making"
+      try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+      try Data("half".utf8).write(to: URL(fileURLWithPath: temporary + "/signing-root.der"))
+      let identity = try SigningIdentity.of(folder)
+      #expect(!FileManager.default.fileExists(atPath: temporary))
+      #expect(try SigningIdentity.of(folder).root == identity.root)
+    }
+  }
+
+  @Test("an older data folder's four signing-* files beside the wallet are used where they are")
+  func olderFolderKept() throws {
+    try withDataFolder { folder in
+      try FileManager.default.createDirectory(
+        atPath: folder.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      let files = try SigningIdentity.make().files()
+      for (name, data) in files {
+        try data.write(to: URL(fileURLWithPath: folder.path + "/" + name))
+        chmod(folder.path + "/" + name, 0o600)
+      }
+      let identity = try SigningIdentity.of(folder)
+      #expect(Data(try identity.rootDER) == files["signing-root.der"])
+      #expect(!FileManager.default.fileExists(atPath: folder.path + "/signing"))
+    }
+  }
+
+  @Test("an older folder's half-made chain is explained, naming what is missing, and nothing is written")
+  func olderHalfMadeChain() throws {
+    try withDataFolder { folder in
+      try FileManager.default.createDirectory(
+        atPath: folder.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      let files = try SigningIdentity.make().files()
+      try files["signing-root.der"]!.write(to: URL(fileURLWithPath: folder.path + "/signing-root.der"))
+      let error = #expect(throws: DataFileError.self) { try SigningIdentity.of(folder) }
+      #expect(error?.path == folder.path + "/signing-intermediate.der")
+      #expect(error?.problem.contains("was stopped between two") == true, "\(error?.problem ?? "")")
+      #expect(error?.problem.contains("remove all of") == true, "\(error?.problem ?? "")")
+      #expect(!FileManager.default.fileExists(atPath: folder.path + "/signing"))
+    }
+  }
+
+  @Test(
+    "a private key other users can read is refused naming the file and chmod 600, as ssh does",
+    arguments: [0o640, 0o604, 0o644])
+  func keyReadableByOthers(_ mode: Int) throws {
+    try withDataFolder { folder in
+      _ = try SigningIdentity.of(folder)
+      let key = folder.path + "/signing/signing-leaf-key.pem"
+      chmod(key, mode_t(mode))
+      let error = #expect(throws: DataFileError.self) { try SigningIdentity.of(folder) }
+      #expect(error?.path == key)
+      #expect(error?.problem.contains("`chmod 600 \(key)`") == true, "\(error?.problem ?? "")")
+      #expect(error?.exitStatus == .dataError)
+      chmod(key, 0o600)
+      _ = try SigningIdentity.of(folder)
+    }
+  }
+}
+
+@Suite("Xcode's signing: one self-signed certificate")
+struct LocalSigningTests {
+  @Test("x5c holds one self-signed certificate, and the signature verifies with its key")
+  func oneCertificate() throws {
+    let identity = try LocalSigningIdentity.make()
+    let payload = try #require(PayloadFixture.payload(PayloadFixture.transaction(environment: .xcode)))
+    let jws = try identity.sign(payload)
+    let parts = jws.split(separator: ".").map(String.init)
+    let headerData = try #require(Base64URL.decode(parts[0]))
+    let header = try #require(try JSONSerialization.jsonObject(with: headerData) as? [String: Any])
+    let x5c = try #require(header["x5c"] as? [String])
+    #expect(x5c.count == 1)
+    #expect(header["alg"] as? String == "ES256")
+    let der = try #require(Data(base64Encoded: x5c[0]))
+    let certificate = try Certificate(derEncoded: Array(der))
+    #expect(certificate == identity.certificate)
+    #expect(certificate.issuer == certificate.subject)
+    #expect(certificate.publicKey.isValidSignature(certificate.signature, for: certificate))
+    let key = try #require(P256.Signing.PublicKey(certificate.publicKey))
+    let signatureData = try #require(Base64URL.decode(parts[2]))
+    let signature = try P256.Signing.ECDSASignature(rawRepresentation: signatureData)
+    #expect(key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)))
+    let other = try LocalSigningIdentity.make().sign(payload, failingVerification: true)
+    let bad = other.split(separator: ".").map(String.init)
+    let badData = try #require(Base64URL.decode(bad[2]))
+    let badSignature = try P256.Signing.ECDSASignature(rawRepresentation: badData)
+    #expect(!key.isValidSignature(badSignature, for: Data((bad[0] + "." + bad[1]).utf8)))
+  }
+
+  @Test("the data folder's Xcode certificate is made once, in signing-xcode/, and is what a server trusts for Xcode")
+  func dataFolder() throws {
+    try withDataFolder { folder in
+      let xcode = try EnvironmentSigner.of(folder, environment: .xcode)
+      let local = try EnvironmentSigner.of(folder, environment: .localTesting)
+      let sandbox = try EnvironmentSigner.of(folder, environment: .sandbox)
+      #expect(xcode.trusted == local.trusted)
+      #expect(xcode.trusted != sandbox.trusted)
+      #expect(try EnvironmentSigner.of(folder, environment: .xcode).trusted == xcode.trusted)
+      let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/signing-xcode").sorted()
+      #expect(listed == ["xcode-certificate.der", "xcode-key.pem"])
+      let key = try FileManager.default.attributesOfItem(atPath: folder.path + "/signing-xcode/xcode-key.pem")
+      #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
   }
 }

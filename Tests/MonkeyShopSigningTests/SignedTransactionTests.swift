@@ -106,8 +106,8 @@ struct PayloadTests {
       "AUS": "143460", "ITA": "143450", "ESP": "143454", "KOR": "143466", "BRA": "143503", "MEX": "143468",
       "IND": "143467",
     ]
-    for storefront in Storefront.all {
-      #expect(storefront.appleID == expected[storefront.code], "\(storefront)")
+    for (code, id) in expected {
+      #expect(Storefront.named(code)?.appleID == id, "\(code)")
     }
   }
 
@@ -122,6 +122,67 @@ struct PayloadTests {
     #expect(json["revocationReason"] as? Int == 1)
     #expect(json["signedDate"] as? Int == 1_700_003_600_123)
     #expect(json["purchaseDate"] as? Int == 1_700_000_000_123)
+    // A refund is whole: Apple's REFUND_FULL, and 100% in milliunits.
+    #expect(json["revocationType"] as? String == "REFUND_FULL")
+    #expect(json["revocationPercentage"] as? Int == 100_000)
+  }
+
+  @Test("no refund: no revocationType, no revocationPercentage")
+  func notRefunded() throws {
+    let payload = try #require(PayloadFixture.payload())
+    let json = try decodeJSON(payload.encodedJSON)
+    #expect(json["revocationType"] == nil)
+    #expect(json["revocationPercentage"] == nil)
+  }
+
+  @Test("appTransactionId on every transaction: the one stamped, else the folder's, else derived from the bundle ID")
+  func appTransactionId() throws {
+    var stamped = PayloadFixture.transaction()
+    stamped.appTransactionID = "123456789012345678"
+    let stampedPayload = try #require(PayloadFixture.payload(stamped))
+    #expect(try decodeJSON(stampedPayload.encodedJSON)["appTransactionId"] as? String == "123456789012345678")
+    let older = try #require(
+      SignedTransactionPayload(
+        PayloadFixture.transaction(), catalog: PayloadFixture.catalog, storefront: .usa, appTransactionID: "42"))
+    #expect(older.appTransactionId == "42")
+    let derived = try #require(PayloadFixture.payload()).appTransactionId
+    #expect(derived == StoreState.derivedAppTransactionID(bundleIdentifier: "com.example.monkeys"))
+    #expect(derived.count == 18 && derived.allSatisfy(\.isNumber))
+  }
+
+  @Test("appAccountToken: the UUID given, lowercase as Apple writes it; omitted when none was given")
+  func appAccountToken() throws {
+    var transaction = PayloadFixture.transaction()
+    let without = try #require(PayloadFixture.payload(transaction))
+    #expect(try decodeJSON(without.encodedJSON)["appAccountToken"] == nil)
+    transaction.appAccountToken = UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138")
+    let payload = try #require(PayloadFixture.payload(transaction))
+    #expect(try decodeJSON(payload.encodedJSON)["appAccountToken"] as? String == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+    #expect(payload.lines.contains("appAccountToken: 7e3fb20b-4cdb-47cc-936d-99d65f608138"))
+  }
+
+  @Test("the App Store stamps one appTransactionId on every purchase of a store, and a reset keeps it")
+  func appTransactionIdStamped() throws {
+    var store = AppStore(state: StoreState(), catalog: PayloadFixture.catalog)
+    _ = try store.set(.latency, to: "instant", at: PayloadFixture.purchase)
+    _ = try store.add(productIdentifier: PayloadFixture.five, quantity: 1, at: PayloadFixture.purchase)
+    let first = try #require(store.advance(to: PayloadFixture.purchase).first)
+    let id = try #require(first.appTransactionID)
+    #expect(store.state.appTransactionID == id)
+    #expect(id != StoreState.derivedAppTransactionID(bundleIdentifier: "com.example.monkeys"), "a new folder's is new")
+    store.state.reset()
+    _ = try store.set(.latency, to: "instant", at: PayloadFixture.purchase)
+    _ = try store.add(
+      productIdentifier: PayloadFixture.five, quantity: 1,
+      appAccountToken: UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"), at: PayloadFixture.purchase)
+    let second = try #require(store.advance(to: PayloadFixture.purchase).first)
+    #expect(second.appTransactionID == id)
+    #expect(second.appAccountToken == UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"))
+    // Written and read back, the store keeps both.
+    let data = try JSONEncoder().encode(store.state)
+    let read = try JSONDecoder().decode(StoreState.self, from: data)
+    #expect(read.appTransactionID == id)
+    #expect(read.transactions.last?.appAccountToken == second.appAccountToken)
   }
 
   @Test("the environment the transaction was completed in: Xcode, LocalTesting")
@@ -145,7 +206,8 @@ struct PayloadTests {
   func stableEncoding() throws {
     let payload = try #require(PayloadFixture.payload())
     let text = String(decoding: payload.encodedJSON, as: UTF8.self)
-    #expect(text.hasPrefix(#"{"transactionId":"7","originalTransactionId":"7","bundleId":"com.example.monkeys","#))
+    #expect(text.hasPrefix(#"{"transactionId":"7","originalTransactionId":"7","appTransactionId":""#))
+    #expect(text.contains(#"","bundleId":"com.example.monkeys","productId":"#))
     #expect(text.hasSuffix(#""price":990,"currency":"USD"}"#))
     #expect(PayloadFixture.payload()?.encodedJSON == payload.encodedJSON)
     #expect(payload.lines.first == "transactionId: 7")

@@ -12,6 +12,8 @@ public struct BuyOutcome: Encodable, Sendable {
     case creditedElsewhere
     /// Waits for a parent's approval (Ask to Buy).
     case deferred
+    /// A StoreKit 2 purchase the App Store interrupted: the app saw `.pending`, not a failure.
+    case pending
     case failed
     /// Paid for and not delivered and finished: the next launch takes it.
     case unfinished
@@ -113,6 +115,15 @@ public struct BuyOutcome: Encodable, Sendable {
     case .deferred:
       outcome = .deferred
       line = "deferred: payment \(id) waits for approval (monkeyshop store approve \(id))"
+    case .failed where model.storeKit == .storeKit2 && transaction.failure?.storeKit2Outcome == .pending:
+      // What the StoreKit 2 app was given: `.pending`, "The purchase is pending, and requires action
+      // from the customer. … If a pending purchase succeeds, StoreKit delivers the resulting
+      // Transaction in the transaction updates"
+      // (https://developer.apple.com/documentation/storekit/product/purchaseresult/pending). Not a
+      // failure: the app was told to wait, as for Ask to Buy.
+      outcome = .pending
+      line =
+        "pending: the App Store interrupted the purchase and it requires action from the customer; the app has no transaction yet (the store's payment \(id): monkeyshop store resolve \(id))"
     case .failed:
       outcome = .failed
       let failure = transaction.failure ?? .networkLost

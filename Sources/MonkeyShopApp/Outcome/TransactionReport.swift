@@ -20,6 +20,8 @@ public struct TransactionReport: Encodable, Equatable, Sendable {
   /// Present, and true, only for an interrupted purchase.
   public let hasPurchaseIssue: Bool?
   public let resolvedFromTransactionID: String?
+  /// The UUID the app passed with the purchase (lowercase, as Apple writes it), where it passed one.
+  public let appAccountToken: String?
   public let revocationDate: String?
   public let revocationReason: String?
   /// The signed transaction, where it is purchased or restored.
@@ -39,6 +41,7 @@ public struct TransactionReport: Encodable, Equatable, Sendable {
     errorID = transaction.failure?.errorID
     hasPurchaseIssue = transaction.hasPurchaseIssue ? true : nil
     resolvedFromTransactionID = transaction.resolvedFromTransactionID
+    appAccountToken = transaction.appAccountToken?.uuidString.lowercased()
     let refunded = transaction.revocationDate != nil && transaction.revocationReason != nil
     revocationDate = refunded ? transaction.revocationDate.map(ISO8601.string(from:)) : nil
     revocationReason = refunded ? transaction.revocationReason?.description : nil

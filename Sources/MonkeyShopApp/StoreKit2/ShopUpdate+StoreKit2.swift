@@ -122,7 +122,9 @@ extension ShopModel {
   /// The StoreKit 2 app's purchase: `purchase(options:)` is called, then the App Store shows its
   /// sheet (or, with `skipPaymentSheet`, takes the purchase as confirmed).
   mutating func callPurchase(productIdentifier: String, quantity: Int) {
-    record(.storeKit2(.purchaseCalled(productIdentifier: productIdentifier, quantity: quantity)))
+    record(
+      .storeKit2(
+        .purchaseCalled(productIdentifier: productIdentifier, quantity: quantity, appAccountToken: appAccountToken)))
   }
 
   /// `AppStore.sync()` ("Call this function only in response to an explicit user action",

@@ -1,3 +1,4 @@
+import Foundation
 import MonkeyShopDomain
 
 /// What an app written with StoreKit 2 calls and receives, as its lines of the event log. StoreKit 2
@@ -6,7 +7,7 @@ import MonkeyShopDomain
 /// `Transaction.updates` and `Transaction.unfinished`.
 public enum StoreKit2Event: Equatable, Sendable {
   /// `try await product.purchase(options: [.quantity(n)])`: the App Store shows its sheet.
-  case purchaseCalled(productIdentifier: String, quantity: Int)
+  case purchaseCalled(productIdentifier: String, quantity: Int, appAccountToken: UUID? = nil)
   case purchaseResult(PurchaseOutcome)
   /// A transaction from the listener the app starts at launch.
   case update(transactionID: String, Verification)
@@ -91,8 +92,9 @@ public enum StoreKit2Event: Equatable, Sendable {
 
   var text: String {
     switch self {
-    case .purchaseCalled(let identifier, let quantity):
-      return "try await product.purchase(options: [.quantity(\(quantity))]) \(identifier)"
+    case .purchaseCalled(let identifier, let quantity, let token):
+      let option = token.map { ", .appAccountToken(UUID(uuidString: \"\($0.uuidString.lowercased())\")!)" } ?? ""
+      return "try await product.purchase(options: [.quantity(\(quantity))\(option)]) \(identifier)"
     case .purchaseResult(let outcome):
       switch outcome {
       case .success(let id, let verification): return "→ .success(\(verification.text)) Transaction #\(id)"
@@ -126,7 +128,7 @@ extension StoreFailure {
   /// is how Apple describes `.pending`; restrictions are `Product.PurchaseError.purchaseNotAllowed`,
   /// an unavailable product `.productUnavailable`, a lost network `StoreKitError.networkError`, and any
   /// other code `StoreKitError.unknown` (https://developer.apple.com/documentation/storekit/storekiterror).
-  var storeKit2Outcome: StoreKit2Event.PurchaseOutcome {
+  public var storeKit2Outcome: StoreKit2Event.PurchaseOutcome {
     switch reason {
     case .cancelled: return .userCancelled
     case .interrupted: return .pending

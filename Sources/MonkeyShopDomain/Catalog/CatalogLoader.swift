@@ -19,7 +19,7 @@ public enum CatalogLoader {
         FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
       throw CatalogError(path: path, problem: problem, expected: "a products.plist property list")
     }
-    return try parse(data, path: path, content: .folder((path as NSString).deletingLastPathComponent, builtIn: builtIn))
+    return try parse(data, path: path, content: .folder(PathText.folder(of: path), builtIn: builtIn))
   }
 
   /// `content`: where `hostedContent.path` is found; by default relative to the catalog file's
@@ -34,7 +34,7 @@ public enum CatalogLoader {
   static func parse(_ data: Data, path: String, fastXML: Bool, content: HostedContentSource? = nil)
     throws(CatalogError) -> Catalog
   {
-    let content = content ?? .folder((path as NSString).deletingLastPathComponent)
+    let content = content ?? .folder(PathText.folder(of: path))
     let root: Any
     if fastXML, let parsed = XMLPropertyList.parse(data) {
       // The usual case, read in a fraction of Foundation's time, to the same values.
@@ -67,7 +67,7 @@ public enum CatalogLoader {
   /// A catalog from a property list already read, such as the one a `.storekit` file makes.
   /// (A `.storekit` file has no hosted content; a package is looked for beside it all the same.)
   static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
-    var reader = Reader(path: path, content: .folder((path as NSString).deletingLastPathComponent))
+    var reader = Reader(path: path, content: .folder(PathText.folder(of: path)))
     return try reader.catalog(root)
   }
 
@@ -162,10 +162,23 @@ public enum CatalogLoader {
       productIndex = index
       let identifier = try string(entry, "productIdentifier")
       product = identifier
+      // Apple: "The product ID can contain letters, numbers, hyphens, periods, and underscores, and
+      // can be as long as 100 characters"
+      // (https://developer.apple.com/help/app-store-connect/reference/in-app-purchase-information).
+      // Reverse-DNS below allows only those characters; the length also keeps every content
+      // folder named after the ID (`content/.<ID>.unpacking`) well inside a file name's limit.
+      guard identifier.count <= Product.maximumIdentifierLength else {
+        throw fail(
+          "productIdentifier",
+          "is \(identifier.count) characters long, more than Apple's limit of \(Product.maximumIdentifierLength)",
+          expected: "a product ID of at most \(Product.maximumIdentifierLength) characters")
+      }
       guard Self.isReverseDNS(identifier) else {
         throw fail(
           "productIdentifier", "'\(TerminalText.clipped(identifier))' is not reverse-DNS",
-          expected: "e.g. com.example.monkeycredits.5")
+          expected:
+            "letters, digits, hyphens, periods and underscores (Apple's product ID characters), reverse-DNS, e.g. com.example.monkeycredits.5"
+        )
       }
       if let key = Self.firstUnknownKey(of: entry, known: known) {
         throw fail(key, "unknown key", expected: known.joined(separator: ", "))

@@ -34,6 +34,9 @@ public struct Product: Hashable, Sendable {
   /// is then worth at most 10¹⁰ credits, so `credits × quantity` can never overflow, and a wallet
   /// holds hundreds of millions of such payments before it nears `Int.max`.
   public static let maximumCredits = 1_000_000_000
+  /// Apple's limit on a product ID: "can be as long as 100 characters"
+  /// (https://developer.apple.com/help/app-store-connect/reference/in-app-purchase-information).
+  public static let maximumIdentifierLength = 100
   public let localizations: [String: Localization]
   /// Price per storefront code.
   public let prices: [String: Decimal]

@@ -3,6 +3,11 @@ import Foundation
 /// From a StoreKit configuration file to a catalog: the products monkeyshop sells, in the
 /// property-list shape the catalog loader reads, checked by that loader, so a `.storekit` file and
 /// the `products.plist` made from it are held to the same rules.
+extension StoreKitConfiguration.InAppProduct {
+  /// The name shown where the file's localization texts are empty: the reference name, else the ID.
+  var standInName: String { referenceName ?? productID }
+}
+
 extension StoreKitConfiguration {
   /// The products that need `--credits`: monkeyshop sells monkey credits, which Xcode's file does
   /// not know about.
@@ -22,12 +27,13 @@ extension StoreKitConfiguration {
     try checkCredits(credits)
     let missing = consumables.filter { credits[$0.productID] == nil }
     if !missing.isEmpty {
-      let names = missing.map { TerminalText.clipped($0.productID) }
-      let options = names.map { "--credits \($0)=N" }.joined(separator: " ")
+      let names = missing.prefix(TerminalText.listLength).map { TerminalText.clipped($0.productID) }
+      let options = TerminalText.listed(names.map { "--credits \($0)=N" }, total: missing.count, separator: " ")
+      let listed = TerminalText.listed(names, total: missing.count)
       throw CatalogError(
         path: path,
         problem:
-          "\(missing.count == 1 ? "a consumable needs" : "consumables need") the monkey credits one unit grants: \(names.joined(separator: ", "))",
+          "\(missing.count == 1 ? "a consumable needs" : "consumables need") the monkey credits one unit grants: \(listed)",
         expected: "\(options), N from 1 to \(Product.maximumCredits)")
     }
     return try loaded(credits: credits)
@@ -40,7 +46,7 @@ extension StoreKitConfiguration {
     let expected =
       consumables.isEmpty
       ? "no --credits: the file has no consumable"
-      : "--credits for the consumables: \(consumables.map { TerminalText.clipped($0.productID) }.joined(separator: ", "))"
+      : "--credits for the consumables: \(TerminalText.listed(consumables.prefix(TerminalText.listLength).map { TerminalText.clipped($0.productID) }, total: consumables.count))"
     for productID in credits.keys.sorted() {
       if let product = products.first(where: { $0.productID == productID }) {
         guard product.kind == .consumable else {
@@ -79,8 +85,11 @@ extension StoreKitConfiguration {
     for product in products {
       var entry: [String: Any] = [
         "productIdentifier": product.productID,
-        "localizations": catalogLocalizations(of: product).chosen.mapValues {
-          ["title": $0.displayName, "description": $0.description]
+        "localizations": catalogLocalizations(of: product).chosen.mapValues { localization in
+          let title = Self.isBlank(localization.displayName) ? product.standInName : localization.displayName
+          return [
+            "title": title, "description": Self.isBlank(localization.description) ? title : localization.description,
+          ]
         },
         "prices": [storefront.code: product.displayPrice],
       ]
@@ -117,16 +126,47 @@ extension StoreKitConfiguration {
       notes.append(
         "\(name): no English localization; \(TerminalText.clipped(first.locale))'s text is shown for English too")
     }
+    // Xcode writes a new product with an empty displayName and description; Apple says only that
+    // products "optionally have localizations"
+    // (https://developer.apple.com/documentation/xcode/setting-up-storekit-testing-in-xcode).
+    // A warning, not a refusal: the storefront shows the reference name (or the ID) instead.
+    for localization in product.localizations where chosen[localization.language] == localization {
+      let empty = [
+        Self.isBlank(localization.displayName) ? "displayName" : nil,
+        Self.isBlank(localization.description) ? "description" : nil,
+      ].compactMap { $0 }
+      guard !empty.isEmpty else { continue }
+      let title = Self.isBlank(localization.displayName) ? product.standInName : localization.displayName
+      notes.append(
+        "\(name): localizations[\(localization.index)] (\(TerminalText.clipped(localization.locale))) has an empty \(empty.joined(separator: " and ")), as Xcode writes a new product; the storefront shows '\(TerminalText.clipped(title))' instead"
+      )
+    }
     return (chosen, notes)
   }
+
+  static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
 
   /// What the conversion left out or stood in for, in the file's order: for `catalog import` and
   /// `catalog check` to report.
   public var notes: [String] {
     var notes = products.flatMap { catalogLocalizations(of: $0).notes }
+    if notes.count > TerminalText.listLength {
+      let more = notes.count - TerminalText.listLength
+      notes =
+        Array(notes.prefix(TerminalText.listLength)) + ["and \(more) more \(more == 1 ? "note" : "notes") like these"]
+    }
     if !subscriptions.isEmpty {
-      let listed = subscriptions.map { "\(TerminalText.clipped($0.productID)) (\($0.place))" }
-      notes.append("not sold here (subscriptions): \(listed.joined(separator: ", "))")
+      let listed = subscriptions.prefix(TerminalText.listLength).map {
+        "\(TerminalText.clipped($0.productID)) (\($0.place))"
+      }
+      notes.append("not sold here (subscriptions): \(TerminalText.listed(listed, total: subscriptions.count))")
+    }
+    // Xcode's files seen in the wild have versions 1.0 to 4.0; Apple documents none. 5 is read as
+    // the same shape; a newer one is read too, with a warning that keys it adds are passed over.
+    if let version, let major = Int(version.prefix { $0 != "." }), !(1...5).contains(major) {
+      notes.insert(
+        "version \(version) is not one of the formats monkeyshop knows (1 to 5): read as they are, keys it does not know passed over",
+        at: 0)
     }
     return notes
   }

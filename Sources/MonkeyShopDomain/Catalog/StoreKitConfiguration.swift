@@ -32,6 +32,9 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     public let kind: Kind
     /// As written: the catalog loader reads it as a price in the file's storefront.
     public let displayPrice: String
+    /// `referenceName`, when the file has a non-blank one: the name shown where Xcode left the
+    /// localization's texts empty.
+    public let referenceName: String?
     public let localizations: [Localization]
 
     /// `products[2]`: where it is in the file.
@@ -141,7 +144,7 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     }
     let root: JSONValue
     do {
-      root = try JSONDecoder().decode(JSONValue.self, from: data)
+      root = try JSONValue.parse(data)
     } catch {
       throw CatalogError(
         path: path, problem: "is not JSON", expected: "an Xcode StoreKit configuration file, which is JSON")
@@ -275,9 +278,14 @@ private struct StoreKitReader {
         throw fail("\(place).type", "is '\(TerminalText.clipped(type))'", expected: "Consumable or NonConsumable")
       }
       let displayPrice = try string(fields, "displayPrice", at: place)
+      var referenceName: String?
+      if fields["referenceName"] != nil {
+        let name = try string(fields, "referenceName", at: place, nonEmpty: false)
+        referenceName = name.trimmingCharacters(in: .whitespaces).isEmpty ? nil : name
+      }
       products.append(
         .init(
-          index: index, productID: productID, kind: kind, displayPrice: displayPrice,
+          index: index, productID: productID, kind: kind, displayPrice: displayPrice, referenceName: referenceName,
           localizations: try localizations(fields["localizations"], at: "\(place).localizations")))
     }
     product = nil
@@ -323,11 +331,13 @@ private struct StoreKitReader {
           "\(at).locale", "'\(TerminalText.clipped(locale))' is not a locale",
           expected: "a locale such as en_US, ja or zh_Hans")
       }
+      // Empty texts are what Xcode writes for a new product (`"description" : "", "displayName" :
+      // ""`): taken, and warned about by the conversion (`catalogLocalizations`), which stands in
+      // for them.
       result.append(
         .init(
           index: index, locale: locale,
-          displayName: try string(fields, "displayName", at: at),
-          // Left to the catalog loader, which names an empty one as it does in a products.plist.
+          displayName: try string(fields, "displayName", at: at, nonEmpty: false),
           description: try string(fields, "description", at: at, nonEmpty: false, lineBreaks: true)))
     }
     return result

@@ -16,60 +16,30 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public let minorUnitDigits: Int
   /// The currency's unit in English, for messages: "a whole number of yen".
   let unitName: String
-  /// Apple's storefront ID, the signed transaction's `storefrontId`. Apple defines the field ("An
-  /// Apple-defined value that uniquely identifies an App Store storefront",
-  /// https://developer.apple.com/documentation/appstoreserverapi/storefrontid) but its current
-  /// documentation lists no values beyond its samples (USA "143441" in the App Store Server
-  /// Library's Xcode test data). These are the IDs of Apple's former iTunes affiliate
-  /// documentation's appendix ("linking-to-the-itunes-music-store", as kept at
-  /// https://gist.github.com/hmml/8942940 and https://gist.github.com/atnan/47807), the values the
-  /// App Store sends in its `X-Apple-Store-Front` header.
+  /// Apple's storefront ID, the signed transaction's `storefrontId` ("An Apple-defined value that
+  /// uniquely identifies an App Store storefront",
+  /// https://developer.apple.com/documentation/appstoreserverapi/storefrontid); where the IDs come
+  /// from: `StorefrontTable`.
   public let appleID: String
 
   public var description: String { code }
 
-  /// The storefronts this shop can simulate.
-  public static let all: [Storefront] = [
-    Storefront(
-      code: "USA", currencyCode: "USD", localeIdentifier: "en_US", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "US dollars", appleID: "143441"),
-    Storefront(
-      code: "JPN", currencyCode: "JPY", localeIdentifier: "ja_JP", currencySymbol: "￥", minorUnitDigits: 0,
-      unitName: "yen", appleID: "143462"),
-    Storefront(
-      code: "GBR", currencyCode: "GBP", localeIdentifier: "en_GB", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "pounds", appleID: "143444"),
-    Storefront(
-      code: "DEU", currencyCode: "EUR", localeIdentifier: "de_DE", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros", appleID: "143443"),
-    Storefront(
-      code: "FRA", currencyCode: "EUR", localeIdentifier: "fr_FR", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros", appleID: "143442"),
-    Storefront(
-      code: "CAN", currencyCode: "CAD", localeIdentifier: "en_CA", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Canadian dollars", appleID: "143455"),
-    Storefront(
-      code: "AUS", currencyCode: "AUD", localeIdentifier: "en_AU", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Australian dollars", appleID: "143460"),
-    Storefront(
-      code: "ITA", currencyCode: "EUR", localeIdentifier: "it_IT", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros", appleID: "143450"),
-    Storefront(
-      code: "ESP", currencyCode: "EUR", localeIdentifier: "es_ES", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "euros", appleID: "143454"),
-    Storefront(
-      code: "KOR", currencyCode: "KRW", localeIdentifier: "ko_KR", currencySymbol: nil, minorUnitDigits: 0,
-      unitName: "won", appleID: "143466"),
-    Storefront(
-      code: "BRA", currencyCode: "BRL", localeIdentifier: "pt_BR", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "reais", appleID: "143503"),
-    Storefront(
-      code: "MEX", currencyCode: "MXN", localeIdentifier: "es_MX", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "Mexican pesos", appleID: "143468"),
-    Storefront(
-      code: "IND", currencyCode: "INR", localeIdentifier: "en_IN", currencySymbol: nil, minorUnitDigits: 2,
-      unitName: "rupees", appleID: "143467"),
-  ]
+  /// The storefronts this shop can simulate: every App Store storefront (`StorefrontTable`).
+  public static let all: [Storefront] = {
+    func rows(_ table: String) -> [[Substring]] {
+      table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    }
+    let currencies = Dictionary(
+      uniqueKeysWithValues: rows(StorefrontTable.currencies).map { ($0[0], (digits: Int($0[1])!, unit: $0[2])) })
+    return rows(StorefrontTable.storefronts).map { row in
+      let currency = currencies[row[2]]!
+      return Storefront(
+        code: String(row[0]), currencyCode: String(row[2]), localeIdentifier: String(row[3]),
+        // The App Store in Japan writes the full-width yen sign.
+        currencySymbol: row[2] == "JPY" ? "￥" : nil, minorUnitDigits: currency.digits,
+        unitName: String(currency.unit), appleID: String(row[1]))
+    }
+  }()
 
   public static let usa = named("USA")!
 
@@ -83,7 +53,10 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Catalogs name a storefront for every price of every product: lookups stay quick.
   private static let byCode = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
-  public static var knownCodes: String { all.map(\.code).joined(separator: ", ") }
+  /// For messages: what a storefront code is, with examples (all 175 would bury the message).
+  public static var knownCodes: String {
+    "the \(all.count) App Store storefronts' ISO 3166-1 alpha-3 codes (\(all.prefix(6).map(\.code).joined(separator: ", ")), …)"
+  }
 
   /// `$0.99`, `￥160`, `£0.99`, `0,99 €`: the price as this storefront's App Store writes it.
   public func format(_ price: Decimal) -> String {

@@ -41,6 +41,8 @@ extension AppStore {
           PurchaseRecord(
             product: $0, quantity: original.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
         }
+      transaction.appAccountToken = original.appAccountToken
+      transaction.appTransactionID = appTransactionID(firstPurchase: transaction.purchaseDate)
       state.transactions.append(transaction)
       restored.append(transaction)
     }

@@ -67,13 +67,14 @@ public struct AppStore: Sendable {
   /// on at once, as if Buy had been tapped. A payment the App Store cannot take (purchases
   /// restricted, a product it does not sell) fails at once, with no sheet.
   public mutating func add(
-    productIdentifier: String, quantity: Int, showsPaymentSheet: Bool = false, at now: Date
+    productIdentifier: String, quantity: Int, showsPaymentSheet: Bool = false, appAccountToken: UUID? = nil,
+    at now: Date
   ) throws(PaymentError) -> StoreTransaction {
     guard Self.quantityLimit.contains(quantity) else { throw .invalidQuantity(quantity) }
     guard let id = state.takeTransactionNumber() else { throw .outOfTransactionNumbers }
     var transaction = StoreTransaction(
       id: id, productIdentifier: productIdentifier,
-      quantity: quantity, state: .purchasing, purchaseDate: now)
+      quantity: quantity, state: .purchasing, purchaseDate: now, appAccountToken: appAccountToken)
     let product = catalog.product(productIdentifier)
     if !canMakePayments {
       transaction.fail(.notAllowed)
@@ -123,14 +124,16 @@ public struct AppStore: Sendable {
       }
       .sorted { state.transactions[$0].answerDate! < state.transactions[$1].answerDate! }
     for index in due {
-      answer(&state.transactions[index])
-      updated.append(state.transactions[index])
+      var transaction = state.transactions[index]
+      answer(&transaction)
+      state.transactions[index] = transaction
+      updated.append(transaction)
     }
     notifyCharged(updated, at: now)
     return updated
   }
 
-  private func answer(_ transaction: inout StoreTransaction) {
+  private mutating func answer(_ transaction: inout StoreTransaction) {
     let conditions = state.conditions
     transaction.answerDate = nil
     if !conditions.networkUp {
@@ -149,7 +152,7 @@ public struct AppStore: Sendable {
 
   /// The App Store charges the purchase and signs its transaction: stamped with the environment and
   /// the verification fault in force now.
-  private func complete(_ transaction: inout StoreTransaction) {
+  private mutating func complete(_ transaction: inout StoreTransaction) {
     transaction.state = .purchased
     transaction.environment = state.conditions.environment
     transaction.failsVerification = !state.conditions.verificationPasses
@@ -159,6 +162,21 @@ public struct AppStore: Sendable {
       PurchaseRecord(
         product: $0, quantity: transaction.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
     }
+    transaction.appTransactionID = appTransactionID(firstPurchase: transaction.purchaseDate)
+  }
+
+  /// The data folder's `appTransactionId` (`StoreState.appTransactionID`), made at its first
+  /// completed purchase: new for a folder whose first transaction this is, else (a folder from
+  /// before this version, whose earlier transactions were listed with it) the derived one.
+  /// `firstPurchase`: the purchase being completed.
+  mutating func appTransactionID(firstPurchase: Date) -> String {
+    if let known = state.appTransactionID { return known }
+    let made =
+      state.lastTransactionNumber <= 1
+      ? StoreState.newAppTransactionID(bundleIdentifier: catalog.bundleIdentifier, firstPurchase: firstPurchase)
+      : StoreState.derivedAppTransactionID(bundleIdentifier: catalog.bundleIdentifier)
+    state.appTransactionID = made
+    return made
   }
 
   // MARK: Conditions
@@ -203,9 +221,11 @@ public struct AppStore: Sendable {
   /// A parent approves an Ask to Buy request: the deferred transaction is purchased.
   public mutating func approve(_ id: String, at now: Date = Date()) throws(TransactionError) -> StoreTransaction {
     let index = try indexOf(id, for: "approve", where: { $0.state == .deferred }, expected: "deferred")
-    complete(&state.transactions[index])
-    notifyCharged([state.transactions[index]], at: now)
-    return state.transactions[index]
+    var transaction = state.transactions[index]
+    complete(&transaction)
+    state.transactions[index] = transaction
+    notifyCharged([transaction], at: now)
+    return transaction
   }
 
   /// A parent declines an Ask to Buy request: the deferred transaction fails.
@@ -225,7 +245,7 @@ public struct AppStore: Sendable {
     var purchase = StoreTransaction(
       id: id, productIdentifier: interrupted.productIdentifier,
       quantity: interrupted.quantity, state: .purchasing, purchaseDate: now,
-      resolvedFromTransactionID: interrupted.id)
+      resolvedFromTransactionID: interrupted.id, appAccountToken: interrupted.appAccountToken)
     complete(&purchase)
     state.transactions.append(purchase)
     notifyCharged([purchase], at: now)

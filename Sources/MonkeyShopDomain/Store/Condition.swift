@@ -174,7 +174,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       (choices.filter { $0.spelling != "off" } + choices.filter { $0.spelling == "off" }).map(\.spelling)
         .joined(separator: "|")
     case .errorCode: "CODE|off (\(StoreError.accepted))"
-    case .storefront: Storefront.all.map(\.code).joined(separator: "|")
+    case .storefront: "an App Store storefront (USA|JPN|CHN|…)"
     }
   }
 

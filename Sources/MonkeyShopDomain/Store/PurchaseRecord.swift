@@ -121,8 +121,49 @@ extension StoreTransaction {
       }
   }
 
+  /// Where the record disagrees with what the App Store signed for the purchase (its
+  /// `signedPurchase`): the field, the record's value and the signed one; nil when they agree or
+  /// there is nothing to compare. The record is written with the signature and never changes, so a
+  /// difference means the file was edited. The credits are the app's and are not signed.
+  public var recordDisagreement: (field: String, recorded: String, signed: String)? {
+    guard let record, let jws = signedPurchase,
+      let signed = SignedPurchaseFields(compactJWS: jws)
+    else { return nil }
+    let pairs: [(String, String, String)] = [
+      ("productId", productIdentifier, signed.productId),
+      ("quantity", "\(quantity)", "\(signed.quantity)"),
+      ("bundleId", record.bundleId, signed.bundleId),
+      ("type", record.type, signed.type),
+      ("price", record.price.map { "\($0)" } ?? "none", signed.price.map { "\($0)" } ?? "none"),
+      ("currency", record.currency ?? "none", signed.currency ?? "none"),
+    ]
+    return pairs.first { $0.1 != $0.2 }.map { (field: $0.0, recorded: $0.1, signed: $0.2) }
+  }
+
   /// Completed (purchased or restored) and not yet signed in its current state.
   public var needsSignature: Bool {
     SignedTransactionPayload.isSigned(self) && storedJWS == nil
+  }
+}
+
+/// The fields of a signed purchase that its record also holds, read from the JWS's payload (its
+/// second Base64URL part; the signature is the verifier's business, not this reader's).
+struct SignedPurchaseFields: Decodable {
+  let productId: String
+  let quantity: Int
+  let bundleId: String
+  let type: String
+  let price: Int64?
+  let currency: String?
+
+  init?(compactJWS: String) {
+    let parts = compactJWS.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return nil }
+    var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64),
+      let fields = try? JSONDecoder().decode(Self.self, from: data)
+    else { return nil }
+    self = fields
   }
 }

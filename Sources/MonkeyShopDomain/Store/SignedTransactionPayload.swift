@@ -55,6 +55,10 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   public let currency: String?
   public let revocationDate: Int64?
   public let revocationReason: RevocationReason?
+  public let appTransactionId: String
+  public let appAccountToken: UUID?
+  public let revocationType: String?
+  public let revocationPercentage: Int?
 
   /// Whether the App Store signs the transaction: only purchased (or restored) transactions carry a
   /// signed transaction; purchasing, deferred and failed ones have none (StoreKit 2's `purchase()`
@@ -66,9 +70,14 @@ public struct SignedTransactionPayload: Equatable, Sendable {
   /// The payload of a transaction the App Store signs (`isSigned`); nil for the others. What the
   /// App Store recorded when it completed the transaction is what it signs, whatever the catalog
   /// says now; for one completed before transactions kept a record, the catalog and storefront
-  /// given fill in what it lacks.
-  public init?(_ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront) {
-    if let recorded = Self(recorded: transaction) {
+  /// given fill in what it lacks. `appTransactionID`: the data folder's
+  /// (`StoreState.appTransactionID`), for a transaction completed before transactions were stamped
+  /// with it.
+  public init?(
+    _ transaction: StoreTransaction, catalog: Catalog, storefront current: Storefront,
+    appTransactionID: String? = nil
+  ) {
+    if let recorded = Self(recorded: transaction, appTransactionID: appTransactionID) {
       self = recorded
       return
     }
@@ -84,19 +93,21 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       // non-consumables.
       ?? PurchaseRecord(
         price: nil, currency: nil, type: PurchaseRecord.consumable, bundleId: catalog.bundleIdentifier, credits: nil)
-    self.init(transaction, record: record, storefront: storefront)
+    self.init(transaction, record: record, storefront: storefront, appTransactionID: appTransactionID)
   }
 
   /// The payload from what the transaction recorded alone; nil when it is not signed or has no
   /// record.
-  public init?(recorded transaction: StoreTransaction) {
+  public init?(recorded transaction: StoreTransaction, appTransactionID: String? = nil) {
     guard Self.isSigned(transaction), let record = transaction.record,
       let storefront = transaction.storefront.flatMap(Storefront.named)
     else { return nil }
-    self.init(transaction, record: record, storefront: storefront)
+    self.init(transaction, record: record, storefront: storefront, appTransactionID: appTransactionID)
   }
 
-  private init(_ transaction: StoreTransaction, record: PurchaseRecord, storefront: Storefront) {
+  private init(
+    _ transaction: StoreTransaction, record: PurchaseRecord, storefront: Storefront, appTransactionID: String?
+  ) {
     transactionId = transaction.id
     // "This value is identical to the transaction identifier (`transactionId`) except when the user
     // restores or renews a subscription": a restored non-consumable names the purchase it restores
@@ -137,6 +148,27 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     currency = record.currency
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
     revocationReason = transaction.refundReason
+    // "The unique identifier of the app download transaction"
+    // (https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload);
+    // StoreKit declares `Transaction.appTransactionID` a non-optional String
+    // (https://developer.apple.com/documentation/storekit/transaction/apptransactionid): on every
+    // transaction, one value per account and app (`StoreState.appTransactionID`).
+    appTransactionId =
+      transaction.appTransactionID ?? appTransactionID
+      ?? StoreState.derivedAppTransactionID(bundleIdentifier: record.bundleId)
+    // "A UUID you create at the time of purchase that associates the transaction with a customer on
+    // your own service. If your app doesn't provide an appAccountToken, this field is omitted."
+    // (same page; https://developer.apple.com/documentation/appstoreserverapi/appaccounttoken).
+    appAccountToken = transaction.appAccountToken
+    // A refund here is always whole: `REFUND_FULL`, Apple's value for "a full refund"
+    // (https://developer.apple.com/documentation/appstoreservernotifications/revocationtype; the
+    // others are `REFUND_PRORATED` and `FAMILY_REVOKE`). `revocationPercentage`: "This field is
+    // present in the JWSTransactionDecodedPayload for refunded transactions", in milliunits, "100%
+    // → 100000" in Apple's examples
+    // (https://developer.apple.com/documentation/appstoreservernotifications/revocationpercentage).
+    // Apple does not say whether a REFUND_FULL carries it; a refund of the whole purchase is 100%.
+    revocationType = transaction.isRevoked ? "REFUND_FULL" : nil
+    revocationPercentage = transaction.isRevoked ? 100_000 : nil
   }
 
   /// Every field in the order Apple's payloads list them, optional ones only when present.
@@ -144,6 +176,7 @@ public struct SignedTransactionPayload: Equatable, Sendable {
     var fields: [(key: String, value: Value)] = [
       ("transactionId", .string(transactionId)),
       ("originalTransactionId", .string(originalTransactionId)),
+      ("appTransactionId", .string(appTransactionId)),
       ("bundleId", .string(bundleId)),
       ("productId", .string(productId)),
       ("purchaseDate", .date(purchaseDate)),
@@ -157,6 +190,11 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       ("storefront", .string(storefront)),
       ("storefrontId", .string(storefrontId)),
     ]
+    if let appAccountToken {
+      // Apple's UUIDs are written in lowercase (`"appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138"`
+      // in the App Store Server Library's test data); Foundation writes uppercase.
+      fields.append(("appAccountToken", .string(appAccountToken.uuidString.lowercased())))
+    }
     if let price, let currency {
       fields.append(("price", .integer(price)))
       fields.append(("currency", .string(currency)))
@@ -165,6 +203,8 @@ public struct SignedTransactionPayload: Equatable, Sendable {
       fields.append(("revocationDate", .date(revocationDate)))
       fields.append(("revocationReason", .integer(Int64(revocationReason.rawValue))))
     }
+    if let revocationType { fields.append(("revocationType", .string(revocationType))) }
+    if let revocationPercentage { fields.append(("revocationPercentage", .integer(Int64(revocationPercentage)))) }
     return fields
   }
 

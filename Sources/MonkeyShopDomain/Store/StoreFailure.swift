@@ -28,10 +28,10 @@ public struct StoreFailure: Equatable, Sendable {
   /// `SKErrorPaymentCancelled` ("Our app users are complaining they are being charged, even though
   /// we're getting back SKErrorPaymentCancelled", https://forums.developer.apple.com/thread/6431).
   public static let interrupted = StoreFailure(.interrupted, code: .storeKit(.paymentCancelled))
-  /// Apple documents no callback for a declined Ask to Buy (`.deferred`: "wait for another callback
-  /// that indicates the final status",
-  /// https://developer.apple.com/documentation/storekit/skpaymenttransactionstate/deferred); the
-  /// simulation ends the transaction `.failed` with `paymentCancelled`, so a decline has a visible end.
+  /// A declined Ask to Buy: Apple's `.deferred` says to "wait for another callback that indicates
+  /// the final status" (https://developer.apple.com/documentation/storekit/skpaymenttransactionstate/deferred)
+  /// and does not say which state that callback carries for a decline; the simulation ends the
+  /// transaction `.failed` with `paymentCancelled`, so a decline has a visible end.
   public static let askToBuyDeclined = StoreFailure(.askToBuyDeclined, code: .storeKit(.paymentCancelled))
   public static func forced(_ code: StoreError) -> StoreFailure { StoreFailure(.forced, code: code) }
 

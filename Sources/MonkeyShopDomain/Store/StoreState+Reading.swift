@@ -12,6 +12,7 @@ extension StoreState {
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case schemaVersion, conditions, transactions, lastTransactionNumber, notifications
+    case appTransactionID
   }
 
   /// The notifications are written once the store has any (a URL, a notification): a store that
@@ -22,6 +23,7 @@ extension StoreState {
     try container.encode(conditions, forKey: .conditions)
     try container.encode(transactions, forKey: .transactions)
     try container.encode(lastTransactionNumber, forKey: .lastTransactionNumber)
+    try container.encodeIfPresent(appTransactionID, forKey: .appTransactionID)
     if notifications != NotificationQueue() { try container.encode(notifications, forKey: .notifications) }
   }
 
@@ -35,6 +37,7 @@ extension StoreState {
     transactions = try container.decode([StoreTransaction].self, forKey: .transactions)
     // Absent from stores written before notifications: none sent, none waiting.
     notifications = try container.decodeIfPresent(NotificationQueue.self, forKey: .notifications) ?? NotificationQueue()
+    appTransactionID = try container.decodeIfPresent(String.self, forKey: .appTransactionID)
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"
@@ -50,6 +53,13 @@ extension StoreState {
           forKey: .transactions, in: container,
           debugDescription: "\(place).id \(transaction.id) is listed twice (transaction IDs are unique)")
       }
+      if let (field, recorded, signed) = transaction.recordDisagreement {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription:
+            "\(place) (transaction \(transaction.id)): its record says \(field) \(recorded) while its signedPurchase, what the App Store signed, says \(signed); the record never changes after a purchase, so this file was edited: put back the store.json monkeyshop wrote"
+        )
+      }
     }
   }
 }
@@ -61,6 +71,7 @@ extension StoreTransaction {
     case environment, failsVerification, revocationDate, revocationReason, storefront
     case restoredTransactionID, originalPurchaseDate
     case record, signedPurchase, signedRefund
+    case appAccountToken, appTransactionID
   }
 
   /// The name files written before kept `resolvedFromTransactionID` under. It is not Apple's
@@ -119,6 +130,8 @@ extension StoreTransaction {
       throw DecodingError.dataCorruptedError(
         forKey: .signedRefund, in: container, debugDescription: "is set on a transaction that was not refunded")
     }
+    appAccountToken = try container.decodeIfPresent(UUID.self, forKey: .appAccountToken)
+    appTransactionID = try container.decodeIfPresent(String.self, forKey: .appTransactionID)
     if originalPurchaseDate != nil, state != .restored {
       throw DecodingError.dataCorruptedError(
         forKey: .originalPurchaseDate, in: container,

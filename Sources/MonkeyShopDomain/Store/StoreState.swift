@@ -16,6 +16,14 @@ public struct StoreState: Codable, Equatable, Sendable {
   public var lastTransactionNumber = 0
   /// App Store Server Notifications: the URL they go to, those waiting, the refund requests open.
   public var notifications = NotificationQueue()
+  /// The app download's transaction ID, made at the first purchase the App Store completes and
+  /// kept ever after (a reset keeps it): "The App Store generates a single, globally unique
+  /// `appTransactionID` for each Apple Account that downloads your app … This value remains the
+  /// same for the same Apple Account and app if the customer redownloads the app on any device,
+  /// receives a refund, repurchases the app, or changes the storefront"
+  /// (https://developer.apple.com/documentation/storekit/apptransaction/apptransactionid). A data
+  /// folder is one account's one app.
+  public var appTransactionID: String?
   /// Transactions this change took out of the store (as they last were), for the storage to append
   /// to the history before it writes the store without them. Never written to `store.json`, and
   /// not part of what the store is (`==`): a store read back has none.
@@ -27,6 +35,32 @@ public struct StoreState: Codable, Equatable, Sendable {
     lhs.schemaVersion == rhs.schemaVersion && lhs.conditions == rhs.conditions
       && lhs.transactions == rhs.transactions && lhs.lastTransactionNumber == rhs.lastTransactionNumber
       && lhs.notifications == rhs.notifications
+      && lhs.appTransactionID == rhs.appTransactionID
+  }
+
+  /// A new `appTransactionId`: a decimal string of 18 digits, the shape of Apple's (an "Apple-
+  /// defined" string; Apple's test data has "71134"), from the bundle ID and the moment of the
+  /// folder's first completed purchase (to the millisecond): folders differ, and a walkthrough or
+  /// test on the virtual clock gets the same one every run.
+  public static func newAppTransactionID(bundleIdentifier: String, firstPurchase: Date) -> String {
+    let milliseconds = Int64((firstPurchase.timeIntervalSince1970 * 1000).rounded())
+    return fnv1a18("appTransactionId \(bundleIdentifier) \(milliseconds)")
+  }
+
+  /// 18 decimal digits from FNV-1a of `text`.
+  private static func fnv1a18(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return String(100_000_000_000_000_000 + hash % 900_000_000_000_000_000)
+  }
+
+  /// The `appTransactionId` of a data folder whose transactions were completed before this version
+  /// stamped one: the same 18 digits for the same bundle ID every time (FNV-1a), so what a listing
+  /// shows before the folder is next written and after it agree.
+  public static func derivedAppTransactionID(bundleIdentifier: String) -> String {
+    fnv1a18("appTransactionId " + bundleIdentifier)
   }
 
   public func transaction(_ id: String) -> StoreTransaction? {
@@ -45,12 +79,14 @@ public struct StoreState: Codable, Equatable, Sendable {
   public mutating func reset() -> [StoreTransaction] {
     let kept = transactions.filter { $0.state == .purchased && !$0.finished }
     let last = lastTransactionNumber
+    let app = appTransactionID
     let leaving = leaving + transactions.filter { !($0.state == .purchased && !$0.finished) }
     // Notifications are Apple's record, not a test condition: those waiting still go out.
     let notifications = notifications
     self = StoreState()
     lastTransactionNumber = last
     self.notifications = notifications
+    appTransactionID = app
     transactions = kept
     self.leaving = leaving
     return kept

@@ -75,6 +75,14 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// For a restored transaction: the purchase date of the purchase it restores, which its signed
   /// transaction gives as `originalPurchaseDate`.
   public var originalPurchaseDate: Date?
+  // Apple's account fields of the signed transaction (`SignedTransactionPayload`):
+  /// The UUID the app passed with the purchase: StoreKit 2's `.appAccountToken(_:)` purchase option,
+  /// or StoreKit 1's `applicationUsername` when it is a UUID
+  /// (https://developer.apple.com/documentation/appstoreserverapi/appaccounttoken). Nil: none given.
+  public var appAccountToken: UUID?
+  /// The app download's `appTransactionId`, stamped when the App Store completes the purchase
+  /// (`StoreState.appTransactionID`).
+  public var appTransactionID: String?
 
   // MARK: The record, fixed when the App Store completes the transaction
 
@@ -97,7 +105,8 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,
     answerDate: Date? = nil, forcedError: StoreError? = nil, hasPurchaseIssue: Bool = false,
     resolvedFromTransactionID: String? = nil, environment: StoreEnvironment? = nil, failsVerification: Bool = false,
-    revocationDate: Date? = nil, revocationReason: RevocationReason? = nil, storefront: String? = nil
+    revocationDate: Date? = nil, revocationReason: RevocationReason? = nil, storefront: String? = nil,
+    appAccountToken: UUID? = nil
   ) {
     self.id = id
     self.productIdentifier = productIdentifier
@@ -115,6 +124,7 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
     self.revocationDate = revocationDate
     self.revocationReason = revocationReason
     self.storefront = storefront
+    self.appAccountToken = appAccountToken
   }
 
   /// `transactionIdentifier` as the app sees it: "undefined except when `transactionState` is set

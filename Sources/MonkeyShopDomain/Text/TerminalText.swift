@@ -49,6 +49,18 @@ public enum TerminalText {
   /// A value read from a file, as a message quotes it: escaped, and when longer than
   /// `clipLength` scalars, its first ones and `…`, so a message stays one readable line whatever
   /// the file holds (a price of 400 digits, a product ID of a thousand characters).
+  /// How many items a listed message names before it counts the rest.
+  public static let listLength = 20
+
+  /// `a, b, c`; beyond `listLength` items, the first ones and `and N more`, so a message about a
+  /// file of 100,000 products stays one readable line.
+  /// `total` counts items not passed (a caller may pass only the first `listLength`).
+  public static func listed(_ items: [String], total: Int? = nil, separator: String = ", ") -> String {
+    let total = total ?? items.count
+    guard total > listLength else { return items.joined(separator: separator) }
+    return items.prefix(listLength).joined(separator: separator) + ", and \(total - listLength) more"
+  }
+
   public static func clipped(_ text: String) -> String {
     let scalars = text.unicodeScalars
     guard scalars.count > clipLength else { return escaped(text) }
