@@ -79,9 +79,12 @@ public enum LogEvent: Equatable, Sendable {
     }
   }
 
-  /// The log line in the chosen storeKit; notes, which explain, in the storefront's language.
+  /// The log line in the chosen storeKit. StoreKit's calls and callbacks are code, the same in
+  /// every language; what the app and the App Store do in words, and notes, which explain, are in
+  /// the storefront's language.
   public func text(_ storeKit: StoreKitAPI, _ language: Language) -> String {
     let sk1 = storeKit == .storeKit1
+    func say(_ english: String, _ japanese: String) -> String { language == .ja ? japanese : english }
     switch self {
     case .observerAdded:
       return sk1 ? "SKPaymentQueue.default().add(observer)" : "Task { for await result in Transaction.updates }"
@@ -112,23 +115,29 @@ public enum LogEvent: Equatable, Sendable {
       if let failure = transaction.failure { text += " \(failure.code)" }
       return text
     case .delivered(let id, let credits, let balance):
-      return "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)"
+      return say(
+        "deliver #\(id): +\(counted(credits, "credit")) → balance \(balance)",
+        "#\(id) を付与: +\(credits) クレジット → 残高 \(balance)")
     case .alreadyDelivered(let id):
-      return "deliver #\(id): already credited, nothing added"
+      return say("deliver #\(id): already credited, nothing added", "#\(id) は付与済み: 追加なし")
     case .finished(let transaction):
       return sk1
         ? "SKPaymentQueue.finishTransaction(\(transaction.logName))" : "transaction.finish() \(transaction.logName)"
     // Ask to Buy and interrupted purchases concern payments that never had a transactionIdentifier.
     case .approved(let id):
-      return "Ask to Buy: a parent approved payment \(id)"
+      return say("Ask to Buy: a parent approved payment \(id)", "承認と購入: 保護者が支払い \(id) を承認")
     case .declined(let id):
-      return "Ask to Buy: a parent declined payment \(id)"
+      return say("Ask to Buy: a parent declined payment \(id)", "承認と購入: 保護者が支払い \(id) を拒否")
     case .resolved(let id, let newID):
-      return "interrupted payment \(id) resolved: the App Store adds payment \(newID)"
+      return say(
+        "interrupted payment \(id) resolved: the App Store adds payment \(newID)",
+        "中断された支払い \(id) を解決: App Store が支払い \(newID) を追加")
     case .spent(let credits, let balance):
-      return "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)"
+      return say(
+        "fed the monkey: -\(counted(credits, "credit")) → balance \(balance)",
+        "おさるにごはん: -\(credits) クレジット → 残高 \(balance)")
     case .conditionChanged(let condition, let value):
-      return "store: \(condition) = \(value)"
+      return say("store: \(condition) = \(value)", "ストア: \(condition) = \(value)")
     // StoreKit 2: "Use `updates` to listen for changes in this value"
     // (https://developer.apple.com/documentation/storekit/storefront/updates); a purchase in flight
     // asks its `onStorefrontChange(shouldContinuePurchase:)` option, "true if this option isn't added"
@@ -142,7 +151,7 @@ public enum LogEvent: Equatable, Sendable {
         ? "paymentQueue(_:shouldContinue: payment \(id), in: \(storefront.code)) → \(answer)"
         : "onStorefrontChange(shouldContinuePurchase:) \(storefront.code) → \(answer)"
     case .crashed(let point):
-      return "CRASH at \(point.rawValue): the app died"
+      return say("CRASH at \(point.rawValue): the app died", "\(point.rawValue) でクラッシュ: アプリが終了")
     case .error(let failure):
       // The ID leads, so a tester finds it even where the line is cut.
       return "\(failure.errorID) ✗ \(failure.message)"
@@ -151,13 +160,17 @@ public enum LogEvent: Equatable, Sendable {
     case .storeKit2(let event):
       return event.text
     case .appRestarted(let api):
-      return "── the app restarts, written with \(api) ──"
+      return say("── the app restarts, written with \(api) ──", "── アプリが再起動 (\(api) で書かれたアプリ) ──")
     case .restoreCompletedTransactions:
       return "SKPaymentQueue.default().restoreCompletedTransactions()"
     case .refunded(let id, let reason):
-      return "refund: the App Store revoked #\(id) (revocationReason \(reason))"
+      return say(
+        "refund: the App Store revoked #\(id) (revocationReason \(reason))",
+        "返金: App Store が #\(id) を取り消し (revocationReason \(reason))")
     case .tookBack(let id, let credits, let balance):
-      return "take back #\(id): -\(counted(credits, "credit")) → balance \(balance)"
+      return say(
+        "take back #\(id): -\(counted(credits, "credit")) → balance \(balance)",
+        "#\(id) を回収: -\(credits) クレジット → 残高 \(balance)")
     case .restoreCompletedTransactionsFinished:
       return "paymentQueueRestoreCompletedTransactionsFinished(_:)"
     case .restoreCompletedTransactionsFailed(let error):

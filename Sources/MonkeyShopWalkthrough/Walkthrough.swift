@@ -155,6 +155,19 @@ public enum Expectation: Sendable, CustomStringConvertible {
     }
   }
 
+  /// The field of `expect:` this check was written as.
+  public var field: String {
+    switch self {
+    case .screen: "screen"
+    case .notScreen: "notScreen"
+    case .status: "status"
+    case .balance: "balance"
+    case .event: "event"
+    case .events: "events"
+    case .transaction: "transaction"
+    }
+  }
+
   /// The field names of `expect:`, in the order the format documents them.
   public static let fields = ["screen", "notScreen", "status", "balance", "event", "events", "transaction"]
 

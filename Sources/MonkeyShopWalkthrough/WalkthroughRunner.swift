@@ -29,6 +29,8 @@ public struct StepRecord: Sendable {
   public internal(set) var failure: String?
   /// The screen when the step failed, if the app was running.
   public internal(set) var screen: String?
+  /// The walkthrough's virtual clock when the step ended.
+  public internal(set) var endedAt: Date?
 
   init(number: Int, step: WalkthroughStep) {
     self.number = number
@@ -88,7 +90,8 @@ public struct WalkthroughRunner: Sendable {
     }
     var records: [StepRecord] = []
     for step in walkthrough.steps {
-      let record = session.perform(step)
+      var record = session.perform(step)
+      record.endedAt = session.clock
       records.append(record)
       if !record.passed { break }
     }

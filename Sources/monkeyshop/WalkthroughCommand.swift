@@ -65,6 +65,12 @@ struct WalkthroughCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "One line per walkthrough, its outcome; only a failure's details follow.")
   var quiet = false
 
+  @Flag(
+    help:
+      "Print JSON instead of the transcript: every walkthrough, each step with its events and virtual time, every check with what was expected and found (docs/json/walkthrough.schema.json)."
+  )
+  var json = false
+
   @OptionGroup var options: CatalogOption
 
   func validate() throws {
@@ -74,6 +80,9 @@ struct WalkthroughCommand: ParsableCommand {
     if play, files.count != 1 || junit != nil {
       throw ValidationError(
         "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
+    }
+    if json, play || list || quiet {
+      throw ValidationError("--json prints the runs' report: no --play, --list or --quiet")
     }
     if let cast {
       if play || list {
@@ -157,6 +166,7 @@ struct WalkthroughCommand: ParsableCommand {
     }
     if !rejected.isEmpty {
       if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
+      if json { try printJSON(WalkthroughRunReport([], rejected: rejected)) }
       let files = Set(rejected.map(\.path)).count
       throw Failure(
         "\(counted(files, "walkthrough file")) refused, nothing was run:\n"
@@ -170,10 +180,15 @@ struct WalkthroughCommand: ParsableCommand {
       var result = runner.run(walkthrough)
       result.elapsed = clock.now - began
       results.append(result)
+      guard !json else { continue }
       say(Transcript.text(result, steps: !quiet))
       if !quiet { say() }
     }
-    say(Transcript.summary(results))
+    if json {
+      try printJSON(WalkthroughRunReport(results))
+    } else {
+      say(Transcript.summary(results))
+    }
     if let junit { try write(JUnitReport.xml(results), to: junit) }
     if let cast, let walkthrough = walkthroughs.first { try record(walkthrough, catalog: catalog, to: cast) }
     if results.contains(where: { !$0.passed }) { throw Failure.silent(.walkthroughFailed) }

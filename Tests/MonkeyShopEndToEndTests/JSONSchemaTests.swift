@@ -53,6 +53,44 @@ struct JSONSchemaTests {
     try await JSONSchemaCheck.expectValid(wallet.stdout, against: "wallet-show.schema.json", in: folder)
   }
 
+  @Test("walkthrough --json: a passing run, a failing check with what was expected and found, and a refused file")
+  func walkthroughReport() async throws {
+    let folder = try ShopFolder("schema-walkthrough")
+    let passing = try await monkeyshop("walkthrough", "buy-5", "ask-to-buy-declined", "--json", in: folder)
+    #expect(passing.exitStatus == 0, "\(passing)")
+    try await JSONSchemaCheck.expectValid(passing.stdout, against: "walkthrough.schema.json", in: folder)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(passing.stdout.utf8)) as? [String: Any])
+    #expect(report["passed"] as? Int == 2 && report["failed"] as? Int == 0)
+    let failing = folder.root.appendingPathComponent("fails.yaml").path
+    try """
+    name: a balance that is not there
+    steps:
+      - launch
+      - press: "5"
+      - press: Enter
+      - wait: 2s
+      - expect: { balance: 30 }
+    """.write(toFile: failing, atomically: true, encoding: .utf8)
+    let failed = try await monkeyshop("walkthrough", failing, "--json", in: folder)
+    #expect(failed.exitStatus == 1, "\(failed)")
+    try await JSONSchemaCheck.expectValid(failed.stdout, against: "walkthrough.schema.json", in: folder)
+    let failedReport = try #require(try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any])
+    let walkthrough = try #require((failedReport["walkthroughs"] as? [[String: Any]])?.first)
+    let last = try #require((walkthrough["steps"] as? [[String: Any]])?.last)
+    let check = try #require((last["checks"] as? [[String: Any]])?.first)
+    #expect(check["field"] as? String == "balance" && check["passed"] as? Bool == false, "\(check)")
+    #expect(
+      check["expected"] as? String == "30 credits in the wallet" && check["found"] as? String == "5 credits", "\(check)"
+    )
+    #expect(last["line"] as? Int == 7 && last["ms"] as? Int == 2400, "\(last)")
+    let refused = folder.root.appendingPathComponent("refused.yaml").path
+    try "name: no steps\nsteps: []\n".write(toFile: refused, atomically: true, encoding: .utf8)
+    let rejected = try await monkeyshop("walkthrough", refused, "--json", in: folder)
+    #expect(rejected.exitStatus == 65, "\(rejected)")
+    try await JSONSchemaCheck.expectValid(rejected.stdout, against: "walkthrough.schema.json", in: folder)
+    #expect(rejected.stdout.contains("\"rejected\""), "\(rejected)")
+  }
+
   @Test("buy --json gives the transaction's jws, signing what store transactions --json signs")
   func buyJSONHasTheJWS() async throws {
     let folder = try ShopFolder("schema-buy-jws")

@@ -75,7 +75,7 @@ public enum CatalogLoader {
   ///
   /// It runs over every product of catalogs of thousands, so it builds no text until something
   /// is wrong: names of keys and products are made in `fail`.
-  private struct Reader {
+  struct Reader {
     let path: String
     /// Where the packages of `hostedContent` are.
     let content: HostedContentSource
@@ -247,114 +247,6 @@ public enum CatalogLoader {
       }
       let folder = try string(fields, "path", at: "hostedContent.")
       return try HostedContent.read(folder, from: content, productIdentifier: productIdentifier, catalogPath: path)
-    }
-
-    func localizations(_ value: Any?) throws(CatalogError) -> [String: Product.Localization] {
-      guard let value else {
-        throw fail("localizations", "missing", expected: "a dictionary with at least 'en'")
-      }
-      guard let dictionary = value as? [String: Any] else {
-        throw fail("localizations", "is \(typeName(value))", expected: "a dictionary of locale → {title, description}")
-      }
-      guard dictionary["en"] != nil else {
-        throw fail("localizations", "has no 'en'", expected: "at least an English title and description")
-      }
-      var result: [String: Product.Localization] = [:]
-      result.reserveCapacity(dictionary.count)
-      do {
-        for (locale, entry) in dictionary {
-          result[locale] = try localization(locale, entry)
-        }
-      } catch {
-        // Of several bad locales, name the first in order, whatever order the dictionary keeps.
-        for locale in dictionary.keys.sorted() { _ = try localization(locale, dictionary[locale]!) }
-        throw error
-      }
-      return result
-    }
-
-    func localization(_ locale: String, _ entry: Any) throws(CatalogError) -> Product.Localization {
-      guard let fields = entry as? [String: Any] else {
-        throw fail(
-          "localizations.\(locale)", "is \(typeName(entry))", expected: "a dictionary with title and description")
-      }
-      let title = try string(fields, "title", at: "localizations.\(locale).")
-      let description = try string(fields, "description", at: "localizations.\(locale).")
-      return Product.Localization(title: title, description: description)
-    }
-
-    mutating func prices(_ value: Any?) throws(CatalogError) -> [String: Decimal] {
-      guard let value else {
-        throw fail("prices", "missing", expected: "a dictionary of storefront → decimal string")
-      }
-      guard let dictionary = value as? [String: Any] else {
-        throw fail("prices", "is \(typeName(value))", expected: "a dictionary of storefront → decimal string")
-      }
-      var result: [String: Decimal] = [:]
-      result.reserveCapacity(dictionary.count)
-      do {
-        for (code, entry) in dictionary {
-          result[code] = try price(code, entry)
-        }
-      } catch {
-        // Of several bad prices, name the first in order, whatever order the dictionary keeps.
-        for code in dictionary.keys.sorted() { _ = try price(code, dictionary[code]!) }
-        throw error
-      }
-      return result
-    }
-
-    mutating func price(_ code: String, _ entry: Any) throws(CatalogError) -> Decimal {
-      // Known and written in capitals: the same as `Storefront.named(code) != nil` and
-      // `code == code.uppercased()`, without uppercasing.
-      guard let storefront = Storefront.withCode(code) else {
-        throw fail(
-          "prices.\(code)", "unknown storefront '\(TerminalText.clipped(code))'",
-          expected: "one of \(Storefront.knownCodes)")
-      }
-      guard let text = entry as? String else {
-        throw fail("prices.\(code)", "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
-      }
-      let price: Decimal
-      let places: Int
-      if let known = decimals[text] {
-        (price, places) = known
-      } else {
-        // Prices are shown through the platform's number formatting, which keeps 15 significant
-        // digits: a longer price would be shown rounded (99999999999999.99 as $100,000,000,000,000).
-        guard Self.significantDigits(text) <= Self.maximumSignificantDigits else {
-          throw fail(
-            "prices.\(code)",
-            "'\(TerminalText.clipped(text))' has more than \(Self.maximumSignificantDigits) significant digits",
-            expected: "a price shown exactly, such as \"9999.99\"")
-        }
-        guard let parsed = Self.decimal(text) else {
-          throw fail(
-            "prices.\(code)", "'\(TerminalText.clipped(text))' is not a decimal number",
-            expected: "a decimal string such as \"0.99\"")
-        }
-        price = parsed
-        places = Self.decimalPlaces(text)
-        decimals[text] = (price, places)
-      }
-      guard price >= 0 else {
-        throw fail("prices.\(code)", "'\(TerminalText.clipped(text))' is negative", expected: "a price of 0 or more")
-      }
-      // A price the currency cannot be charged in (0.19 yen) would be rounded when shown: refused.
-      guard places <= storefront.minorUnitDigits else {
-        let unit = storefront.unitName
-        let digits = storefront.minorUnitDigits
-        let has = "'\(TerminalText.clipped(text))' has \(counted(places, "decimal place"))"
-        guard digits > 0 else {
-          throw fail(
-            "prices.\(code)", "\(has), but \(storefront.currencyCode) has no minor unit",
-            expected: "a whole number of \(unit), such as \"160\"")
-        }
-        throw fail(
-          "prices.\(code)", "\(has), but \(storefront.currencyCode) has \(digits)",
-          expected: "at most \(digits) decimal places of \(unit), such as \"0.99\"")
-      }
-      return price
     }
 
     func string(_ entry: [String: Any], _ key: String, at prefix: @autoclosure () -> String = "")
