@@ -20,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .systemLibrary(
@@ -68,6 +70,20 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // App Store Server Notifications V2: the sender that POSTs each recorded notification to the
+    // folder's notificationURL, retries on Apple's schedule and records every attempt.
+    .target(
+      name: "MonkeyShopNotifications",
+      dependencies: [
+        "MonkeyShopDomain",
+        "MonkeyShopStorage",
+        "MonkeyShopSigning",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]
+    ),
     // The ncurses screen, keys, signals and the event loop the storefront runs in.
     .target(
       name: "MonkeyShopTerminal",
@@ -80,6 +96,7 @@ let package = Package(
         "MonkeyShopSigning",
         "MonkeyShopServer",
         "MonkeyShopTerminal",
+        "MonkeyShopNotifications",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // The shipped catalog, built into the binary so an installed monkeyshop sells from any

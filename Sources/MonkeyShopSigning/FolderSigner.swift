@@ -29,17 +29,25 @@ public final class FolderSigner: TransactionSigner {
   public func sign(
     _ payload: SignedTransactionPayload, failingVerification: Bool, keys: [String: Data], place: String
   ) throws -> String {
-    let environment = payload.environment
+    try signer(payload.environment, keys: keys, place: place).sign(payload, failingVerification: failingVerification)
+  }
+
+  public func sign(notificationPayload json: Data, environment: StoreEnvironment, keys: [String: Data], place: String)
+    throws -> String
+  {
+    try signer(environment, keys: keys, place: place).sign(encodedJSON: json)
+  }
+
+  private func signer(_ environment: StoreEnvironment, keys: [String: Data], place: String) throws
+    -> EnvironmentSigner
+  {
+    if let cached = cached[environment], cached.files == keys { return cached.signer }
     let signer: EnvironmentSigner
-    if let cached = cached[environment], cached.files == keys {
-      signer = cached.signer
-    } else {
-      switch environment {
-      case .sandbox: signer = .appStore(try SigningIdentity(files: keys, folder: place))
-      case .xcode, .localTesting: signer = .local(try LocalSigningIdentity(files: keys, place: place))
-      }
-      cached[environment] = (keys, signer)
+    switch environment {
+    case .sandbox: signer = .appStore(try SigningIdentity(files: keys, folder: place))
+    case .xcode, .localTesting: signer = .local(try LocalSigningIdentity(files: keys, place: place))
     }
-    return try signer.sign(payload, failingVerification: failingVerification)
+    cached[environment] = (keys, signer)
+    return signer
   }
 }

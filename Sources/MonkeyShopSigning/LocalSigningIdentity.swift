@@ -102,8 +102,13 @@ public struct LocalSigningIdentity: Sendable {
   /// The JWS, as Xcode's: `{"alg":"ES256","x5c":[certificate]}`, the payload, ES256.
   /// `failingVerification` signs with another key, as `SigningIdentity.sign` does.
   public func sign(_ payload: SignedTransactionPayload, failingVerification: Bool = false) throws -> String {
+    try sign(encodedJSON: payload.encodedJSON, failingVerification: failingVerification)
+  }
+
+  /// Any payload signed the same way (a server notification's `signedPayload` too).
+  public func sign(encodedJSON: Data, failingVerification: Bool = false) throws -> String {
     let header = try SigningIdentity.header(chain: [certificate])
-    let input = Base64URL.encode(header) + "." + Base64URL.encode(payload.encodedJSON)
+    let input = Base64URL.encode(header) + "." + Base64URL.encode(encodedJSON)
     let signer = failingVerification ? P256.Signing.PrivateKey() : key
     return input + "." + Base64URL.encode(try signer.signature(for: Data(input.utf8)).rawRepresentation)
   }
@@ -156,6 +161,14 @@ public enum EnvironmentSigner: Sendable {
     switch self {
     case .appStore(let identity): try identity.sign(payload, failingVerification: failingVerification)
     case .local(let identity): try identity.sign(payload, failingVerification: failingVerification)
+    }
+  }
+
+  /// Any JSON payload signed as the environment signs: a server notification's `signedPayload`.
+  public func sign(encodedJSON: Data) throws -> String {
+    switch self {
+    case .appStore(let identity): try identity.sign(encodedJSON: encodedJSON)
+    case .local(let identity): try identity.sign(encodedJSON: encodedJSON)
     }
   }
 }

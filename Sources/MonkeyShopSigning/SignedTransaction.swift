@@ -21,8 +21,15 @@ extension SigningIdentity {
   /// "the signature didn't match the header and payload"
   /// (https://developer.apple.com/documentation/storekit/verificationresult/verificationerror).
   public func sign(_ payload: SignedTransactionPayload, failingVerification: Bool = false) throws -> String {
+    try sign(encodedJSON: payload.encodedJSON, failingVerification: failingVerification)
+  }
+
+  /// Any payload signed the same way: a signed transaction's, or a server notification's
+  /// `signedPayload`, which Apple signs with the same chain
+  /// (https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2).
+  public func sign(encodedJSON: Data, failingVerification: Bool = false) throws -> String {
     let header = try Self.header(chain: [leaf, intermediate, root])
-    let input = Base64URL.encode(header) + "." + Base64URL.encode(payload.encodedJSON)
+    let input = Base64URL.encode(header) + "." + Base64URL.encode(encodedJSON)
     let key = failingVerification ? P256.Signing.PrivateKey() : leafKey
     let signature = try key.signature(for: Data(input.utf8))
     return input + "." + Base64URL.encode(signature.rawRepresentation)

@@ -80,13 +80,17 @@ public final class DataFolder: ShopStorage {
     // is written leaves a transaction to deliver again (and recognise), never one credited twice.
     if newWallet != wallet { try file("wallet.json", in: folder).replace(with: encode(newWallet, for: walletPath)) }
     // Then the history, durable before the store stops listing what moved there.
-    try history.append(newStore.leaving)
+    let leaving = newStore.leaving
+    try history.append(leaving)
     newStore.leaving = []
     if let signer {
       try signer.signUnsigned(&newStore) { environment in
         try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) }
       }
     }
+    // The notifications this change made, signed and appended before the store commits them
+    // (docs/notifications.md).
+    try commitNotifications(&newStore, leaving: leaving, folder: folder)
     if newStore != store { try file("store.json", in: folder).replace(with: encode(newStore, for: storePath)) }
     return result
   }

@@ -96,6 +96,8 @@ public final class MemoryStorage: ShopStorage {
   public private(set) var wallet: Wallet
   /// The history's lines, in the order they were appended (a transaction may be listed again).
   public private(set) var historyLines: [StoreTransaction] = []
+  /// Every notification the store made, in order.
+  public private(set) var notifications: [ServerNotification] = []
   /// How many times each file was written, so tests can see what a change touched.
   public private(set) var writes = (store: 0, wallet: 0, history: 0)
   /// How many times the history was read, so tests can see that a purchase never reads it.
@@ -145,6 +147,13 @@ public final class MemoryStorage: ShopStorage {
     TransactionNumbers.remember(newStore, in: &newWallet)
     let leaving = newStore.leaving
     newStore.leaving = []
+    // Notifications: kept here unsigned, waiting, as the data folder keeps them signed.
+    for notification in newStore.notifications.outgoing {
+      notifications.append(notification)
+      newStore.notifications.pending.append(PendingNotification(notification))
+    }
+    newStore.notifications.outgoing = []
+    newStore.notifications.finishing = []
     if newWallet != wallet {
       wallet = newWallet
       writes.wallet += 1

@@ -18,6 +18,11 @@ public protocol TransactionSigner: AnyObject {
   func sign(
     _ payload: SignedTransactionPayload, failingVerification: Bool, keys: [String: Data], place: String
   ) throws -> String
+  /// The compact JWS of a notification's payload (`ServerNotification.payloadJSON`), signed with the
+  /// keys of its environment as its transactions are: App Store Server Notifications'
+  /// `signedPayload` (https://developer.apple.com/documentation/appstoreservernotifications/signedpayload).
+  func sign(notificationPayload json: Data, environment: StoreEnvironment, keys: [String: Data], place: String)
+    throws -> String
 }
 
 /// Files that are only good together, kept in a folder of their own in the data folder

@@ -9,8 +9,9 @@ struct StoreCommand: ParsableCommand {
     commandName: "store",
     abstract: "Apple's side: list transactions, approve or decline Ask to Buy, resolve interruptions, set conditions.",
     subcommands: [
-      Transactions.self, Approve.self, Decline.self, Resolve.self, Refund.self, SetCondition.self, Show.self,
-      Reset.self, StoreCertificate.self,
+      Transactions.self, Approve.self, Decline.self, Resolve.self, Refund.self, RefundRequest.self,
+      RefundDecide.self, RefundReverse.self, SetCondition.self, Show.self, Reset.self, StoreCertificate.self,
+      Notifications.self, SendNotifications.self,
     ])
 
   struct Transactions: ParsableCommand {
@@ -71,7 +72,7 @@ struct StoreCommand: ParsableCommand {
     @Argument(help: "A transaction id, or `last` for the newest deferred one.") var transaction: String
     @OptionGroup var options: ShopOptions
     func run() throws {
-      let (done, _) = try changeStore(options) { store, _ in try store.approve(transaction) }
+      let (done, _) = try changeStore(options) { store, now in try store.approve(transaction, at: now) }
       say("approved: payment \(done.id) is \(done.state)")
     }
   }
@@ -108,10 +109,15 @@ struct StoreCommand: ParsableCommand {
     /// refused), and that catalog.
     static let configuration = CommandConfiguration(
       commandName: "set",
-      abstract: "Change a condition of the simulated store.",
+      abstract: "Change a condition or a setting of the simulated store.",
       discussion: "Conditions and their values:\n"
         + Condition.allCases.map {
           "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(values($0))"
+        }
+        .joined(separator: "\n")
+        + "\nSettings (App Store Connect's; store reset keeps them):\n"
+        + StoreSetting.allCases.map {
+          "  \($0.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\($0.values)"
         }
         .joined(separator: "\n"))
 
@@ -128,11 +134,19 @@ struct StoreCommand: ParsableCommand {
       }
       return condition.choices(catalog).joined(separator: "|") + "\(below)(priced in \(source))"
     }
-    @Argument(help: "The condition, e.g. network.") var condition: Condition
+    @Argument(help: "The condition or setting, e.g. network, notificationURL.") var condition: SettingName
     @Argument(help: "Its value, from the condition's list below: network down, latency slow, askToBuy on.")
     var value: String
     @OptionGroup var options: ShopOptions
     func run() throws {
+      let condition: Condition
+      switch self.condition {
+      case .condition(let named): condition = named
+      case .setting(let setting):
+        let (_, store) = try changeStore(options) { store, _ in try setting.set(value, in: &store.state) }
+        say("\(setting) = \(setting.value(in: store.state))")
+        return
+      }
       let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
       let conditions = store.state.conditions
       say("\(condition) = \(condition.value(in: conditions, defaultStorefront: store.catalog.defaultStorefront))")
@@ -144,7 +158,7 @@ struct StoreCommand: ParsableCommand {
       commandName: "show", abstract: "Print every condition of the store.")
     @Flag(
       help:
-        "Print JSON: {conditions: {name: value}, transactions, deferred, purchasing, awaitingFinish, catalog, at (ISO 8601)}, values as store set takes them."
+        "Print JSON: {conditions: {name: value}, settings: {name: value}, transactions, deferred, purchasing, awaitingFinish, catalog, at (ISO 8601)}, values as store set takes them."
     )
     var json = false
     @OptionGroup var options: ShopOptions
@@ -154,9 +168,13 @@ struct StoreCommand: ParsableCommand {
       let values = Condition.allCases.map { condition in
         (condition, condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront))
       }
+      let settings = StoreSetting.allCases.map { ($0, $0.value(in: store)) }
       guard json else {
         for (condition, value) in values {
           say("\(condition.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
+        }
+        for (setting, value) in settings {
+          say("\(setting.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0))\(value)")
         }
         // What a developer's server told the App Store through `monkeyshop server` (docs/server.md).
         for report in try options.dataFolder.readConsumptionReports().reports {
@@ -167,6 +185,7 @@ struct StoreCommand: ParsableCommand {
       try printJSON(
         StoreReport(
           conditions: Dictionary(uniqueKeysWithValues: values.map { ($0.rawValue, $1) }),
+          settings: Dictionary(uniqueKeysWithValues: settings.map { ($0.rawValue, $1) }),
           transactions: store.transactions.count, catalog: options.catalogSource.description,
           at: ISO8601.string(from: Date()), waiting: Waiting(store)))
     }
@@ -199,18 +218,20 @@ struct StoreCommand: ParsableCommand {
 /// not ended (as `launch --json` counts it), the catalog in use and when it was read.
 struct StoreReport: Encodable {
   let conditions: [String: String]
+  let settings: [String: String]
   let transactions: Int
   let catalog: String
   let at: String
   let waiting: Waiting
 
   private enum CodingKeys: String, CodingKey {
-    case conditions, transactions, catalog, at, deferred, purchasing, awaitingFinish
+    case conditions, settings, transactions, catalog, at, deferred, purchasing, awaitingFinish
   }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(conditions, forKey: .conditions)
+    try container.encode(settings, forKey: .settings)
     try container.encode(transactions, forKey: .transactions)
     try container.encode(catalog, forKey: .catalog)
     try container.encode(at, forKey: .at)
@@ -221,7 +242,7 @@ struct StoreReport: Encodable {
 }
 
 /// One locked change of the store. Returns the result and the store as written.
-private func changeStore<Result>(
+func changeStore<Result>(
   _ options: ShopOptions, _ body: (inout AppStore, Date) throws -> Result
 ) throws -> (result: Result, store: AppStore) {
   let folder = options.dataFolder
@@ -234,3 +255,23 @@ private func changeStore<Result>(
 
 /// `store set CONDITION`: `--help` and shell completion list every condition.
 extension Condition: ExpressibleByArgument {}
+
+/// What `store set` sets: a condition, or a setting of another kind (`StoreSetting`).
+enum SettingName: ExpressibleByArgument {
+  case condition(Condition)
+  case setting(StoreSetting)
+
+  init?(argument: String) {
+    if let condition = Condition(rawValue: argument) {
+      self = .condition(condition)
+    } else if let setting = StoreSetting(rawValue: argument) {
+      self = .setting(setting)
+    } else {
+      return nil
+    }
+  }
+
+  static var allValueStrings: [String] {
+    Condition.allCases.map(\.rawValue) + StoreSetting.allCases.map(\.rawValue)
+  }
+}

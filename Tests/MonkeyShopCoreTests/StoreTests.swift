@@ -495,6 +495,7 @@ struct ConditionTests {
       "failNext": "5002", "failAll": "paymentInvalid", "latency": "slow", "storefront": "jpn",
       "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "true",
       "environment": "xcode", "verification": "fail", "includeConsumableHistory": "on", "storeKit": "StoreKit 2",
+      "notificationRetry": "fast", "refundDecision": "decline",
     ])
     let summary = Dictionary(
       uniqueKeysWithValues: Condition.allCases.map {
@@ -506,6 +507,7 @@ struct ConditionTests {
         "failNext": "5002", "failAll": "3", "latency": "slow", "storefront": "JPN",
         "crashPoint": "afterDeliveryBeforeFinish", "continueOnStorefrontChange": "false", "skipPaymentSheet": "on",
         "environment": "Xcode", "verification": "fail", "includeConsumableHistory": "on", "storeKit": "2",
+        "notificationRetry": "fast", "refundDecision": "decline",
       ])
     _ = try store.set(.crashPoint, to: "off", at: t0)
     #expect(store.state.conditions.crashPoint == nil)

@@ -129,6 +129,7 @@ public struct AppStore: Sendable {
       state.transactions[index] = transaction
       updated.append(transaction)
     }
+    notifyCharged(updated, at: now)
     return updated
   }
 
@@ -218,11 +219,12 @@ public struct AppStore: Sendable {
   // MARK: Ask to Buy and interrupted purchases
 
   /// A parent approves an Ask to Buy request: the deferred transaction is purchased.
-  public mutating func approve(_ id: String) throws(TransactionError) -> StoreTransaction {
+  public mutating func approve(_ id: String, at now: Date = Date()) throws(TransactionError) -> StoreTransaction {
     let index = try indexOf(id, for: "approve", where: { $0.state == .deferred }, expected: "deferred")
     var transaction = state.transactions[index]
     complete(&transaction)
     state.transactions[index] = transaction
+    notifyCharged([transaction], at: now)
     return transaction
   }
 
@@ -246,6 +248,7 @@ public struct AppStore: Sendable {
       resolvedFromTransactionID: interrupted.id, appAccountToken: interrupted.appAccountToken)
     complete(&purchase)
     state.transactions.append(purchase)
+    notifyCharged([purchase], at: now)
     return purchase
   }
 
@@ -314,6 +317,12 @@ public struct AppStore: Sendable {
     guard let index = state.transactions.firstIndex(where: { $0.id == transaction.id }) else { throw .unknown(id) }
     state.transactions[index].revocationDate = now
     state.transactions[index].revocationReason = reason
+    // `REFUND`: "Apple refunds the transaction for a consumable or non-consumable In-App Purchase, …"
+    // (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype), carrying
+    // the transaction signed with its refund (signed as this change is written). A refund ends any
+    // refund request of the transaction.
+    state.notifications.refundRequests.removeAll { $0.transactionID == transaction.id }
+    notify(.refund, about: state.transactions[index], at: now)
     return state.transactions[index]
   }
 
@@ -378,6 +387,12 @@ public enum TransactionError: ShopError, Equatable, Sendable {
   case restoredCopy(id: String, purchase: String)
   /// The store's counter reached `StoreState.transactionNumberLimit` (a hand-edited store).
   case outOfTransactionNumbers
+  /// A refund request of the transaction is open already.
+  case refundRequested(id: String, on: Date)
+  /// `store refund-decide` of a transaction with no refund request open.
+  case noRefundRequest(id: String)
+  /// `store refund-reverse` of a transaction not refunded.
+  case notRefunded(id: String)
 
   public var errorID: ErrorID {
     if case .outOfTransactionNumbers = self { return .unreadableDataFile }
@@ -397,6 +412,12 @@ public enum TransactionError: ShopError, Equatable, Sendable {
       "transaction \(id) was refunded already, at \(ISO8601.string(from: date)): the App Store refunds a transaction once"
     case .outOfTransactionNumbers:
       "the store has used every transaction number up to \(StoreState.transactionNumberLimit); move the data folder away"
+    case .refundRequested(let id, let date):
+      "transaction \(id) has a refund request open since \(ISO8601.string(from: date)): decide it with `monkeyshop store refund-decide \(id) grant|decline`"
+    case .noRefundRequest(let id):
+      "transaction \(id) has no refund request open (expected one made with `monkeyshop store refund-request`)"
+    case .notRefunded(let id):
+      "transaction \(id) is not refunded: only a refund can be reversed"
     }
   }
 }

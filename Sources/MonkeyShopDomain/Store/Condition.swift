@@ -30,6 +30,13 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   case includeConsumableHistory
   /// Which StoreKit the app is written with, 1 or 2 (`StoreKitAPI`); changing it restarts the app.
   case storeKit
+  /// How App Store Server Notifications are retried: `none` (the sandbox's one attempt), `apple`
+  /// (production's 1, 12, 24, 48 and 72 hours) or `fast` (the same in seconds); see
+  /// `NotificationRetry`.
+  case notificationRetry
+  /// What the App Store does with a refund the customer requests (`store refund-request`): `ask`
+  /// waits for `store refund-decide`, `grant` and `decline` decide at once.
+  case refundDecision
   case crashPoint
 
   public var description: String { rawValue }
@@ -120,6 +127,28 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
             ConditionChoice(
               "\(api.rawValue)", also: ["storekit\(api.rawValue)", "sk\(api.rawValue)"],
               get: { $0.storeKit == api }, set: { $0.storeKit = api })
+          }))
+    case .notificationRetry:
+      ConditionDescriptor(
+        label: Phrase("notification retry", "通知の再送"), isFault: false,
+        values: .oneOf(
+          NotificationRetry.allCases.map { retry in
+            ConditionChoice(
+              retry.rawValue,
+              shown: ["none": Phrase("none", "なし"), "apple": Phrase("apple", "Apple"), "fast": Phrase("fast", "高速")][
+                retry.rawValue],
+              get: { $0.notificationRetry == retry }, set: { $0.notificationRetry = retry })
+          }))
+    case .refundDecision:
+      ConditionDescriptor(
+        label: Phrase("refund decision", "返金の判断"), isFault: false,
+        values: .oneOf(
+          RefundDecision.allCases.map { decision in
+            ConditionChoice(
+              decision.rawValue,
+              shown: ["ask": Phrase("ask", "確認"), "grant": Phrase("grant", "承認"), "decline": Phrase("decline", "却下")][
+                decision.rawValue],
+              get: { $0.refundDecision == decision }, set: { $0.refundDecision = decision })
           }))
     case .crashPoint:
       ConditionDescriptor(

@@ -99,6 +99,10 @@ public struct Conditions: Codable, Equatable, Sendable {
   public var includeConsumableHistory = false
   /// The StoreKit the app is written with (see `StoreKitAPI`).
   public var storeKit = StoreKitAPI.storeKit1
+  /// How notifications are retried (`NotificationRetry`): `none`, the sandbox's single attempt.
+  public var notificationRetry = NotificationRetry.none
+  /// What the App Store does with a customer's refund request (`RefundDecision`).
+  public var refundDecision = RefundDecision.ask
   /// Armed: the next delivery dies at this point (then the crash point disarms).
   public var crashPoint: CrashPoint?
   /// The crash point that last fired, once it has.

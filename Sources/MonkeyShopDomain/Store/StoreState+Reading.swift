@@ -11,8 +11,20 @@ extension StoreState {
   public static let transactionNumberLimit = (1 << 53) - 1
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case schemaVersion, conditions, transactions, lastTransactionNumber
+    case schemaVersion, conditions, transactions, lastTransactionNumber, notifications
     case appTransactionID
+  }
+
+  /// The notifications are written once the store has any (a URL, a notification): a store that
+  /// never had one reads as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(conditions, forKey: .conditions)
+    try container.encode(transactions, forKey: .transactions)
+    try container.encode(lastTransactionNumber, forKey: .lastTransactionNumber)
+    try container.encodeIfPresent(appTransactionID, forKey: .appTransactionID)
+    if notifications != NotificationQueue() { try container.encode(notifications, forKey: .notifications) }
   }
 
   public init(from decoder: any Decoder) throws {
@@ -23,6 +35,8 @@ extension StoreState {
     lastTransactionNumber = try container.decodeWholeNumber(
       forKey: .lastTransactionNumber, in: 0...Self.transactionNumberLimit)
     transactions = try container.decode([StoreTransaction].self, forKey: .transactions)
+    // Absent from stores written before notifications: none sent, none waiting.
+    notifications = try container.decodeIfPresent(NotificationQueue.self, forKey: .notifications) ?? NotificationQueue()
     appTransactionID = try container.decodeIfPresent(String.self, forKey: .appTransactionID)
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
@@ -188,6 +202,7 @@ extension Conditions {
     case purchasesAllowed, networkUp, askToBuy, interruptedPurchases, failNext, failAll, latency, storefront
     case continueOnStorefrontChange, skipPaymentSheet, crashPoint, firedCrash
     case environment, verificationPasses, includeConsumableHistory, storeKit
+    case notificationRetry, refundDecision
   }
 
   public init(from decoder: any Decoder) throws {
@@ -211,6 +226,8 @@ extension Conditions {
     includeConsumableHistory =
       try container.decodeIfPresent(Bool.self, forKey: .includeConsumableHistory) ?? false
     storeKit = try container.decodeIfPresent(StoreKitAPI.self, forKey: .storeKit) ?? .storeKit1
+    notificationRetry = try container.decodeIfPresent(NotificationRetry.self, forKey: .notificationRetry) ?? .none
+    refundDecision = try container.decodeIfPresent(RefundDecision.self, forKey: .refundDecision) ?? .ask
     crashPoint = try container.decodeIfPresent(CrashPoint.self, forKey: .crashPoint)
     firedCrash = try container.decodeIfPresent(FiredCrash.self, forKey: .firedCrash)
     if let code = storefront, Storefront.named(code) == nil {

@@ -14,6 +14,8 @@ public struct StoreState: Codable, Equatable, Sendable {
   public var conditions = Conditions()
   public var transactions: [StoreTransaction] = []
   public var lastTransactionNumber = 0
+  /// App Store Server Notifications: the URL they go to, those waiting, the refund requests open.
+  public var notifications = NotificationQueue()
   /// The app download's transaction ID, made at the first purchase the App Store completes and
   /// kept ever after (a reset keeps it): "The App Store generates a single, globally unique
   /// `appTransactionID` for each Apple Account that downloads your app … This value remains the
@@ -32,6 +34,7 @@ public struct StoreState: Codable, Equatable, Sendable {
   public static func == (lhs: StoreState, rhs: StoreState) -> Bool {
     lhs.schemaVersion == rhs.schemaVersion && lhs.conditions == rhs.conditions
       && lhs.transactions == rhs.transactions && lhs.lastTransactionNumber == rhs.lastTransactionNumber
+      && lhs.notifications == rhs.notifications
       && lhs.appTransactionID == rhs.appTransactionID
   }
 
@@ -78,8 +81,11 @@ public struct StoreState: Codable, Equatable, Sendable {
     let last = lastTransactionNumber
     let app = appTransactionID
     let leaving = leaving + transactions.filter { !($0.state == .purchased && !$0.finished) }
+    // Notifications are Apple's record, not a test condition: those waiting still go out.
+    let notifications = notifications
     self = StoreState()
     lastTransactionNumber = last
+    self.notifications = notifications
     appTransactionID = app
     transactions = kept
     self.leaving = leaving

@@ -96,6 +96,10 @@ public struct StoreTransaction: Codable, Equatable, Sendable, Identifiable {
   /// The signed transaction as signed once more at its refund, with the revocation fields.
   public var signedRefund: String?
 
+  /// The transaction's JWS as the App Store holds it now: the refund's once refunded, else the
+  /// purchase's; nil while not signed.
+  public var currentJWS: String? { isRevoked ? signedRefund : signedPurchase }
+
   public init(
     id: String, productIdentifier: String, quantity: Int, state: TransactionState,
     purchaseDate: Date, finished: Bool = false, failure: StoreFailure? = nil,

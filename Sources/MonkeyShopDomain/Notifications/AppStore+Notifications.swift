@@ -1,0 +1,142 @@
+import Foundation
+
+// The App Store's side of App Store Server Notifications V2 and of the refund requests customers
+// make (docs/notifications.md). Each notification is recorded by the change that causes it, in the
+// same locked write, so none is lost to a crash.
+
+extension AppStore {
+  /// Records a notification about a transaction, stamped with the transaction's environment.
+  mutating func notify(
+    _ type: NotificationType, about transaction: StoreTransaction, reason: ConsumptionRequestReason? = nil,
+    at now: Date, signedTransactionInfo: String? = nil
+  ) {
+    state.notifications.record(
+      type, transactionID: transaction.id, reason: reason, at: now,
+      environment: transaction.environment ?? state.conditions.environment,
+      bundleId: transaction.record?.bundleId ?? catalog.bundleIdentifier, signedTransactionInfo: signedTransactionInfo)
+  }
+
+  /// `ONE_TIME_CHARGE` for each transaction the App Store charged: "Customer purchases a
+  /// consumable, non-consumable, or non-renewing subscription"
+  /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype) —
+  /// every product this shop sells. A restore charges nothing and sends none.
+  mutating func notifyCharged(_ transactions: [StoreTransaction], at now: Date) {
+    for transaction in transactions where transaction.state == .purchased && transaction.restoredTransactionID == nil {
+      notify(.oneTimeCharge, about: transaction, at: now)
+    }
+  }
+
+  /// Finds a transaction in the store, or in the history (then brought back into the store, so the
+  /// app sees what changes).
+  private mutating func findForRefund(_ id: String, operation: String) throws(TransactionError) -> Int {
+    let found: StoreTransaction
+    if id == "last" {
+      guard let newest = state.transactions.last(where: \.isRefundable) else {
+        throw .noneToAct(operation: operation, expected: "purchased")
+      }
+      found = newest
+    } else if let transaction = state.transaction(id) ?? history.last(where: { $0.id == id }) {
+      found = transaction
+    } else {
+      throw .unknown(id)
+    }
+    if state.transaction(found.id) == nil { state.bringBack(found) }
+    guard let index = state.transactions.firstIndex(where: { $0.id == found.id }) else { throw .unknown(id) }
+    return index
+  }
+
+  // MARK: Refund requests
+
+  /// The customer asks Apple for a refund (`beginRefundRequest`, or reportaproblem.apple.com): the
+  /// App Store sends `CONSUMPTION_REQUEST` — "When a customer initiates a refund request for any
+  /// product type …, the App Store sends a `CONSUMPTION_REQUEST` notificationType"
+  /// (https://developer.apple.com/documentation/appstoreserverapi/send-consumption-information) —
+  /// and then decides: at once under `refundDecision grant|decline`, else when told
+  /// (`decideRefund`).
+  public mutating func requestRefund(
+    _ id: String, reason: ConsumptionRequestReason, at now: Date
+  ) throws(TransactionError) -> (request: RefundRequest, decided: StoreTransaction?) {
+    let index = try findForRefund(id, operation: "request a refund of")
+    let transaction = state.transactions[index]
+    if let date = transaction.revocationDate { throw .alreadyRefunded(id: transaction.id, on: date) }
+    if transaction.state == .restored, let original = transaction.restoredTransactionID {
+      throw .restoredCopy(id: transaction.id, purchase: original)
+    }
+    guard transaction.state == .purchased else {
+      throw .wrongState(
+        id: transaction.id, operation: "request a refund of", state: transaction.state, expected: "purchased")
+    }
+    if let open = state.notifications.refundRequest(for: transaction.id) {
+      throw .refundRequested(id: transaction.id, on: open.date)
+    }
+    let request = RefundRequest(transactionID: transaction.id, date: now, reason: reason)
+    state.notifications.refundRequests.append(request)
+    notify(
+      .consumptionRequest, about: transaction, reason: reason, at: now,
+      signedTransactionInfo: transaction.currentJWS)
+    switch state.conditions.refundDecision {
+    case .ask: return (request, nil)
+    case .grant: return (request, try decideRefund(transaction.id, grant: true, reason: .other, at: now))
+    case .decline: return (request, try decideRefund(transaction.id, grant: false, reason: .other, at: now))
+    }
+  }
+
+  /// Apple decides a refund request: granted, the transaction is refunded exactly as `refund`
+  /// refunds it and `REFUND` goes out; declined, `REFUND_DECLINED` ("Apple declines a refund that
+  /// the customer initiated",
+  /// https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
+  @discardableResult
+  public mutating func decideRefund(
+    _ id: String, grant: Bool, reason: RevocationReason, at now: Date
+  ) throws(TransactionError) -> StoreTransaction {
+    guard let request = state.notifications.refundRequests.first(where: { $0.transactionID == id || id == "last" })
+    else {
+      throw .noRefundRequest(id: id)
+    }
+    let requestID = id == "last" ? state.notifications.refundRequests.last!.transactionID : request.transactionID
+    state.notifications.refundRequests.removeAll { $0.transactionID == requestID }
+    if grant { return try refund(requestID, reason: reason, at: now) }
+    let index = try findForRefund(requestID, operation: "decline the refund of")
+    let transaction = state.transactions[index]
+    notify(.refundDeclined, about: transaction, at: now, signedTransactionInfo: transaction.currentJWS)
+    return transaction
+  }
+
+  /// Apple reverses a refund it granted: "Apple reverses a previously granted refund due to a
+  /// dispute that the customer raised", and the developer "needs to reinstate" what it revoked
+  /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype). The
+  /// transaction is no longer revoked: `revocationDate` and `revocationReason` go, as
+  /// `revocationPercentage` "doesn't appear if the refund is reversed"
+  /// (https://developer.apple.com/documentation/appstoreserverapi/revocationpercentage), and
+  /// `REFUND_REVERSED` carries it as purchased.
+  public mutating func reverseRefund(_ id: String, at now: Date) throws(TransactionError) -> StoreTransaction {
+    let index: Int
+    if id == "last" {
+      guard let newest = state.transactions.lastIndex(where: \.isRevoked) else {
+        throw .noneToAct(operation: "reverse the refund of", expected: "refunded")
+      }
+      index = newest
+    } else {
+      index = try findForRefund(id, operation: "reverse the refund of")
+    }
+    guard state.transactions[index].isRevoked else { throw .notRefunded(id: state.transactions[index].id) }
+    state.transactions[index].revocationDate = nil
+    state.transactions[index].revocationReason = nil
+    state.transactions[index].signedRefund = nil
+    let transaction = state.transactions[index]
+    notify(.refundReversed, about: transaction, at: now, signedTransactionInfo: transaction.signedPurchase)
+    return transaction
+  }
+
+  // MARK: Settings and tests
+
+  /// Request a Test Notification: a `TEST` notification, its token for Get Test Notification
+  /// Status. Nil when no URL is set: Apple answers `ServerNotificationURLNotFoundError`
+  /// (https://developer.apple.com/documentation/appstoreserverapi/request-a-test-notification).
+  public mutating func requestTestNotification(at now: Date) -> ServerNotification? {
+    guard state.notifications.url != nil else { return nil }
+    return state.notifications.record(
+      .test, transactionID: nil, at: now, environment: state.conditions.environment,
+      bundleId: catalog.bundleIdentifier, testNotificationToken: UUID().uuidString.lowercased())
+  }
+}

@@ -1,0 +1,186 @@
+import AsyncHTTPClient
+import Foundation
+import MonkeyShopDomain
+import MonkeyShopSigning
+import MonkeyShopStorage
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Sends the data folder's App Store Server Notifications V2 to its `notificationURL`, as the App
+/// Store does (docs/notifications.md): each a POST of `{"signedPayload": …}` ("The App Store
+/// delivers JSON objects using an HTTP POST to your server",
+/// https://developer.apple.com/documentation/appstoreservernotifications/receiving-app-store-server-notifications);
+/// an answer from 200 to 206 delivers it, anything else is a failed attempt, retried by the
+/// `notificationRetry` condition with the same `notificationUUID`. Every attempt is recorded in
+/// the folder, under its lock, as it ends. It follows what other processes do to the folder by
+/// reading it every `pollInterval`; a receiver that hangs holds up only its own notification (each
+/// attempt has a timeout, and several go at once).
+public enum NotificationSender {
+  public struct Options: Sendable {
+    /// How often the folder is read for notifications due.
+    public var pollInterval: Duration
+    /// How long a receiver may take to answer. Apple does not say how long it waits.
+    public var timeout: Duration
+    /// How many notifications are in flight at most.
+    public var concurrency: Int
+
+    public init(pollInterval: Duration = .milliseconds(200), timeout: Duration = .seconds(30), concurrency: Int = 8) {
+      self.pollInterval = pollInterval
+      self.timeout = timeout
+      self.concurrency = concurrency
+    }
+  }
+
+  /// Sends until cancelled (the task running it is cancelled: Ctrl-C, SIGTERM, a server stopping).
+  /// `log` is told each attempt: `App Store Server Notification REFUND → http://127.0.0.1:9000/ ·
+  /// 200 · attempt 1`, and any problem reading the folder (the sender goes on).
+  public static func run(
+    folder path: String, options: Options = Options(), log: @escaping @Sendable (String) -> Void
+  ) async throws {
+    var configuration = HTTPClient.Configuration()
+    // "CIRCULAR_REDIRECT: … detected a continual redirect": redirects are followed, cycles refused.
+    configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+    configuration.timeout = HTTPClient.Configuration.Timeout(
+      connect: timeAmount(min(options.timeout, .seconds(10))), read: timeAmount(options.timeout))
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let flight = InFlight()
+    var lastProblem: String?
+    while !Task.isCancelled {
+      do {
+        let work = try reader(path).notificationWork(at: Date())
+        lastProblem = nil
+        if let url = work.url {
+          for delivery in work.due {
+            guard await flight.start(delivery.pending.number, limit: options.concurrency) else { continue }
+            let task = Task {
+              await send(delivery, to: url, client: client, folder: path, timeout: options.timeout, log: log)
+              await flight.end(delivery.pending.number)
+            }
+            await flight.keep(task, for: delivery.pending.number)
+          }
+        }
+      } catch {
+        // Said once until it changes: a folder being replaced, a file refused.
+        let problem = "\(error)"
+        if problem != lastProblem { log("notifications: \(problem)") }
+        lastProblem = problem
+      }
+      do {
+        try await Task.sleep(for: options.pollInterval)
+      } catch {
+        break
+      }
+    }
+    await flight.cancelAll()
+    try await client.shutdown()
+  }
+
+  /// One attempt at one notification, recorded as it ends.
+  static func send(
+    _ delivery: NotificationDelivery, to url: String, client: HTTPClient, folder path: String, timeout: Duration,
+    log: @escaping @Sendable (String) -> Void
+  ) async {
+    let started = Date()
+    var request = HTTPClientRequest(url: url)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    request.headers.add(name: "User-Agent", value: "monkeyshop App Store Server Notifications")
+    let body = Data("{\"signedPayload\":\"\(delivery.signedPayload)\"}".utf8)
+    request.body = .bytes(ByteBuffer(bytes: body))
+    var attempt: SendAttempt
+    do {
+      let response = try await client.execute(request, timeout: timeAmount(timeout))
+      let status = Int(response.status.code)
+      // The answer's body is read and dropped: Apple needs none ("Your server isn't required to
+      // return a data value").
+      _ = try? await response.body.collect(upTo: 1 << 20)
+      attempt = SendAttempt(date: started, result: .forStatus(status), url: url, httpStatus: status)
+    } catch {
+      attempt = SendAttempt(date: started, result: result(of: error), url: url, detail: "\(error)")
+    }
+    if Task.isCancelled, attempt.result != .success {
+      // Stopped mid-send: not an attempt the receiver failed; it is sent again at the next start.
+      return
+    }
+    do {
+      let folder = DataFolder(path: path)
+      // A change signs what it completes, as every command's does.
+      folder.signer = FolderSigner()
+      let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
+      let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
+      let answer = attempt.httpStatus.map { "\($0)" } ?? attempt.result.rawValue
+      var line = "App Store Server Notification \(delivery.pending.notificationType) → \(url) · \(answer) · \(count)"
+      if attempt.result != .success {
+        line +=
+          updated?.nextAttemptDate.map { " · next retry at \(ISO8601.string(from: $0))" } ?? " · no retry left"
+      }
+      log(line)
+    } catch {
+      log(
+        "notifications: the attempt at notification \(delivery.pending.notificationUUID) could not be recorded: \(error)"
+      )
+    }
+  }
+
+  /// Apple's `sendAttemptResult` for an attempt that got no HTTP answer
+  /// (https://developer.apple.com/documentation/appstoreserverapi/sendattemptresult).
+  static func result(of error: any Error) -> SendAttemptResult {
+    if let error = error as? HTTPClientError {
+      switch error {
+      case .readTimeout, .connectTimeout, .deadlineExceeded, .writeTimeout, .tlsHandshakeTimeout:
+        return .timedOut
+      case .redirectCycleDetected, .redirectLimitReached: return .circularRedirect
+      case .remoteConnectionClosed: return .prematureClose
+      case .bodyLengthMismatch, .contentLengthMissing, .identityCodingIncorrectlyPresent: return .invalidResponse
+      default: return .other
+      }
+    }
+    if error is HTTPParserError { return .invalidResponse }
+    if error is NIOConnectionError || error is IOError { return .socketIssue }
+    if let error = error as? ChannelError {
+      switch error {
+      case .connectTimeout: return .timedOut
+      case .eof, .inputClosed, .outputClosed, .alreadyClosed, .ioOnClosedChannel: return .prematureClose
+      default: return .socketIssue
+      }
+    }
+    // NIOSSL's errors (the client's TLS), by name: the package is not linked here for them alone.
+    if String(reflecting: type(of: error)).contains("NIOSSL") { return .tlsIssue }
+    return .other
+  }
+
+  private static func reader(_ path: String) -> DataFolder { DataFolder(path: path) }
+
+  static func timeAmount(_ duration: Duration) -> TimeAmount {
+    let (seconds, attoseconds) = duration.components
+    return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+}
+
+/// The notifications being sent, so one is never sent twice at once and no more than the limit go.
+actor InFlight {
+  private var numbers: Set<Int> = []
+  private var tasks: [Int: Task<Void, Never>] = [:]
+
+  func start(_ number: Int, limit: Int) -> Bool {
+    guard !numbers.contains(number), numbers.count < limit else { return false }
+    numbers.insert(number)
+    return true
+  }
+
+  func keep(_ task: Task<Void, Never>, for number: Int) {
+    if numbers.contains(number) { tasks[number] = task }
+  }
+
+  func end(_ number: Int) {
+    numbers.remove(number)
+    tasks[number] = nil
+  }
+
+  func cancelAll() async {
+    let running = Array(tasks.values)
+    for task in running { task.cancel() }
+    for task in running { await task.value }
+  }
+}

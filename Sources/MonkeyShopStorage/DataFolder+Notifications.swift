@@ -1,0 +1,293 @@
+import Foundation
+import MonkeyShopDomain
+
+/// A notification with its attempts so far and what it waits for: `store notifications` lists
+/// these, and a server answers from them.
+public struct NotificationListing: Equatable, Sendable {
+  public var notification: ServerNotification
+  public var sendAttempts: [SendAttempt]
+  /// Still to be sent (first attempt or a retry).
+  public var pending: PendingNotification?
+
+  public var delivered: Bool { sendAttempts.last?.result == .success }
+
+  /// What it waits for, in words.
+  public func waitsFor(url: String?) -> String {
+    if delivered { return "delivered" }
+    guard let pending else { return "not delivered: no attempt left" }
+    if !pending.signed { return "never sent: the data folder's signing chain is incomplete" }
+    if url == nil { return "no notificationURL set" }
+    if let next = pending.nextAttemptDate { return "next retry at \(ISO8601.string(from: next))" }
+    return "waiting for `monkeyshop server` to deliver"
+  }
+}
+
+/// A notification due to be sent, with what to send.
+public struct NotificationDelivery: Sendable {
+  public var pending: PendingNotification
+  public var signedPayload: String
+}
+
+/// What the sender finds in the folder.
+public struct NotificationWork: Sendable {
+  public var url: String?
+  public var retry: NotificationRetry
+  /// Due now, signed, oldest first.
+  public var due: [NotificationDelivery]
+  /// When the next retry not yet due falls due.
+  public var nextDate: Date?
+}
+
+extension DataFolder {
+  /// Signs the notifications a change made and appends them to `notifications.jsonl`, and appends
+  /// the attempts of those it ended to `notification-attempts.jsonl`: called by `update` under the
+  /// lock, after the transactions are signed and before `store.json` (the commit) is written.
+  func commitNotifications(_ store: inout StoreState, leaving: [StoreTransaction], folder: Int32) throws {
+    var queue = store.notifications
+    if !queue.outgoing.isEmpty {
+      // The keys of each environment, read (or made) once; a folder whose keys cannot be read
+      // records the notification unsigned, never sent, as a purchase goes on unsigned.
+      var loaded: [StoreEnvironment: (files: [String: Data], place: String)?] = [:]
+      func keys(_ environment: StoreEnvironment) throws -> (files: [String: Data], place: String)? {
+        guard let signer else { return nil }
+        if let found = loaded[environment] { return found }
+        do {
+          loaded[environment] = .some(
+            try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) })
+        } catch let error as DataFileError where error.errorID != .cannotWriteDataFile {
+          loaded[environment] = .some(nil)
+        }
+        return loaded[environment] ?? nil
+      }
+      for index in queue.outgoing.indices {
+        var notification = queue.outgoing[index]
+        if notification.signedTransactionInfo == nil, let id = notification.transactionID,
+          let transaction = store.transaction(id) ?? leaving.last(where: { $0.id == id })
+        {
+          notification.signedTransactionInfo = transaction.currentJWS
+        }
+        if let signer, let set = try keys(notification.environment) {
+          notification.signedPayload = try signer.sign(
+            notificationPayload: notification.payloadJSON, environment: notification.environment, keys: set.files,
+            place: set.place)
+          // Signed, the transaction's JWS is inside `signedPayload`: the line does not keep it twice.
+          notification.signedTransactionInfo = nil
+        }
+        queue.outgoing[index] = notification
+      }
+      let log = NotificationLog(folder: folder, path: path, name: NotificationLog.notificationsName)
+      let (offsets, length) = try log.append(queue.outgoing, committed: queue.notificationsLength)
+      for (notification, offset) in zip(queue.outgoing, offsets) {
+        var pending = PendingNotification(notification)
+        pending.offset = offset
+        queue.pending.append(pending)
+      }
+      queue.notificationsLength = length
+      queue.outgoing = []
+    }
+    if !queue.finishing.isEmpty {
+      let log = NotificationLog(folder: folder, path: path, name: NotificationLog.attemptsName)
+      queue.attemptsLength = try log.append(queue.finishing, committed: queue.attemptsLength).length
+      queue.finishing = []
+    }
+    store.notifications = queue
+  }
+
+  // MARK: Reading
+
+  private func logs(_ folder: Int32) -> (notifications: NotificationLog, attempts: NotificationLog) {
+    (
+      NotificationLog(folder: folder, path: path, name: NotificationLog.notificationsName),
+      NotificationLog(folder: folder, path: path, name: NotificationLog.attemptsName)
+    )
+  }
+
+  /// The attempts of every notification that ended, by number.
+  private func finishedAttempts(_ log: NotificationLog, committed: Int) throws -> [Int: [SendAttempt]] {
+    var attempts: [Int: [SendAttempt]] = [:]
+    try log.lines(from: 0, committed: committed) { offset, line in
+      let finished = try log.decode(FinishedNotification.self, line, at: offset)
+      attempts[finished.number] = finished.sendAttempts
+      return true
+    }
+    return attempts
+  }
+
+  /// Every notification the store made, oldest first, with its attempts and whether it waits; and
+  /// the store they were read with.
+  public func readNotifications() throws -> (notifications: [NotificationListing], store: StoreState) {
+    let store = try readStore()
+    let queue = store.notifications
+    let listings =
+      try opened { folder throws(DataFileError) -> [NotificationListing] in
+        do {
+          let (log, attemptsLog) = logs(folder)
+          let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
+          let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+          var listings: [NotificationListing] = []
+          try log.lines(from: 0, committed: queue.notificationsLength) { offset, line in
+            let notification = try log.decode(ServerNotification.self, line, at: offset)
+            let waiting = pending[notification.number]
+            listings.append(
+              NotificationListing(
+                notification: notification,
+                sendAttempts: waiting?.sendAttempts ?? finished[notification.number] ?? [], pending: waiting))
+            return true
+          }
+          return listings
+        } catch let error as DataFileError {
+          throw error
+        } catch {
+          throw DataFileError(path: path, problem: "\(error)")
+        }
+      } ?? []
+    return (listings, store)
+  }
+
+  /// What the sender has to do now: the notifications due, each with its signed payload read from
+  /// its line (the file is not read whole), the URL and the retry rule.
+  public func notificationWork(at now: Date) throws -> NotificationWork {
+    let store = try readStore()
+    let queue = store.notifications
+    var work = NotificationWork(url: queue.url, retry: store.conditions.notificationRetry, due: [], nextDate: nil)
+    guard queue.url != nil else { return work }
+    let due = queue.pending.filter { $0.isDue(at: now) }
+    work.nextDate = queue.pending.compactMap { $0.signed ? $0.nextAttemptDate : nil }.filter { $0 > now }.min()
+    guard !due.isEmpty else { return work }
+    try opened { folder throws(DataFileError) in
+      do {
+        let log = logs(folder).notifications
+        for pending in due {
+          guard let offset = pending.offset, let line = try log.line(at: offset, committed: queue.notificationsLength)
+          else { continue }
+          let notification = try log.decode(ServerNotification.self, line, at: offset)
+          guard notification.number == pending.number, let signed = notification.signedPayload else { continue }
+          work.due.append(NotificationDelivery(pending: pending, signedPayload: signed))
+        }
+      } catch let error as DataFileError {
+        throw error
+      } catch {
+        throw DataFileError(path: path, problem: "\(error)")
+      }
+    }
+    return work
+  }
+
+  // MARK: Changes
+
+  /// Records one attempt at sending notification `number`, under the lock, with the retry rule in
+  /// force now. Returns the notification as it now waits (or ended); nil when it was not waiting.
+  @discardableResult
+  public func recordSendAttempt(_ attempt: SendAttempt, number: Int) throws -> PendingNotification? {
+    try update { store, _ in
+      store.notifications.recordAttempt(attempt, number: number, retry: store.conditions.notificationRetry)
+    }
+  }
+
+  /// `store set notificationURL`: nil turns notifications off (they wait).
+  public func setNotificationURL(_ url: String?) throws {
+    try update { store, _ in store.notifications.url = url }
+  }
+
+  /// Send Consumption Information, received by a server: the decoded body, kept with the open
+  /// refund request of transaction `id`. Nil when none is open.
+  @discardableResult
+  public func recordConsumptionInformation(_ information: ConsumptionInformation, transactionID id: String) throws
+    -> RefundRequest?
+  {
+    try update { store, _ in store.notifications.recordConsumption(information, for: id) }
+  }
+
+  /// Request a Test Notification: nil when no notificationURL is set
+  /// (`ServerNotificationURLNotFoundError`, 4040007).
+  public func requestTestNotification(catalog: Catalog, at now: Date = Date()) throws
+    -> SendTestNotificationResponse?
+  {
+    let (test, _) = try changeStore(catalog: catalog) { store in store.requestTestNotification(at: now) }
+    return test?.testNotificationToken.map(SendTestNotificationResponse.init(testNotificationToken:))
+  }
+
+  /// Get Test Notification Status: the TEST notification of `token` and its attempts; not found
+  /// before its first attempt ("The status isn't yet available",
+  /// https://developer.apple.com/documentation/appstoreserverapi/get-test-notification-status).
+  public func testNotificationStatus(token: String) throws -> TestNotificationStatus {
+    let (listings, _) = try readNotifications()
+    guard let listing = listings.last(where: { $0.notification.testNotificationToken == token }),
+      let signed = listing.notification.signedPayload, !listing.sendAttempts.isEmpty
+    else { return .notFound }
+    return .found(
+      CheckTestNotificationResponse(signedPayload: signed, sendAttempts: listing.sendAttempts.map(SendAttemptItem.init))
+    )
+  }
+
+  /// Get Notification History: up to 20 notifications from where `paginationToken` left off
+  /// (opaque to the caller: where the next line starts in `notifications.jsonl`, so a page reads
+  /// from there on, not the whole file), oldest first.
+  public func notificationHistory(
+    _ request: NotificationHistoryRequest, paginationToken: String?, at now: Date = Date()
+  ) throws -> Result<NotificationHistoryResponse, NotificationHistoryError> {
+    let store = try readStore()
+    let queue = store.notifications
+    var start = 0
+    if let paginationToken {
+      guard let data = Base64URLText.decode(paginationToken), let text = String(data: data, encoding: .utf8),
+        text.hasPrefix("n:"), let offset = Int(text.dropFirst(2)), offset >= 0, offset <= queue.notificationsLength
+      else { return .failure(.invalidPaginationToken) }
+      start = offset
+    }
+    let known = { (id: String) -> Bool in
+      store.transaction(id) != nil || ((try? self.readHistory())?.contains { $0.id == id } ?? false)
+    }
+    if let problem = request.validate(now: now, knowsTransaction: known) { return .failure(problem) }
+    let response =
+      try opened { folder throws(DataFileError) -> NotificationHistoryResponse in
+        do {
+          let (log, attemptsLog) = logs(folder)
+          let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
+          let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+          var items: [NotificationHistoryResponseItem] = []
+          var next = queue.notificationsLength
+          var hasMore = false
+          try log.lines(from: start, committed: queue.notificationsLength) { offset, line in
+            let notification = try log.decode(ServerNotification.self, line, at: offset)
+            let attempts = pending[notification.number]?.sendAttempts ?? finished[notification.number] ?? []
+            guard let signed = notification.signedPayload, request.matches(notification, attempts: attempts) else {
+              return true
+            }
+            if items.count == NotificationHistoryResponse.pageSize {
+              hasMore = true
+              next = offset
+              return false
+            }
+            items.append(
+              NotificationHistoryResponseItem(signedPayload: signed, sendAttempts: attempts.map(SendAttemptItem.init)))
+            return true
+          }
+          let token = Base64URLText.encode(Data("n:\(next)".utf8))
+          return NotificationHistoryResponse(paginationToken: token, hasMore: hasMore, notificationHistory: items)
+        } catch let error as DataFileError {
+          throw error
+        } catch {
+          throw DataFileError(path: path, problem: "\(error)")
+        }
+      } ?? NotificationHistoryResponse(paginationToken: "", hasMore: false, notificationHistory: [])
+    return .success(response)
+  }
+}
+
+/// Base64url without padding, for pagination tokens.
+enum Base64URLText {
+  static func encode(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  static func decode(_ text: String) -> Data? {
+    guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+      return nil
+    }
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    return Data(base64Encoded: base64)
+  }
+}

@@ -1,0 +1,392 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+
+private let catalog = ShopHarness.catalog
+private let five = "com.monkeyshop.credits.5"
+private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// Bought at `seconds`, the App Store answering at once.
+@discardableResult
+private func buy(_ storage: any ShopStorage, at seconds: Double = 0) throws -> StoreTransaction {
+  try storage.changeStore(catalog: catalog) { store in
+    store.state.conditions.latency = .instant
+    let now = t0.addingTimeInterval(seconds)
+    _ = try store.add(productIdentifier: five, quantity: 1, at: now)
+    return store.advance(to: now)[0]
+  }.result
+}
+
+private func change<Result>(_ storage: any ShopStorage, _ body: (inout AppStore) throws -> Result) throws -> Result {
+  try storage.changeStoreSeeingHistory(catalog: catalog, body).result
+}
+
+/// Signs as the data folder's signer would, without the crypto: the payload itself, readable.
+private final class PlainSigner: TransactionSigner {
+  func keySet(for environment: StoreEnvironment) -> KeySet {
+    KeySet(folderName: "plain-keys", fileNames: ["key"], privateNames: ["key"])
+  }
+  func makeKeys(for environment: StoreEnvironment) throws -> [String: Data] { ["key": Data("key".utf8)] }
+  func sign(_ payload: SignedTransactionPayload, failingVerification: Bool, keys: [String: Data], place: String)
+    throws -> String
+  {
+    "transaction." + Base64URLText.encode(payload.encodedJSON) + ".plain"
+  }
+  func sign(notificationPayload json: Data, environment: StoreEnvironment, keys: [String: Data], place: String)
+    throws -> String
+  {
+    "notification." + Base64URLText.encode(json) + ".plain"
+  }
+}
+
+private func withDataFolder<T>(_ body: (DataFolder) throws -> T) throws -> T {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-notify-\(UUID().uuidString)")
+    .path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  chmod(path, 0o700)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let folder = DataFolder(path: path)
+  folder.signer = PlainSigner()
+  return try body(folder)
+}
+
+/// The payload a PlainSigner's `signedPayload` carries.
+private func payload(_ signed: String?) throws -> [String: Any] {
+  let text = try #require(signed)
+  #expect(text.hasPrefix("notification."))
+  let parts = text.split(separator: ".")
+  let data = try #require(Base64URLText.decode(String(parts[1])))
+  return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+private func attempt(_ result: SendAttemptResult, at seconds: Double, status: Int? = nil) -> SendAttempt {
+  SendAttempt(date: t0.addingTimeInterval(seconds), result: result, url: "http://127.0.0.1:9/", httpStatus: status)
+}
+
+@Suite("App Store Server Notifications: what the store records, when", .tags(.pure))
+struct ServerNotificationTests {
+  @Test("a purchase records ONE_TIME_CHARGE; `store refund` records REFUND; each has its own UUID")
+  func purchaseAndRefund() throws {
+    let storage = MemoryStorage()
+    let bought = try buy(storage)
+    _ = try change(storage) { try $0.refund(bought.id, reason: .developerIssue, at: t0.addingTimeInterval(5)) }
+    let types = storage.notifications.map(\.notificationType)
+    #expect(types == [.oneTimeCharge, .refund])
+    #expect(storage.notifications.allSatisfy { $0.transactionID == bought.id })
+    #expect(Set(storage.notifications.map(\.notificationUUID)).count == 2)
+    #expect(storage.notifications.allSatisfy { UUID(uuidString: $0.notificationUUID) != nil })
+    #expect(storage.store.notifications.pending.map(\.number) == [1, 2])
+  }
+
+  @Test("a refund request records CONSUMPTION_REQUEST with its reason; granted it refunds as `store refund` does")
+  func requestThenGrant() throws {
+    let storage = MemoryStorage()
+    let bought = try buy(storage)
+    let (request, decided) = try change(storage) {
+      try $0.requestRefund(bought.id, reason: .fulfillmentIssue, at: t0.addingTimeInterval(10))
+    }
+    #expect(decided == nil)
+    #expect(request.consumptionDeadline == t0.addingTimeInterval(10 + 12 * 3600))
+    #expect(storage.notifications.last?.notificationType == .consumptionRequest)
+    #expect(storage.notifications.last?.consumptionRequestReason == .fulfillmentIssue)
+    // One open request per transaction.
+    #expect(throws: TransactionError.refundRequested(id: bought.id, on: t0.addingTimeInterval(10))) {
+      try change(storage) { try $0.requestRefund(bought.id, reason: .other, at: t0.addingTimeInterval(11)) }
+    }
+    let refunded = try change(storage) {
+      try $0.decideRefund(bought.id, grant: true, reason: .other, at: t0.addingTimeInterval(20))
+    }
+    #expect(refunded.revocationDate == t0.addingTimeInterval(20))
+    #expect(refunded.revocationReason == .other)
+    #expect(storage.store.notifications.refundRequests.isEmpty)
+    #expect(storage.notifications.map(\.notificationType) == [.oneTimeCharge, .consumptionRequest, .refund])
+    #expect(throws: TransactionError.noRefundRequest(id: bought.id)) {
+      try change(storage) { try $0.decideRefund(bought.id, grant: false, reason: .other, at: t0) }
+    }
+  }
+
+  @Test("declined, the transaction stays purchased and REFUND_DECLINED goes out; refundDecision decides at once")
+  func declineAndDecideAtOnce() throws {
+    let storage = MemoryStorage()
+    let first = try buy(storage)
+    _ = try change(storage) { try $0.requestRefund(first.id, reason: .other, at: t0.addingTimeInterval(1)) }
+    let declined = try change(storage) {
+      try $0.decideRefund(first.id, grant: false, reason: .other, at: t0.addingTimeInterval(2))
+    }
+    #expect(!declined.isRevoked)
+    #expect(storage.notifications.last?.notificationType == .refundDeclined)
+
+    _ = try change(storage) { store in try store.set(.refundDecision, to: "grant", at: t0) }
+    let second = try buy(storage, at: 3)
+    let (_, decided) = try change(storage) {
+      try $0.requestRefund(second.id, reason: .legal, at: t0.addingTimeInterval(4))
+    }
+    #expect(decided?.isRevoked == true)
+    #expect(storage.notifications.suffix(2).map(\.notificationType) == [.consumptionRequest, .refund])
+  }
+
+  @Test("a reversed refund leaves the transaction unrevoked, REFUND_REVERSED; only a refund can be reversed")
+  func reverse() throws {
+    let storage = MemoryStorage()
+    let bought = try buy(storage)
+    #expect(throws: TransactionError.notRefunded(id: bought.id)) {
+      try change(storage) { try $0.reverseRefund(bought.id, at: t0) }
+    }
+    _ = try change(storage) { try $0.refund(bought.id, reason: .other, at: t0.addingTimeInterval(5)) }
+    let reversed = try change(storage) { try $0.reverseRefund(bought.id, at: t0.addingTimeInterval(6)) }
+    #expect(reversed.revocationDate == nil && reversed.revocationReason == nil && reversed.signedRefund == nil)
+    #expect(storage.notifications.last?.notificationType == .refundReversed)
+    // Purchased again, it can be refunded again.
+    #expect(try change(storage) { try $0.refund(bought.id, reason: .other, at: t0.addingTimeInterval(7)) }.isRevoked)
+  }
+
+  @Test("a restore charges nothing and records no ONE_TIME_CHARGE; a TEST needs a notificationURL")
+  func restoreAndTest() throws {
+    let storage = MemoryStorage()
+    #expect(try change(storage) { $0.requestTestNotification(at: t0) } == nil)
+    _ = try change(storage) { store in try StoreSetting.notificationURL.set("http://127.0.0.1:9000/", in: &store.state)
+    }
+    let test = try #require(try change(storage) { $0.requestTestNotification(at: t0) })
+    #expect(test.notificationType == .test && test.transactionID == nil && test.testNotificationToken != nil)
+  }
+
+  @Test("the payload is Apple's: version 2.0, signedDate in milliseconds, data without appAppleId in sandbox")
+  func payloadShape() throws {
+    var notification = ServerNotification(
+      number: 1, notificationUUID: "002e14d5-51f5-4503-b5a8-c3a1af68eb20", notificationType: .consumptionRequest,
+      transactionID: "7", consumptionRequestReason: .unintendedPurchase, signedDate: t0.addingTimeInterval(0.123),
+      environment: .sandbox, bundleId: "com.monkeyshop.app", signedTransactionInfo: "a.b/c")
+    notification.subtype = nil
+    let object = try #require(try JSONSerialization.jsonObject(with: notification.payloadJSON) as? [String: Any])
+    #expect(Set(object.keys) == ["notificationType", "notificationUUID", "version", "signedDate", "data"])
+    #expect(object["version"] as? String == "2.0")
+    #expect(object["signedDate"] as? Int == 1_800_000_000_123)
+    let data = try #require(object["data"] as? [String: Any])
+    #expect(
+      Set(data.keys) == [
+        "bundleId", "bundleVersion", "environment", "signedTransactionInfo", "consumptionRequestReason",
+      ])
+    #expect(data["environment"] as? String == "Sandbox")
+    #expect(data["signedTransactionInfo"] as? String == "a.b/c")
+    #expect(data["consumptionRequestReason"] as? String == "UNINTENDED_PURCHASE")
+  }
+}
+
+@Suite("App Store Server Notifications: retries and attempts", .tags(.pure))
+struct NotificationRetryTests {
+  @Test("HTTP 200 to 206 delivers; 207, 3xx, 4xx and 5xx are failed attempts")
+  func successRule() {
+    for status in 200...206 { #expect(SendAttemptResult.forStatus(status) == .success) }
+    for status in [199, 207, 301, 400, 404, 500, 503] {
+      #expect(SendAttemptResult.forStatus(status) == .unsuccessfulHTTPResponseCode)
+    }
+  }
+
+  @Test("apple retries 5 times, 1, 12, 24, 48 and 72 hours after the previous attempt; fast in seconds; none never")
+  func schedule() {
+    #expect(NotificationRetry.apple.waits == [3600, 43200, 86400, 172_800, 259_200])
+    #expect(NotificationRetry.fast.waits == [1, 12, 24, 48, 72])
+    #expect(NotificationRetry.none.nextAttempt(after: 1, lastAt: t0) == nil)
+    #expect(NotificationRetry.apple.nextAttempt(after: 2, lastAt: t0) == t0.addingTimeInterval(12 * 3600))
+    #expect(NotificationRetry.apple.nextAttempt(after: 6, lastAt: t0) == nil)
+  }
+
+  @Test("every failed attempt is kept with the next retry; the sixth failure, or a success, ends it")
+  func attemptsUntilEnd() throws {
+    var queue = NotificationQueue()
+    let made = queue.record(.refund, transactionID: "1", at: t0, environment: .sandbox, bundleId: "b")
+    queue.pending = [PendingNotification(made)]
+    queue.pending[0].signed = true
+    var seconds = 0.0
+    for number in 1...5 {
+      let recorded = queue.recordAttempt(
+        attempt(.unsuccessfulHTTPResponseCode, at: seconds, status: 500), number: 1, retry: .fast)
+      let waiting = try #require(recorded)
+      #expect(waiting.sendAttempts.count == number)
+      #expect(waiting.nextAttemptDate == t0.addingTimeInterval(seconds + NotificationRetry.fast.waits[number - 1]))
+      #expect(!waiting.isDue(at: t0.addingTimeInterval(seconds)))
+      seconds += NotificationRetry.fast.waits[number - 1]
+      #expect(queue.pending.count == 1 && queue.finishing.isEmpty)
+    }
+    let ended = queue.recordAttempt(attempt(.timedOut, at: seconds), number: 1, retry: .fast)
+    let last = try #require(ended)
+    #expect(last.sendAttempts.count == 6 && last.nextAttemptDate == nil)
+    #expect(queue.pending.isEmpty)
+    #expect(queue.finishing.map(\.sendAttempts.count) == [6])
+    let again = queue.recordAttempt(attempt(.success, at: seconds), number: 1, retry: .fast)
+    #expect(again == nil)
+  }
+
+  @Test("under notificationRetry none (the sandbox's one attempt) a failure ends it; a success ends it delivered")
+  func oneAttempt() {
+    var queue = NotificationQueue()
+    for number in 1...2 {
+      let made = queue.record(.test, transactionID: nil, at: t0, environment: .sandbox, bundleId: "b")
+      #expect(made.number == number)
+      queue.pending.append(PendingNotification(made))
+    }
+    _ = queue.recordAttempt(attempt(.socketIssue, at: 1), number: 1, retry: .none)
+    _ = queue.recordAttempt(attempt(.success, at: 1, status: 200), number: 2, retry: .none)
+    #expect(queue.pending.isEmpty)
+    #expect(queue.finishing.map(\.delivered) == [false, true])
+  }
+
+  @Test("Send Consumption Information is kept with the open request, and whether it came within 12 hours")
+  func consumptionWindow() {
+    var queue = NotificationQueue()
+    queue.refundRequests = [RefundRequest(transactionID: "3", date: t0, reason: .other)]
+    let late = ConsumptionInformation(
+      customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: false,
+      receivedDate: t0.addingTimeInterval(12 * 3600 + 1))
+    #expect(queue.recordConsumption(late, for: "3")?.consumption?.inWindow == false)
+    var early = late
+    early.receivedDate = t0.addingTimeInterval(60)
+    #expect(queue.recordConsumption(early, for: "3")?.consumption?.inWindow == true)
+    #expect(queue.recordConsumption(early, for: "4") == nil)
+  }
+
+  @Test("notificationURL takes an http or https URL, or none; anything else is refused naming what was expected")
+  func urlSetting() throws {
+    var state = StoreState()
+    try StoreSetting.notificationURL.set("https://example.com/asn", in: &state)
+    #expect(StoreSetting.notificationURL.value(in: state) == "https://example.com/asn")
+    for bad in ["ftp://example.com/", "example.com", "http://", "http://a b/", "", "http://user@host/"] {
+      #expect(throws: ConditionError.self) { try StoreSetting.notificationURL.set(bad, in: &state) }
+    }
+    #expect(state.notifications.url == "https://example.com/asn")
+    try StoreSetting.notificationURL.set("none", in: &state)
+    #expect(state.notifications.url == nil)
+    #expect(StoreSetting.notificationURL.value(in: state) == "none")
+  }
+}
+
+@Suite("App Store Server Notifications in the data folder", .tags(.pure))
+struct NotificationFilesTests {
+  @Test(
+    "a notification is written with the change that makes it: signed, in notifications.jsonl, waiting in store.json")
+  func sameWrite() throws {
+    try withDataFolder { folder in
+      let bought = try buy(folder)
+      let store = try folder.readStore()
+      #expect(store.notifications.pending.map(\.notificationType) == [.oneTimeCharge])
+      #expect(store.notifications.pending[0].signed && store.notifications.pending[0].offset == 0)
+      let (listings, _) = try folder.readNotifications()
+      let listed = try #require(listings.first)
+      let signed = try payload(listed.notification.signedPayload)
+      #expect(signed["notificationType"] as? String == "ONE_TIME_CHARGE")
+      let data = try #require(signed["data"] as? [String: Any])
+      // The transaction as signed in the same change.
+      #expect(data["signedTransactionInfo"] as? String == store.transaction(bought.id)?.signedPurchase)
+      #expect(listed.waitsFor(url: nil) == "no notificationURL set")
+      #expect(listed.waitsFor(url: "http://127.0.0.1:9/") == "waiting for `monkeyshop server` to deliver")
+    }
+  }
+
+  @Test("bytes a change appended but never committed (killed before store.json) are not read and are cut off")
+  func uncommittedCut() throws {
+    try withDataFolder { folder in
+      try buy(folder)
+      let file = folder.path + "/notifications.jsonl"
+      let committed = try folder.readStore().notifications.notificationsLength
+      // A later change that died after its append: a whole line store.json never counted.
+      let handle = try #require(FileHandle(forWritingAtPath: file))
+      handle.seekToEndOfFile()
+      handle.write(Data("{\"not\":\"committed\"}\n".utf8))
+      try handle.close()
+      #expect(try folder.readNotifications().notifications.count == 1)
+      try buy(folder, at: 1)
+      let (listings, store) = try folder.readNotifications()
+      #expect(listings.map(\.notification.number) == [1, 2])
+      #expect(store.notifications.pending.last?.offset == committed)
+      let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+      #expect(size == store.notifications.notificationsLength)
+    }
+  }
+
+  @Test("delivered notifications leave store.json: it stays the same size however many were sent")
+  func storeStaysSmall() throws {
+    try withDataFolder { folder in
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      func deliverAll() throws {
+        let work = try folder.notificationWork(at: t0)
+        for delivery in work.due {
+          try folder.recordSendAttempt(attempt(.success, at: 0, status: 200), number: delivery.pending.number)
+        }
+      }
+      try buy(folder)
+      try deliverAll()
+      let size = { try #require(try FileManager.default.attributesOfItem(atPath: folder.storePath)[.size] as? Int) }
+      _ = try folder.requestTestNotification(catalog: catalog, at: t0)
+      try deliverAll()
+      let small = try size()
+      for _ in 1...60 {
+        _ = try folder.requestTestNotification(catalog: catalog, at: t0)
+        try deliverAll()
+      }
+      let (listings, store) = try folder.readNotifications()
+      #expect(listings.count == 62 && listings.allSatisfy(\.delivered))
+      #expect(store.notifications.pending.isEmpty)
+      // Only the counters grew, by a digit or two each: no notification stays in store.json.
+      let large = try size()
+      #expect(large - small <= 8, "store.json grew from \(small) to \(large) bytes")
+      let notificationsFile = try #require(
+        try FileManager.default.attributesOfItem(atPath: folder.path + "/notifications.jsonl")[.size] as? Int)
+      #expect(notificationsFile == store.notifications.notificationsLength)
+    }
+  }
+
+  @Test("Get Notification History pages by 20 from where the token left off, with each one's attempts")
+  func historyPages() throws {
+    try withDataFolder { folder in
+      for index in 0..<45 { try buy(folder, at: Double(index)) }
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      try folder.recordSendAttempt(attempt(.timedOut, at: 1), number: 3)
+      let request = NotificationHistoryRequest(
+        startDate: ServerNotification.milliseconds(t0), endDate: ServerNotification.milliseconds(t0) + 100_000)
+      var pages: [NotificationHistoryResponse] = []
+      var token: String?
+      repeat {
+        let page = try folder.notificationHistory(request, paginationToken: token, at: t0).get()
+        pages.append(page)
+        token = page.paginationToken
+      } while pages.last?.hasMore == true
+      #expect(pages.map(\.notificationHistory.count) == [20, 20, 5])
+      let items = pages.flatMap(\.notificationHistory)
+      #expect(items[2].sendAttempts.map(\.sendAttemptResult) == [.timedOut])
+      #expect(items[0].sendAttempts.isEmpty)
+      let uuids = try items.map { try payload($0.signedPayload)["notificationUUID"] as? String }
+      #expect(Set(uuids).count == 45)
+      let failures = NotificationHistoryRequest(
+        startDate: request.startDate, endDate: request.endDate, notificationType: "REFUND")
+      #expect(try folder.notificationHistory(failures, paginationToken: nil, at: t0).get().notificationHistory.isEmpty)
+      #expect(
+        try folder.notificationHistory(request, paginationToken: "not-a-token!", at: t0)
+          == .failure(.invalidPaginationToken))
+      let both = NotificationHistoryRequest(notificationType: "REFUND", transactionId: "1")
+      #expect(try folder.notificationHistory(both, paginationToken: nil, at: t0) == .failure(.multipleFiltersSupplied))
+      let unknown = NotificationHistoryRequest(transactionId: "999")
+      #expect(try folder.notificationHistory(unknown, paginationToken: nil, at: t0) == .failure(.transactionIdNotFound))
+    }
+  }
+
+  @Test("a TEST notification's status is found by its token once attempted, with each attempt")
+  func testStatus() throws {
+    try withDataFolder { folder in
+      #expect(try folder.requestTestNotification(catalog: catalog, at: t0) == nil)
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      let token = try #require(try folder.requestTestNotification(catalog: catalog, at: t0)?.testNotificationToken)
+      #expect(try folder.testNotificationStatus(token: token) == .notFound)
+      let number = try #require(try folder.readStore().notifications.pending.first?.number)
+      try folder.recordSendAttempt(attempt(.success, at: 1, status: 200), number: number)
+      guard case .found(let status) = try folder.testNotificationStatus(token: token) else {
+        Issue.record("no status for \(token)")
+        return
+      }
+      #expect(status.sendAttempts.map(\.sendAttemptResult) == [.success])
+      #expect(try payload(status.signedPayload)["notificationType"] as? String == "TEST")
+      #expect(try folder.testNotificationStatus(token: "other") == .notFound)
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// App Store Server Notifications V2 from the built binary to a real HTTP receiver, which verifies
+/// each one with Apple's App Store Server Library (`SignedDataVerifier.verify_and_decode_notification`)
+/// as a developer's server does, with the root `monkeyshop store certificate` exports. The sender
+/// runs as `monkeyshop store send-notifications`, the delivery `monkeyshop server` runs beside its
+/// API (docs/notifications.md).
+@Suite(
+  "App Store Server Notifications to a receiver, verified by Apple's library", .tags(.endToEnd, .needsPython),
+  .timeLimit(.minutes(3)))
+struct ServerNotificationEndToEndTests {
+  static let receiverScript = Locations.repository.appendingPathComponent("Tests/Receiver/notification_receiver.py")
+    .path
+
+  /// A developer's server: answers `answers` in turn (then 200), logging what Apple's library says.
+  final class Receiver {
+    let child: Child
+    let url: String
+    let log: String
+
+    init(in folder: ShopFolder, root: String, answers: [String] = []) async throws {
+      let python = try Tools.requirePython(for: "the receiver verifies notifications with Apple's library")
+      let portFile = folder.file("port").path
+      log = folder.file("received").path
+      child = try Child(
+        executable: python,
+        [
+          ServerNotificationEndToEndTests.receiverScript, portFile, log, root, "Sandbox",
+          "com.monkeyshop.app", answers.joined(separator: ","),
+        ],
+        in: folder, environment: folder.environment())
+      let deadline = ContinuousClock.now + .seconds(30)
+      while !FileManager.default.fileExists(atPath: portFile) {
+        guard ContinuousClock.now < deadline else {
+          throw E2EFailure("the receiver did not start (\(Tools.missingPackage("app-store-server-library==3.1.2")))")
+        }
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      url = "http://127.0.0.1:\(try String(contentsOfFile: portFile, encoding: .utf8))/"
+    }
+
+    /// Every request received so far, in order.
+    func received() throws -> [[String: Any]] {
+      guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+      return try text.split(separator: "\n").map {
+        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+      }
+    }
+  }
+
+  /// Exports the folder's root (making its chain) for the receiver.
+  func exportRoot(_ folder: ShopFolder) async throws -> String {
+    let root = folder.file("root.der").path
+    try expectSuccess(await monkeyshop("store", "certificate", "--out", root, in: folder))
+    return root
+  }
+
+  func notifications(_ folder: ShopFolder) async throws -> [[String: Any]] {
+    let listed = try expectSuccess(await monkeyshop("store", "notifications", "--json", in: folder))
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+    return try #require(report["notifications"] as? [[String: Any]], "\(listed)")
+  }
+
+  /// Waits (at most `limit`) until `done` holds of the listed notifications.
+  func waitFor(
+    _ folder: ShopFolder, limit: Duration = .seconds(60), _ what: String, _ done: ([[String: Any]]) -> Bool
+  ) async throws -> [[String: Any]] {
+    let deadline = ContinuousClock.now + limit
+    while true {
+      let listed = try await notifications(folder)
+      if done(listed) { return listed }
+      guard ContinuousClock.now < deadline else { throw E2EFailure("\(what) did not happen: \(listed)") }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+  }
+
+  static func delivered(_ notification: [String: Any]) -> Bool { notification["status"] as? String == "delivered" }
+
+  @Test("a refund request reaches the receiver as CONSUMPTION_REQUEST and the grant as REFUND, each verified")
+  func refundFlow() async throws {
+    let folder = try ShopFolder("notify-flow")
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    try expectSuccess(await monkeyshop("store", "refund-request", "last", "--reason", "FULFILLMENT_ISSUE", in: folder))
+    let waiting = try await notifications(folder)
+    #expect(waiting.map { $0["waitsFor"] as? String } == ["no notificationURL set", "no notificationURL set"])
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    let sender = try Child(["store", "send-notifications"], in: folder)
+    try expectSuccess(await monkeyshop("store", "refund-decide", "1", "grant", in: folder))
+    let listed = try await waitFor(folder, "three deliveries") { $0.count == 3 && $0.allSatisfy(Self.delivered) }
+    sender.kill(SIGTERM)
+    let stopped = try await sender.wait()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    #expect(stopped.stdout.contains("App Store Server Notification REFUND → \(receiver.url) · 200 · attempt 1"))
+
+    let received = try receiver.received()
+    #expect(received.count == 3)
+    for request in received {
+      #expect(request["verified"] as? Bool == true, "\(request)")
+      #expect(request["transactionVerified"] as? Bool == true, "\(request)")
+      #expect(request["contentType"] as? String == "application/json")
+    }
+    let payloads = received.compactMap { $0["notification"] as? [String: Any] }
+    let byType = Dictionary(payloads.map { ($0["notificationType"] as? String ?? "", $0) }, uniquingKeysWith: { $1 })
+    #expect(Set(byType.keys) == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND"])
+    let request = try #require(byType["CONSUMPTION_REQUEST"]?["data"] as? [String: Any])
+    #expect(request["consumptionRequestReason"] as? String == "FULFILLMENT_ISSUE")
+    #expect(request["environment"] as? String == "Sandbox" && request["appAppleId"] == nil)
+    #expect(byType["REFUND"]?["version"] as? String == "2.0")
+    let refunded = try #require(
+      received.first { ($0["notification"] as? [String: Any])?["notificationType"] as? String == "REFUND" })
+    let transaction = try #require(refunded["transaction"] as? [String: Any])
+    #expect(transaction["revocationDate"] != nil && transaction["transactionId"] as? String == "1")
+    // The receiver saw exactly the notifications the store lists, by UUID.
+    #expect(
+      Set(payloads.compactMap { $0["notificationUUID"] as? String })
+        == Set(listed.compactMap { $0["notificationUUID"] as? String }))
+  }
+
+  @Test("a receiver answering 500 gets the retry with the same notificationUUID; both attempts are listed")
+  func retrySameUUID() async throws {
+    let folder = try ShopFolder("notify-retry")
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder), answers: ["500"])
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationRetry", "fast", in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let sender = try Child(["store", "send-notifications"], in: folder)
+    let listed = try await waitFor(folder, "the retry") { $0.first.map(Self.delivered) == true }
+    sender.kill(SIGTERM)
+    _ = try await sender.wait()
+    let received = try receiver.received()
+    let uuids = received.compactMap { ($0["notification"] as? [String: Any])?["notificationUUID"] as? String }
+    #expect(received.map { $0["answer"] as? String } == ["500", "200"])
+    #expect(uuids.count == 2 && Set(uuids) == [listed[0]["notificationUUID"] as? String])
+    let attempts = try #require(listed[0]["sendAttempts"] as? [[String: Any]])
+    #expect(attempts.map { $0["sendAttemptResult"] as? String } == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"])
+    #expect(attempts.map { $0["httpStatus"] as? Int } == [500, 200])
+  }
+
+  @Test("a receiver that hangs holds up only its own notification, which ends TIMED_OUT")
+  func hangingReceiver() async throws {
+    let folder = try ShopFolder("notify-hang")
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder), answers: ["hang"])
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let sender = try Child(["store", "send-notifications", "--timeout", "8"], in: folder)
+    // The first request hangs; a second notification goes out meanwhile.
+    while try receiver.received().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+    try expectSuccess(await monkeyshop("store", "refund", "last", in: folder))
+    let meanwhile = try await waitFor(folder, "the REFUND's delivery") { $0.count == 2 && Self.delivered($0[1]) }
+    #expect((meanwhile[0]["sendAttempts"] as? [Any])?.isEmpty == true, "\(meanwhile)")
+    let ended = try await waitFor(folder, "the timeout") { ($0[0]["sendAttempts"] as? [Any])?.isEmpty == false }
+    sender.kill(SIGTERM)
+    _ = try await sender.wait()
+    let attempts = try #require(ended[0]["sendAttempts"] as? [[String: Any]])
+    #expect(attempts.map { $0["sendAttemptResult"] as? String } == ["TIMED_OUT"])
+    // The sandbox's one attempt (notificationRetry none): no retry left.
+    #expect(ended[0]["waitsFor"] as? String == "not delivered: no attempt left")
+  }
+
+  @Test("the sender killed with SIGKILL midway and started again loses no notification")
+  func killedMidway() async throws {
+    let folder = try ShopFolder("notify-kill")
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    for _ in 0..<12 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    for id in 1...12 { try expectSuccess(await monkeyshop("store", "refund", "\(id)", in: folder)) }
+    let first = try Child(["store", "send-notifications"], in: folder)
+    while try receiver.received().count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+    first.kill(SIGKILL)
+    let killed = try await first.wait()
+    #expect(killed.killedBy == SIGKILL)
+    let second = try Child(["store", "send-notifications"], in: folder)
+    let listed = try await waitFor(folder, "every delivery") { $0.count == 24 && $0.allSatisfy(Self.delivered) }
+    second.kill(SIGTERM)
+    _ = try await second.wait()
+    let stored = Set(listed.compactMap { $0["notificationUUID"] as? String })
+    let received = try receiver.received().compactMap {
+      ($0["notification"] as? [String: Any])?["notificationUUID"] as? String
+    }
+    #expect(stored.count == 24)
+    // Every one arrived; a duplicate (one in flight at the kill) carries a UUID already seen.
+    #expect(Set(received) == stored)
+    #expect(received.count >= 24)
+  }
+
+  @Test("notificationURL refuses what is not an http(s) URL with exit 64, naming what was expected")
+  func badURL() async throws {
+    let folder = try ShopFolder("notify-url")
+    let refused = try await monkeyshop("store", "set", "notificationURL", "ftp://example.com/", in: folder)
+    #expect(refused.exitStatus == 64, "\(refused)")
+    #expect(refused.stderr.contains("expected an http:// or https:// URL, or none"), "\(refused)")
+    let shown = try expectSuccess(await monkeyshop("store", "show", in: folder))
+    #expect(shown.stdout.contains("notificationURL             none"), "\(shown)")
+  }
+}
