@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import MonkeyShopDomain
 import MonkeyShopStorage
+import ServiceLifecycle
 import Synchronization
 
 /// `monkeyshop server`: Apple's App Store Server API over HTTP for the data folder's record
@@ -17,13 +18,20 @@ public enum AppStoreServer {
     public var catalog: Catalog
     /// The app's version, which the app transaction gives (Get App Transaction Info).
     public var applicationVersion: String
+    /// Work that runs as long as the server does, beside it (the notification sender), ended by
+    /// task cancellation when the server stops.
+    public var companions: [@Sendable () async throws -> Void]
 
-    public init(host: String, port: Int, folderPath: String, catalog: Catalog, applicationVersion: String) {
+    public init(
+      host: String, port: Int, folderPath: String, catalog: Catalog, applicationVersion: String,
+      companions: [@Sendable () async throws -> Void] = []
+    ) {
       self.host = host
       self.port = port
       self.folderPath = folderPath
       self.catalog = catalog
       self.applicationVersion = applicationVersion
+      self.companions = companions
     }
   }
 
@@ -91,7 +99,21 @@ public enum AppStoreServer {
         listening("http://\(shown):\(port)")
       },
       logger: logger)
-    try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    // The server and its companions as one service group: Ctrl-C or SIGTERM ends them all.
+    let services: [ServiceGroupConfiguration.ServiceConfiguration] =
+      [.init(service: app)] + settings.companions.map { .init(service: Companion(body: $0)) }
+    let group = ServiceGroup(
+      configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+}
+
+/// Work beside the server, cancelled when the server shuts down.
+struct Companion: Service {
+  let body: @Sendable () async throws -> Void
+
+  func run() async throws {
+    try await cancelWhenGracefulShutdown { try await body() }
   }
 }
 

@@ -34,8 +34,13 @@ final class RecordSource: Sendable {
     self.applicationVersion = applicationVersion
   }
 
-  /// A folder object for one operation (it is not shared between threads).
-  func folder() -> DataFolder { DataFolder(path: folderPath) }
+  /// A folder object for one operation (it is not shared between threads). A change it makes signs
+  /// what it completes (a test notification, a transaction's new token), as every command's does.
+  func folder() -> DataFolder {
+    let folder = DataFolder(path: folderPath)
+    folder.signer = FolderSigner()
+    return folder
+  }
 
   /// The record as the files are now. The history is only appended to: after the first reading,
   /// only what was appended since is read (`DataFolder.readHistory(since:)`), so a purchase made

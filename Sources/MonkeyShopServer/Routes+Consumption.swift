@@ -22,6 +22,22 @@ extension Routes {
       transactionID: id, endpoint: version1 ? "v1" : "v2", received: Date(),
       fields: body.keys.sorted().map { ConsumptionReport.Field(name: $0, value: body[$0]!.text) })
     try await Blocking.run { [source] in try source.folder().recordConsumption(report) }
+    // The current endpoint's answer to a refund request (CONSUMPTION_REQUEST) is kept with the
+    // request, marked whether it came within Apple's 12 hours (docs/notifications.md).
+    if !version1, case .bool(let consented)? = body["customerConsented"],
+      case .string(let delivery)? = body["deliveryStatus"], case .bool(let sample)? = body["sampleContentProvided"]
+    {
+      var percentage: Int?
+      if case .int(let value)? = body["consumptionPercentage"] { percentage = Int(value) }
+      var preference: String?
+      if case .string(let value)? = body["refundPreference"] { preference = value }
+      let information = ConsumptionInformation(
+        customerConsented: consented, deliveryStatus: delivery, sampleContentProvided: sample,
+        consumptionPercentage: percentage, refundPreference: preference, receivedDate: report.received)
+      try await Blocking.run { [source] in
+        _ = try source.folder().recordConsumptionInformation(information, transactionID: id)
+      }
+    }
     return Response(status: .accepted)
   }
 

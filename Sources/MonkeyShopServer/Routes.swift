@@ -46,6 +46,7 @@ struct Routes: Sendable {
     }
     addAccountRoutes(to: api)
     addSubscriptionRoutes(to: api)
+    addNotificationRoutes(to: api)
   }
 
   // MARK: Handlers

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonkeyShopDomain
+import MonkeyShopNotifications
 import MonkeyShopServer
 import MonkeyShopStorage
 
@@ -28,11 +29,21 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (printed).")
     var port = 8080
 
+    @Option(
+      help: ArgumentHelp(
+        "Seconds a notification receiver may take to answer before the attempt is TIMED_OUT (Apple does not say how long it waits).",
+        valueName: "seconds"))
+    var notificationTimeout: Double = 30
+
     @OptionGroup var options: ShopOptions
 
     func validate() throws {
       guard (0...65535).contains(port) else {
         throw ValidationError("--port \(port): expected 0 to 65535")
+      }
+      guard notificationTimeout > 0, notificationTimeout <= 3600 else {
+        throw ValidationError(
+          "--notification-timeout \(notificationTimeout): expected seconds from more than 0 to 3600")
       }
     }
 
@@ -44,8 +55,14 @@ struct ServerCommand: ParsableCommand {
       }
       let catalog = try options.loadCatalog()
       let folder = options.dataFolder
+      try options.checkDataFiles(folder)
+      // App Store Server Notifications V2 go out from the server process, as from Apple's
+      // (docs/notifications.md): each attempt is a line of its output.
+      let path = folder.path
+      let sending = NotificationSender.Options(timeout: .milliseconds(Int64(notificationTimeout * 1000)))
       let settings = AppStoreServer.Settings(
-        host: host, port: port, folderPath: folder.path, catalog: catalog, applicationVersion: MonkeyShop.version)
+        host: host, port: port, folderPath: path, catalog: catalog, applicationVersion: MonkeyShop.version,
+        companions: [{ try await NotificationSender.run(folder: path, options: sending, log: { Output.say($0) }) }])
       do {
         try AppStoreServer.run(settings) { address in
           say("listening on \(address)")

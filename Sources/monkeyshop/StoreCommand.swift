@@ -11,7 +11,7 @@ struct StoreCommand: ParsableCommand {
     subcommands: [
       Transactions.self, Approve.self, Decline.self, Resolve.self, Refund.self, RefundRequest.self,
       RefundDecide.self, RefundReverse.self, SetCondition.self, Show.self, Reset.self, StoreCertificate.self,
-      Notifications.self, SendNotifications.self,
+      Notifications.self,
     ])
 
   struct Transactions: ParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonkeyShopDomain
-import MonkeyShopNotifications
 import MonkeyShopStorage
-import Synchronization
 
 // App Store Server Notifications V2 and the refund requests that cause them (docs/notifications.md).
 
@@ -138,63 +136,6 @@ extension StoreCommand {
     }
   }
 
-  /// The sender alone, until SIGTERM or Ctrl-C: what `monkeyshop server` runs beside its API. Kept
-  /// for tests and scripts that need delivery without the API.
-  struct SendNotifications: ParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "send-notifications",
-      abstract: "Deliver the folder's App Store Server Notifications to its notificationURL until stopped.",
-      shouldDisplay: false)
-    @Option(help: "Seconds a receiver may take to answer.") var timeout: Double = 30
-    @OptionGroup var options: ShopOptions
-
-    func run() throws {
-      let folder = options.dataFolder
-      try options.checkDataFiles(folder)
-      guard timeout > 0, timeout <= 3600 else {
-        throw Failure("--timeout \(timeout): expected seconds from more than 0 to 3600", .invalidArgument)
-      }
-      let path = folder.path
-      let ended = DispatchSemaphore(value: 0)
-      let failure = Mutex<String?>(nil)
-      say("sending notifications from \(path)")
-      let sender = Task {
-        do {
-          try await NotificationSender.run(
-            folder: path, options: .init(timeout: .milliseconds(Int64(timeout * 1000))),
-            log: { line in Output.say(line) })
-        } catch {
-          failure.withLock { $0 = "\(error)" }
-        }
-        ended.signal()
-      }
-      let stop = StopSignals { sender.cancel() }
-      ended.wait()
-      stop.end()
-      if let problem = failure.withLock({ $0 }) {
-        throw Failure("send-notifications: \(problem)", .cannotWriteDataFile)
-      }
-    }
-  }
-}
-
-/// Ends the sender on SIGINT or SIGTERM.
-final class StopSignals {
-  private let sources: [any DispatchSourceSignal]
-
-  init(_ stop: @escaping @Sendable () -> Void) {
-    sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler(handler: stop)
-      source.resume()
-      return source
-    }
-  }
-
-  func end() {
-    for source in sources { source.cancel() }
-  }
 }
 
 struct NotificationsReport: Encodable {

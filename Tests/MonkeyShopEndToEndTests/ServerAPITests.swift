@@ -271,6 +271,60 @@ struct ServerAPITests {
     #expect(ended.exitStatus == 0, "\(ended)")
   }
 
+  @Test(
+    "The notification endpoints: a test notification the server's sender delivers, its status, and the history, verified by Apple's library"
+  )
+  func notificationEndpoints() async throws {
+    let folder = try ShopFolder("server-notifications")
+    let noURL = try await RunningServer(folder)
+    let refused = try await noURL.call([["op": "request_test_notification"]])
+    #expect(refused[0]["status"] as? Int == 404 && refused[0]["errorCode"] as? Int == 4_040_007, "\(refused)")
+    _ = try await noURL.stop()
+    let receiver = try await ServerNotificationEndToEndTests.Receiver(in: folder, root: noURL.root)
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    try expectSuccess(await monkeyshop("store", "refund", "1", in: folder))
+    let server = try await RunningServer(folder)
+    let asked = try await server.call([["op": "request_test_notification"]])
+    let token = try #require(Self.response(asked[0])["testNotificationToken"] as? String, "\(asked)")
+    // The server's own sender delivers it (and the purchase's and refund's): three POSTs.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while try receiver.received().count < 3, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    let results = try await server.call([
+      ["op": "test_notification_status", "token": token],
+      ["op": "test_notification_status", "token": UUID().uuidString.lowercased()],
+      ["op": "notification_history", "startDate": now - 3_600_000, "endDate": now + 60_000],
+      [
+        "op": "notification_history", "startDate": now - 3_600_000, "endDate": now + 60_000,
+        "notificationType": "REFUND",
+      ],
+      ["op": "notification_history", "startDate": now, "endDate": now - 1],
+      ["op": "notification_history", "startDate": now - 3_600_000, "endDate": now, "transactionId": "99"],
+    ])
+    let status = try Self.response(results[0])
+    let test = try #require(status["notification"] as? [String: Any], "\(status)")
+    #expect(test["notificationType"] as? String == "TEST", "\(test)")
+    let attempts = try #require(status["sendAttempts"] as? [[String: Any]], "\(status)")
+    #expect(attempts.first?["sendAttemptResult"] as? String == "SUCCESS", "\(attempts)")
+    #expect(results[1]["status"] as? Int == 404 && results[1]["errorCode"] as? Int == 4_040_008, "\(results[1])")
+    let everything = try #require(
+      (Self.response(results[2])["pages"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])
+    let types = everything.compactMap { ($0["notification"] as? [String: Any])?["notificationType"] as? String }
+    #expect(types == ["ONE_TIME_CHARGE", "REFUND", "TEST"], "\(everything)")
+    let refunds = try #require(
+      (Self.response(results[3])["pages"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])
+    #expect(refunds.count == 1, "\(refunds)")
+    #expect(results[4]["status"] as? Int == 400 && results[4]["errorCode"] as? Int == 4_000_013, "\(results[4])")
+    #expect(results[5]["status"] as? Int == 404 && results[5]["errorCode"] as? Int == 4_040_010, "\(results[5])")
+    let stopped = try await server.stop()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    #expect(
+      stopped.stdout.contains("App Store Server Notification TEST → \(receiver.url) · 200 · attempt 1"), "\(stopped)")
+  }
+
   @Test("Set App Account Token changes what later reads say; Get App Transaction Info verifies as Apple's")
   func accountAndAppTransaction() async throws {
     let folder = try ShopFolder("server-account")

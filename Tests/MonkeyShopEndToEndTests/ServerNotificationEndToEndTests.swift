@@ -4,8 +4,7 @@ import Testing
 /// App Store Server Notifications V2 from the built binary to a real HTTP receiver, which verifies
 /// each one with Apple's App Store Server Library (`SignedDataVerifier.verify_and_decode_notification`)
 /// as a developer's server does, with the root `monkeyshop store certificate` exports. The sender
-/// runs as `monkeyshop store send-notifications`, the delivery `monkeyshop server` runs beside its
-/// API (docs/notifications.md).
+/// is `monkeyshop server`'s, which sends beside the API it serves (docs/notifications.md).
 @Suite(
   "App Store Server Notifications to a receiver, verified by Apple's library", .tags(.endToEnd, .needsPython),
   .timeLimit(.minutes(3)))
@@ -86,7 +85,7 @@ struct ServerNotificationEndToEndTests {
     #expect(waiting.map { $0["waitsFor"] as? String } == ["no notificationURL set", "no notificationURL set"])
     let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
     try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
-    let sender = try Child(["store", "send-notifications"], in: folder)
+    let sender = try Child(["server", "--port", "0"], in: folder)
     try expectSuccess(await monkeyshop("store", "refund-decide", "1", "grant", in: folder))
     let listed = try await waitFor(folder, "three deliveries") { $0.count == 3 && $0.allSatisfy(Self.delivered) }
     sender.kill(SIGTERM)
@@ -125,7 +124,7 @@ struct ServerNotificationEndToEndTests {
     try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
     try expectSuccess(await monkeyshop("store", "set", "notificationRetry", "fast", in: folder))
     try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
-    let sender = try Child(["store", "send-notifications"], in: folder)
+    let sender = try Child(["server", "--port", "0"], in: folder)
     let listed = try await waitFor(folder, "the retry") { $0.first.map(Self.delivered) == true }
     sender.kill(SIGTERM)
     _ = try await sender.wait()
@@ -144,7 +143,7 @@ struct ServerNotificationEndToEndTests {
     let receiver = try await Receiver(in: folder, root: try await exportRoot(folder), answers: ["hang"])
     try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
     try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
-    let sender = try Child(["store", "send-notifications", "--timeout", "8"], in: folder)
+    let sender = try Child(["server", "--port", "0", "--notification-timeout", "8"], in: folder)
     // The first request hangs; a second notification goes out meanwhile.
     while try receiver.received().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
     try expectSuccess(await monkeyshop("store", "refund", "last", in: folder))
@@ -166,12 +165,12 @@ struct ServerNotificationEndToEndTests {
     try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
     for _ in 0..<12 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
     for id in 1...12 { try expectSuccess(await monkeyshop("store", "refund", "\(id)", in: folder)) }
-    let first = try Child(["store", "send-notifications"], in: folder)
+    let first = try Child(["server", "--port", "0"], in: folder)
     while try receiver.received().count < 3 { try await Task.sleep(for: .milliseconds(5)) }
     first.kill(SIGKILL)
     let killed = try await first.wait()
     #expect(killed.killedBy == SIGKILL)
-    let second = try Child(["store", "send-notifications"], in: folder)
+    let second = try Child(["server", "--port", "0"], in: folder)
     let listed = try await waitFor(folder, "every delivery") { $0.count == 24 && $0.allSatisfy(Self.delivered) }
     second.kill(SIGTERM)
     _ = try await second.wait()

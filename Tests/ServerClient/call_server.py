@@ -37,6 +37,8 @@ try:
     from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
     from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
     from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
+    from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+    from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
     from appstoreserverlibrary.models.RefundPreference import RefundPreference
     from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
     from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
@@ -58,6 +60,15 @@ def plain(value):
 
 def fields(model):
     return {key: plain(value) for key, value in attrs.asdict(model, recurse=False).items() if value is not None}
+
+
+def deep(value):
+    """A library model with its nested models, as JSON values."""
+    if attrs.has(type(value)):
+        return {key: deep(item) for key, item in attrs.asdict(value, recurse=False).items() if item is not None}
+    if isinstance(value, list):
+        return [deep(item) for item in value]
+    return plain(value)
 
 
 class Caller:
@@ -154,6 +165,28 @@ class Caller:
         if op == "extend":
             request = ExtendRenewalDateRequest(extendByDays=3, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=str(uuid.uuid4()))
             return fields(client.extend_subscription_renewal_date(call["id"], request))
+        if op == "request_test_notification":
+            return fields(client.request_test_notification())
+        if op == "test_notification_status":
+            response = client.get_test_notification_status(call["token"])
+            return {"notification": deep(self.verifier.verify_and_decode_notification(response.signedPayload)),
+                    "sendAttempts": deep(response.sendAttempts)}
+        if op == "notification_history":
+            request = NotificationHistoryRequest(
+                startDate=call.get("startDate"), endDate=call.get("endDate"),
+                notificationType=NotificationTypeV2(call["notificationType"]) if "notificationType" in call else None,
+                transactionId=call.get("transactionId"), onlyFailures=call.get("onlyFailures"))
+            pages = []
+            token = None
+            while True:
+                page = client.get_notification_history(token, request)
+                pages.append({"hasMore": page.hasMore, "items": [
+                    {"notification": deep(self.verifier.verify_and_decode_notification(item.signedPayload)),
+                     "sendAttempts": deep(item.sendAttempts)} for item in page.notificationHistory]})
+                token = page.paginationToken
+                if not call.get("allPages") or not page.hasMore:
+                    break
+            return {"pages": pages}
         if op == "raw":
             return self.raw(call)
         if op == "token":
