@@ -559,6 +559,21 @@ struct FinishTests {
     #expect(throws: TransactionError.unknown("nope")) { try store.finish("nope") }
   }
 
+  @Test("refunds kept in the store never push out the purchase just finished")
+  func refundsDoNotPushOutNewPurchases() throws {
+    var store = try makeStore(["latency": "instant"])
+    let limit = StoreState.finishedHistoryLimit
+    for _ in 0..<(limit + 5) {
+      let transaction = try buy(&store)
+      try store.finish(transaction.id)
+      _ = try store.refund(transaction.id, reason: .other, at: Date())
+    }
+    let next = try buy(&store)
+    try store.finish(next.id)
+    #expect(store.state.transaction(next.id)?.finished == true, "the purchase just finished is in the store")
+    #expect(store.state.transactions.filter(\.isRevoked).count == limit + 5, "every refund stays for the app to find")
+  }
+
   @Test("finished history is capped; unfinished transactions are always kept")
   func historyCap() throws {
     var store = try makeStore(["latency": "instant"])

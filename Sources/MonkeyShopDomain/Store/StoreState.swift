@@ -95,14 +95,19 @@ public struct StoreState: Codable, Equatable, Sendable {
   /// Moves the oldest finished transactions to the history, keeping `finishedHistoryLimit` of them
   /// in the store. An interrupted purchase waiting to be resolved stays, finished or not.
   mutating func archiveFinished() {
-    let finished = transactions.filter(\.finished).count
+    // A refunded transaction stays: an app that has not heard of the refund yet (a StoreKit 2 app
+    // not running when it was made) must still find it at its next launch. So does an interrupted
+    // purchase waiting to be resolved. Only the others count towards the limit: refunds kept in the
+    // store never push out the purchase just finished.
+    func movable(_ transaction: StoreTransaction) -> Bool {
+      transaction.finished && !transaction.hasPurchaseIssue && !transaction.isRevoked
+    }
+    let finished = transactions.filter(movable).count
     guard finished > Self.finishedHistoryLimit else { return }
     var toMove = finished - Self.finishedHistoryLimit
     var kept: [StoreTransaction] = []
     for transaction in transactions {
-      // A refunded transaction stays: an app that has not heard of the refund yet (a StoreKit 2
-      // app not running when it was made) must still find it at its next launch.
-      if toMove > 0, transaction.finished, !transaction.hasPurchaseIssue, !transaction.isRevoked {
+      if toMove > 0, movable(transaction) {
         toMove -= 1
         leaving.append(transaction)
       } else {
