@@ -60,6 +60,6 @@ extension RecordSource {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let json = try encoder.encode(JSONValue.object(payload))
-    return try EnvironmentSigner.of(folder(), environment: record.environment).sign(json: json)
+    return try EnvironmentSigner.of(folder(), environment: record.environment).sign(encodedJSON: json)
   }
 }

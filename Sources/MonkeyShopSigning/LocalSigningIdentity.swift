@@ -164,7 +164,9 @@ public enum EnvironmentSigner: Sendable {
     }
   }
 
-  /// Any JSON payload signed as the environment signs: a server notification's `signedPayload`.
+  /// Any JSON payload signed as the environment signs: a server notification's `signedPayload`, the app
+  /// transaction Get App Transaction Info returns ("App transaction information signed by the App
+  /// Store", https://developer.apple.com/documentation/appstoreserverapi/jwsapptransaction).
   public func sign(encodedJSON: Data) throws -> String {
     switch self {
     case .appStore(let identity): try identity.sign(encodedJSON: encodedJSON)

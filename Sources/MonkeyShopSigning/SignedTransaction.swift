@@ -35,21 +35,6 @@ extension SigningIdentity {
     return input + "." + Base64URL.encode(signature.rawRepresentation)
   }
 
-  /// The signed transaction of a store transaction, or nil where the App Store signs none (see
-  /// `SignedTransactionPayload.init`): signed so it fails verification when the transaction was
-  /// completed under `verification fail`.
-  public func signedTransaction(
-    _ transaction: StoreTransaction, catalog: Catalog, storefront: Storefront, appTransactionID: String? = nil
-  ) throws -> String? {
-    guard
-      let payload = SignedTransactionPayload(
-        transaction, catalog: catalog, storefront: storefront, appTransactionID: appTransactionID)
-    else {
-      return nil
-    }
-    return try sign(payload, failingVerification: transaction.failsVerification)
-  }
-
   static func header(chain: [Certificate]) throws -> Data {
     let x5c = try chain.map { "\"" + Data(try der($0)).base64EncodedString() + "\"" }
     return Data(("{\"alg\":\"ES256\",\"x5c\":[" + x5c.joined(separator: ",") + "]}").utf8)

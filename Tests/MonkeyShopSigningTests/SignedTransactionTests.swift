@@ -266,10 +266,11 @@ struct JWSTests {
   func failsVerification() throws {
     let transaction = PayloadFixture.transaction(failsVerification: true)
     let jws = try #require(
-      try identity.signedTransaction(transaction, catalog: PayloadFixture.catalog, storefront: .usa))
+      try EnvironmentSigner.appStore(identity).signedTransaction(
+        transaction, catalog: PayloadFixture.catalog, storefront: .usa))
     #expect(SignedTransactionVerifier.verify(jws, trusting: identity.root) == .failure(.invalidSignature))
     let good = try #require(
-      try identity.signedTransaction(
+      try EnvironmentSigner.appStore(identity).signedTransaction(
         PayloadFixture.transaction(), catalog: PayloadFixture.catalog, storefront: .usa))
     #expect((try? SignedTransactionVerifier.verify(good, trusting: identity.root).get()) != nil)
   }
