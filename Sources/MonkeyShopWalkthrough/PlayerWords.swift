@@ -116,6 +116,7 @@ struct PlayerWords: Sendable {
     case .notScreen(let text): say("notScreen \"\(text)\"", "画面にない「\(text)」")
     case .status(let text): say("status \"\(text)\"", "ステータス行に「\(text)」")
     case .balance(let balance): say("balance \(balance)", "残高 \(balance)")
+    case .notification(let type): say("notification \(type.rawValue)", "サーバー通知 \(type.rawValue)")
     case .event(let name): say("event \(name)", "イベント \(name)")
     case .events(let names): say("events", "イベント順") + " [\(names.joined(separator: ", "))]"
     case .transaction(let expected): say("transaction \(expected)", "取引 \(expected)")

@@ -142,6 +142,9 @@ public enum Expectation: Sendable, CustomStringConvertible {
   /// The events were logged in this order (others may come between) since the previous check.
   case events([String])
   case transaction(TransactionExpectation)
+  /// The App Store recorded an App Store Server Notification of this type for the developer's
+  /// server (docs/notifications.md), at any time since the start.
+  case notification(NotificationType)
 
   public var description: String {
     switch self {
@@ -152,6 +155,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
     case .event(let name): "event \(name)"
     case .events(let names): "events [\(names.joined(separator: ", "))]"
     case .transaction(let expected): "transaction \(expected)"
+    case .notification(let type): "notification \(type.rawValue)"
     }
   }
 
@@ -165,11 +169,14 @@ public enum Expectation: Sendable, CustomStringConvertible {
     case .event: "event"
     case .events: "events"
     case .transaction: "transaction"
+    case .notification: "notification"
     }
   }
 
   /// The field names of `expect:`, in the order the format documents them.
-  public static let fields = ["screen", "notScreen", "status", "balance", "event", "events", "transaction"]
+  public static let fields = [
+    "screen", "notScreen", "status", "balance", "event", "events", "transaction", "notification",
+  ]
 
   /// The names `event` and `events` match: `LogEvent.name`, with a transaction's state for the
   /// observer's callback (`purchased`, `failed`, `deferred`, …).

@@ -49,11 +49,26 @@ extension WalkthroughReader {
         if names.count == sequence.count { expectations.append(.events(names)) }
       case "transaction":
         if let expected = transaction(value) { expectations.append(.transaction(expected)) }
+      case "notification":
+        if let type = notificationType(value) { expectations.append(.notification(type)) }
       default:
         break
       }
     }
     return problems.count == count ? expectations : nil
+  }
+
+  mutating func notificationType(_ node: Node) -> NotificationType? {
+    let names = NotificationType.allCases.map(\.rawValue)
+    guard let name = text(node, "notification", expected: "a notification type such as REFUND") else { return nil }
+    guard let type = NotificationType(rawValue: name) else {
+      fail(
+        node,
+        "unknown notification type '\(name)'\(Self.suggestion(name, names)) (expected one of \(names.joined(separator: ", ")))"
+      )
+      return nil
+    }
+    return type
   }
 
   mutating func eventName(_ node: Node) -> String? {

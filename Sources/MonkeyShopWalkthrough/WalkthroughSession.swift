@@ -272,6 +272,12 @@ public final class WalkthroughSession {
         found: found)
     case .transaction(let expected):
       return check(expected, expectation)
+    case .notification(let type):
+      let recorded = storage.notifications.map(\.notificationType.rawValue)
+      return Check(
+        expectation, passed: recorded.contains(type.rawValue),
+        expected: "an App Store Server Notification \(type.rawValue) recorded",
+        found: recorded.isEmpty ? "no notification recorded" : "recorded: " + recorded.joined(separator: ", "))
     }
   }
 
