@@ -76,6 +76,12 @@ public enum NotificationSender {
     try await client.shutdown()
   }
 
+  /// A notificationURL no request can go to.
+  struct UnusableURL: Error, CustomStringConvertible {
+    let expected: String
+    var description: String { "the notificationURL cannot be used (expected \(expected))" }
+  }
+
   /// One attempt at one notification, recorded as it ends.
   static func send(
     _ delivery: NotificationDelivery, to url: String, client: HTTPClient, folder path: String, timeout: Duration,
@@ -90,6 +96,11 @@ public enum NotificationSender {
     request.body = .bytes(ByteBuffer(bytes: body))
     var attempt: SendAttempt
     do {
+      // A URL `store set` would refuse (a folder written by hand, or by an older monkeyshop) is a
+      // failed attempt, never handed to the HTTP client: a port beyond 65535 stops it with a trap.
+      if case .failure(let problem) = StoreSetting.notificationURL(url) {
+        throw UnusableURL(expected: problem.expected)
+      }
       let response = try await client.execute(request, timeout: timeAmount(timeout))
       let status = Int(response.status.code)
       // The answer's body is read and dropped: Apple needs none ("Your server isn't required to

@@ -82,11 +82,11 @@ struct TokenCheck: Sendable {
       guard claims.exp.value.timeIntervalSince(issued) <= Self.longestLife else {
         return "expires over 60 minutes after iat"
       }
-    } else {
-      // No `iat`: the token may live no longer than 60 minutes from now, the most it could with one.
-      guard claims.exp.value.timeIntervalSince(now) <= Self.longestLife else {
-        return "expires over 60 minutes from now"
-      }
+    }
+    // With or without `iat`, no token lives longer than 60 minutes from now: an `iat` set in the
+    // future does not stretch it (Apple does not say what it does with one).
+    guard claims.exp.value.timeIntervalSince(now) <= Self.longestLife else {
+      return "expires over 60 minutes from now"
     }
     accepted.remember(token, expiring: claims.exp.value)
     return nil

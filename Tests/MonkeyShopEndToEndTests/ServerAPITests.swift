@@ -211,12 +211,14 @@ struct ServerAPITests {
       ["op": "token", "spec": ["relative": ["iat": 0, "exp": 7200]]],
       ["op": "token", "spec": ["relative": ["exp": 7200]]],
       ["op": "token", "spec": ["header": "Bearer not.a.token"]],
+      // An `iat` a year ahead does not make a token good for a year.
+      ["op": "token", "spec": ["relative": ["iat": 31_536_000, "exp": 31_539_600]]],
       // Apple's own client sends no `iat`; with one, an hour's life is allowed.
       ["op": "token", "spec": [:]],
       ["op": "token", "spec": ["relative": ["iat": 0, "exp": 3600]]],
     ]
     let answers = try await server.call(tokens)
-    for (index, answer) in answers.prefix(10).enumerated() {
+    for (index, answer) in answers.prefix(11).enumerated() {
       let response = try Self.response(answer)
       #expect(response["status"] as? Int == 401, "token \(index): \(answer)")
     }

@@ -184,12 +184,35 @@ struct ServerNotificationEndToEndTests {
     #expect(received.count >= 24)
   }
 
+  @Test("a notificationURL written into store.json by hand with a port beyond 65535 is a failed attempt, not a crash")
+  func unusableStoredURL() async throws {
+    let folder = try ShopFolder("notify-bad-port")
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", "http://127.0.0.1:9/", in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let text = try String(contentsOfFile: folder.storePath, encoding: .utf8)
+    try text.replacingOccurrences(of: "http:\\/\\/127.0.0.1:9\\/", with: "http:\\/\\/127.0.0.1:65536\\/")
+      .replacingOccurrences(of: "http://127.0.0.1:9/", with: "http://127.0.0.1:65536/")
+      .write(toFile: folder.storePath, atomically: true, encoding: .utf8)
+    let server = try Child(["server", "--port", "0"], in: folder)
+    let listed = try await waitFor(folder, "the attempt") { ($0.first?["sendAttempts"] as? [Any])?.isEmpty == false }
+    server.kill(SIGTERM)
+    let stopped = try await server.wait()
+    #expect(stopped.exitStatus == 0, "the server goes on: \(stopped)")
+    let attempts = try #require(listed[0]["sendAttempts"] as? [[String: Any]])
+    #expect(attempts.first?["sendAttemptResult"] as? String == "OTHER", "\(attempts)")
+  }
+
   @Test("notificationURL refuses what is not an http(s) URL with exit 64, naming what was expected")
   func badURL() async throws {
     let folder = try ShopFolder("notify-url")
     let refused = try await monkeyshop("store", "set", "notificationURL", "ftp://example.com/", in: folder)
     #expect(refused.exitStatus == 64, "\(refused)")
     #expect(refused.stderr.contains("expected an http:// or https:// URL, or none"), "\(refused)")
+    // A port no socket has would stop the sender; credentials are named as what is wrong.
+    let port = try await monkeyshop("store", "set", "notificationURL", "http://127.0.0.1:65536/", in: folder)
+    #expect(port.exitStatus == 64 && port.stderr.contains("expected a port from 1 to 65535"), "\(port)")
+    let user = try await monkeyshop("store", "set", "notificationURL", "http://user:pw@127.0.0.1:9/", in: folder)
+    #expect(user.exitStatus == 64 && user.stderr.contains("expected a URL without a user name or password"), "\(user)")
     let shown = try expectSuccess(await monkeyshop("store", "show", in: folder))
     #expect(shown.stdout.contains("notificationURL             none"), "\(shown)")
   }

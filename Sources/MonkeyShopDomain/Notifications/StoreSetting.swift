@@ -27,19 +27,34 @@ public enum StoreSetting: String, CaseIterable, Sendable, CustomStringConvertibl
         state.notifications.url = nil
         return
       }
-      guard let url = Self.notificationURL(text) else {
-        throw .badValue(rawValue, TerminalText.clipped(text), expected: values)
+      switch Self.notificationURL(text) {
+      case .success(let url): state.notifications.url = url
+      case .failure(let problem):
+        throw .badValue(rawValue, TerminalText.clipped(text), expected: problem.expected)
       }
-      state.notifications.url = url
     }
   }
 
-  /// The URL as kept, or nil when it is not an http or https URL with a host.
-  static func notificationURL(_ text: String) -> String? {
+  /// What is wrong with a URL given for notifications, as the expected value to say.
+  public struct URLProblem: Error {
+    public let expected: String
+  }
+
+  /// The URL as kept, or what it lacks: an http or https URL with a host, a port from 1 to 65535
+  /// when it names one, and no user name or password (a receiver is reached as Apple's is, without
+  /// credentials in the URL).
+  public static func notificationURL(_ text: String) -> Result<String, URLProblem> {
+    let general = URLProblem(expected: "an http:// or https:// URL, or none")
     guard !text.isEmpty, text.count <= 2048, !text.contains(where: { $0.isWhitespace || $0.isNewline }),
       let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-      ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty, components.user == nil
-    else { return nil }
-    return text
+      ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
+    else { return .failure(general) }
+    if components.user != nil || components.password != nil {
+      return .failure(URLProblem(expected: "a URL without a user name or password"))
+    }
+    if let port = components.port, !(1...65535).contains(port) {
+      return .failure(URLProblem(expected: "a port from 1 to 65535"))
+    }
+    return .success(text)
   }
 }
