@@ -48,11 +48,12 @@ public enum NotificationSender {
     var lastProblem: String?
     while !Task.isCancelled {
       do {
+        let read = await flight.beginReading()
         let work = try reader(path).notificationWork(at: Date())
         lastProblem = nil
         if let url = work.url {
           for delivery in work.due {
-            guard await flight.start(delivery.pending.number, limit: options.concurrency) else { continue }
+            guard await flight.start(delivery.pending.number, read: read, limit: options.concurrency) else { continue }
             let task = Task {
               await send(delivery, to: url, client: client, folder: path, timeout: options.timeout, log: log)
               await flight.end(delivery.pending.number)
@@ -173,9 +174,22 @@ public enum NotificationSender {
 actor InFlight {
   private var numbers: Set<Int> = []
   private var tasks: [Int: Task<Void, Never>] = [:]
+  /// Each reading of the folder is numbered; a notification whose attempt ended during or after
+  /// reading `reading` was read before its attempt was recorded, and is not sent again from it.
+  private var reading = 0
+  private var endedDuring: [Int: Int] = [:]
 
-  func start(_ number: Int, limit: Int) -> Bool {
+  /// Called before the folder is read: the reading's number, for `start`.
+  func beginReading() -> Int {
+    reading += 1
+    return reading
+  }
+
+  /// Whether `number`, read in reading `read`, may be sent now: not in flight, not ended since the
+  /// reading began (the folder read then did not hold that attempt yet), and under the limit.
+  func start(_ number: Int, read: Int, limit: Int) -> Bool {
     guard !numbers.contains(number), numbers.count < limit else { return false }
+    if let ended = endedDuring[number], ended >= read { return false }
     numbers.insert(number)
     return true
   }
@@ -187,6 +201,9 @@ actor InFlight {
   func end(_ number: Int) {
     numbers.remove(number)
     tasks[number] = nil
+    endedDuring[number] = reading
+    // Only the readings still being used matter: the loop reads one at a time.
+    endedDuring = endedDuring.filter { $0.value >= reading - 1 }
   }
 
   func cancelAll() async {
