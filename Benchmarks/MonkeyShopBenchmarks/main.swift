@@ -274,7 +274,7 @@ func compareCatalogReaders() throws {
   let data = try Data(contentsOf: URL(fileURLWithPath: try bigCatalog(10_000)))
   let iterations = 15
   let fast = try sample(iterations) { _ in
-    guard XMLPropertyList.parse(data) is [String: Any] else { throw CocoaError(.propertyListReadCorrupt) }
+    guard case .dictionary? = XMLPropertyList.parse(data) else { throw CocoaError(.propertyListReadCorrupt) }
   }
   let serialization = try sample(iterations) { _ in
     _ = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

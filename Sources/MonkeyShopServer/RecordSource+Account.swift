@@ -53,8 +53,8 @@ extension RecordSource {
       "applicationVersion": .string(applicationVersion),
       "originalApplicationVersion": .string(applicationVersion),
       "originalPlatform": .string("iOS"),
-      "originalPurchaseDate": .int(firstPurchase),
-      "receiptCreationDate": .int(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))),
+      "originalPurchaseDate": .integer(Int(firstPurchase)),
+      "receiptCreationDate": .integer(Int((Date().timeIntervalSince1970 * 1000).rounded(.down))),
       "receiptType": .string(record.environment.rawValue),
     ]
     let encoder = JSONEncoder()

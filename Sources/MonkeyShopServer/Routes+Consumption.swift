@@ -28,7 +28,7 @@ extension Routes {
       case .string(let delivery)? = body["deliveryStatus"], case .bool(let sample)? = body["sampleContentProvided"]
     {
       var percentage: Int?
-      if case .int(let value)? = body["consumptionPercentage"] { percentage = Int(value) }
+      if case .integer(let value)? = body["consumptionPercentage"] { percentage = Int(value) }
       var preference: String?
       if case .string(let value)? = body["refundPreference"] { preference = value }
       let information = ConsumptionInformation(
@@ -72,7 +72,7 @@ extension Routes {
     // strictly between 0 and 100000, but publishes no error code for them: they are answered as
     // Apple answers a request it finds malformed, 400 without a code.
     if let value = body["consumptionPercentage"] {
-      guard case .int(let percentage) = value, (0...100_000).contains(percentage) else { throw MalformedRequest() }
+      guard case .integer(let percentage) = value, (0...100_000).contains(percentage) else { throw MalformedRequest() }
       // "If the deliveryStatus isn't DELIVERED, set the consumptionPercentage to 0; otherwise the
       // request fails with an error."
       if delivery != "DELIVERED", percentage != 0 { throw MalformedRequest() }
@@ -89,7 +89,7 @@ extension Routes {
   /// own error when missing or out of its list.
   static func checkConsumptionV1(_ body: [String: JSONValue]) throws {
     guard body["customerConsented"] == .bool(true) else { throw APIError.invalidCustomerConsented }
-    let codes: [(field: String, values: ClosedRange<Int64>, error: APIError)] = [
+    let codes: [(field: String, values: ClosedRange<Int>, error: APIError)] = [
       ("consumptionStatus", 0...3, .invalidConsumptionStatus),
       ("platform", 0...2, .invalidPlatform),
       ("deliveryStatus", 0...5, .invalidDeliveryStatus),
@@ -100,7 +100,7 @@ extension Routes {
       ("userStatus", 0...4, .invalidUserStatus),
     ]
     for code in codes {
-      guard case .int(let value)? = body[code.field], code.values.contains(value) else { throw code.error }
+      guard case .integer(let value)? = body[code.field], code.values.contains(value) else { throw code.error }
     }
     guard case .bool? = body["sampleContentProvided"] else { throw APIError.invalidSampleContentProvided }
     // "a valid value of either a UUID or an empty string"
@@ -108,7 +108,7 @@ extension Routes {
       throw APIError.invalidAppAccountToken
     }
     if let value = body["refundPreference"] {
-      guard case .int(let preference) = value, (0...3).contains(preference) else {
+      guard case .integer(let preference) = value, (0...3).contains(preference) else {
         throw APIError.invalidRefundPreference
       }
     }

@@ -34,10 +34,10 @@ extension Routes {
         guard record.entry(id) != nil else { throw APIError.originalTransactionIdNotFound }
         let body = try await Self.jsonObject(request)
         // ExtendRenewalDateRequest: https://developer.apple.com/documentation/appstoreserverapi/extendrenewaldaterequest
-        guard case .int(let days)? = body["extendByDays"], (1...90).contains(days) else {
+        guard case .integer(let days)? = body["extendByDays"], (1...90).contains(days) else {
           throw APIError.invalidExtendByDays
         }
-        guard case .int(let reason)? = body["extendReasonCode"], (0...3).contains(reason) else {
+        guard case .integer(let reason)? = body["extendReasonCode"], (0...3).contains(reason) else {
           throw APIError.invalidExtendReasonCode
         }
         guard case .string(let identifier)? = body["requestIdentifier"], !identifier.isEmpty, identifier.count <= 128
@@ -52,10 +52,10 @@ extension Routes {
       try await answer {
         let body = try await Self.jsonObject(request)
         guard case .string? = body["productId"] else { throw APIError.invalidProductId }
-        guard case .int(let days)? = body["extendByDays"], (1...90).contains(days) else {
+        guard case .integer(let days)? = body["extendByDays"], (1...90).contains(days) else {
           throw APIError.invalidExtendByDays
         }
-        guard case .int(let reason)? = body["extendReasonCode"], (0...3).contains(reason) else {
+        guard case .integer(let reason)? = body["extendReasonCode"], (0...3).contains(reason) else {
           throw APIError.invalidExtendReasonCode
         }
         guard case .string(let identifier)? = body["requestIdentifier"], !identifier.isEmpty, identifier.count <= 128

@@ -108,8 +108,8 @@ struct Routes: Sendable {
     let entries = record.entries(ofOrder: orderID)
     // OrderLookupResponse: https://developer.apple.com/documentation/appstoreserverapi/orderlookupresponse.
     // "A response with an OrderLookupStatus value of 1 doesn't contain a signed transactions array."
-    guard !entries.isEmpty else { return json(["status": .int(1)]) }
-    return json(["status": .int(0), "signedTransactions": .strings(entries.map(\.jws))])
+    guard !entries.isEmpty else { return json(["status": .integer(1)]) }
+    return json(["status": .integer(0), "signedTransactions": .strings(entries.map(\.jws))])
   }
 
   /// The record, once `id` is checked as an `anyTransactionId` of this customer.
@@ -172,62 +172,4 @@ func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> R
   return Response(
     status: status, headers: [.contentType: "application/json"],
     body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-}
-
-/// A JSON value, to read request bodies field by field (a wrong type is the field's own error, as
-/// Apple answers) and to write responses.
-enum JSONValue: Codable, Equatable, Sendable {
-  case null
-  case bool(Bool)
-  case int(Int64)
-  case double(Double)
-  case string(String)
-  case array([JSONValue])
-  case object([String: JSONValue])
-
-  static func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int64.self) {
-      self = .int(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .double(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    switch self {
-    case .null: try container.encodeNil()
-    case .bool(let value): try container.encode(value)
-    case .int(let value): try container.encode(value)
-    case .double(let value): try container.encode(value)
-    case .string(let value): try container.encode(value)
-    case .array(let value): try container.encode(value)
-    case .object(let value): try container.encode(value)
-    }
-  }
-
-  /// The value as the consumption record writes it.
-  var text: String {
-    switch self {
-    case .null: "null"
-    case .bool(let value): "\(value)"
-    case .int(let value): "\(value)"
-    case .double(let value): "\(value)"
-    case .string(let value): value
-    case .array, .object: "…"
-    }
-  }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MonkeyShopDomain
 import SwiftASN1
 import X509
 
@@ -26,12 +27,15 @@ public enum SignedTransactionVerifier {
     guard parts.count == 3, let headerData = Base64URL.decode(parts[0]),
       let payload = Base64URL.decode(parts[1]), let signatureData = Base64URL.decode(parts[2])
     else { return .failure(.invalidEncoding) }
-    guard let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
-      let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+    guard case .object(let header)? = try? JSONValue.parse(headerData),
+      case .object(let object)? = try? JSONValue.parse(payload)
     else { return .failure(.invalidEncoding) }
-    guard header["alg"] as? String == "ES256", let x5c = header["x5c"] as? [String], x5c.count == 3,
-      let signedDate = object["signedDate"] as? Int64
+    guard header["alg"] == .string("ES256"), case .array(let entries)? = header["x5c"], entries.count == 3,
+      case .integer(let signedDate)? = object["signedDate"]
     else { return .failure(.missingRequiredProperties) }
+    var x5c: [String] = []
+    for case .string(let entry) in entries { x5c.append(entry) }
+    guard x5c.count == 3 else { return .failure(.missingRequiredProperties) }
     var chain: [Certificate] = []
     for entry in x5c {
       guard let der = Data(base64Encoded: entry), let certificate = try? Certificate(derEncoded: Array(der)) else {

@@ -100,9 +100,20 @@ struct StoreKitConfigurationTests {
     #expect(xml.contains("appPolicies"))
     // The catalog gets the non-consumable with the type the loader reads for one.
     let root = configuration.catalogRoot(credits: ["com.example.bananas.5": 5])
-    let products = try #require(root["products"] as? [[String: Any]])
-    #expect(products.map { $0["type"] as? String } == ["consumable", "nonConsumable"])
-    #expect(products[1]["credits"] == nil)
+    guard case .array(let products)? = root["products"] else {
+      Issue.record("no products array")
+      return
+    }
+    let types = products.map { product -> PropertyListValue? in
+      guard case .dictionary(let fields) = product else { return nil }
+      return fields["type"]
+    }
+    #expect(types == [.string("consumable"), .string("nonConsumable")])
+    guard case .dictionary(let map) = products[1] else {
+      Issue.record("the second product is not a dictionary")
+      return
+    }
+    #expect(map["credits"] == nil)
   }
 
   @Test("4.0: the non-consumable is sold, with no credits")
@@ -215,8 +226,10 @@ struct StoreKitConfigurationTests {
   @Test("the writer writes no character XML 1.0 refuses: it throws, naming where the text is")
   func writerRefusesWhatXMLCannotHold() throws {
     for scalar: Unicode.Scalar in ["\u{0}", "\u{7}", "\u{1B}", "\u{1F}", "\u{FFFE}", "\u{FFFF}"] {
-      let root: [String: Any] = [
-        "products": [["productIdentifier": "com.example.a", "localizations": ["en": ["title": "a\(scalar)b"]]]]
+      let root: PropertyListValue = [
+        "products": [
+          ["productIdentifier": "com.example.a", "localizations": ["en": ["title": .string("a\(scalar)b")]]]
+        ]
       ]
       let error = try #require(throws: PropertyListWriter.IllegalCharacter.self) { try PropertyListWriter.xml(root) }
       #expect(error == .init(scalar: scalar, place: "products[0].localizations.en.title"))

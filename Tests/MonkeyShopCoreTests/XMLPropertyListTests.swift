@@ -21,71 +21,77 @@ private func shippedCatalog() throws -> Data {
 
 // MARK: Comparing
 
-/// Foundation's reading of `data`, or nil where Foundation refuses it.
-private func foundationValue(_ data: Data) -> Any? {
-  try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+/// Foundation's reading of `data` (PropertyListSerialization), as a `PropertyListValue`; nil where
+/// Foundation refuses it or gives a value no catalog holds (a keyed-archiver UID).
+private func foundationValue(_ data: Data) -> PropertyListValue? {
+  guard let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else {
+    return nil
+  }
+  return typed(object)
 }
 
-/// Whether two property-list values are the same to the last bit: the same leaf types (a Bool is
-/// not an NSNumber), numbers of the same `objCType` and value (reals bit for bit), strings scalar
-/// for scalar (not merely canonically equivalent), and dictionaries with exactly the same keys.
-/// Foundation's dictionaries are `[AnyHashable: Any]`, the fast reader's `[String: Any]`.
-private func samePlist(_ a: Any, _ b: Any) -> Bool {
-  let typeA = type(of: a)
-  let typeB = type(of: b)
-  if typeA == Bool.self || typeB == Bool.self {
-    return typeA == typeB && (a as! Bool) == (b as! Bool)
-  }
-  if typeA == String.self || typeB == String.self {
-    return typeA == typeB && (a as! String).unicodeScalars.elementsEqual((b as! String).unicodeScalars)
-  }
-  if typeA == Date.self || typeB == Date.self {
-    return typeA == typeB
-      && (a as! Date).timeIntervalSinceReferenceDate.bitPattern
-        == (b as! Date).timeIntervalSinceReferenceDate.bitPattern
-  }
-  if typeA == Data.self || typeB == Data.self {
-    return typeA == typeB && (a as! Data) == (b as! Data)
-  }
-  if typeA is NSNumber.Type || typeB is NSNumber.Type {
-    guard typeA is NSNumber.Type, typeB is NSNumber.Type else { return false }
-    let x = a as! NSNumber
-    let y = b as! NSNumber
-    let kind = String(cString: x.objCType)
-    guard kind == String(cString: y.objCType) else { return false }
-    if kind == "d" || kind == "f" { return x.doubleValue.bitPattern == y.doubleValue.bitPattern }
-    return x.int64Value == y.int64Value && x.uint64Value == y.uint64Value
-  }
-  if typeA == [Any].self || typeB == [Any].self {
-    guard typeA == typeB else { return false }
-    let x = a as! [Any]
-    let y = b as! [Any]
-    return x.count == y.count && zip(x, y).allSatisfy { samePlist($0, $1) }
-  }
-  guard let x = entries(a), let y = entries(b), x.count == y.count else { return false }
-  return zip(x, y).allSatisfy { left, right in
-    left.key.unicodeScalars.elementsEqual(right.key.unicodeScalars) && samePlist(left.value, right.value)
-  }
-}
-
-/// A dictionary's entries in the order of their keys' scalars, or nil for anything else.
-private func entries(_ value: Any) -> [(key: String, value: Any)]? {
+/// Foundation's value with its type kept exactly: a Bool is not a number, an NSNumber is a real
+/// only when its `objCType` is one, and an integer beyond Int64 is kept as written.
+private func typed(_ value: Any) -> PropertyListValue? {
   let kind = type(of: value)
-  guard kind == [String: Any].self || kind == [AnyHashable: Any].self,
-    let dictionary = value as? [AnyHashable: Any]
-  else { return nil }
-  var result: [(key: String, value: Any)] = []
-  for (key, entry) in dictionary {
-    guard let text = key.base as? String else { return nil }
-    result.append((text, entry))
+  if kind == Bool.self { return .boolean(value as! Bool) }
+  if kind == String.self { return .string(value as! String) }
+  if kind == Date.self { return .date(value as! Date) }
+  if kind == Data.self { return .data(value as! Data) }
+  if let number = value as? NSNumber {
+    let code = String(cString: number.objCType)
+    if code == "d" || code == "f" { return .real(number.doubleValue) }
+    return Int64(number.description).map(PropertyListValue.integer) ?? .oversizedInteger(number.description)
   }
-  return result.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+  if let array = value as? [Any] {
+    var items: [PropertyListValue] = []
+    for item in array {
+      guard let typed = typed(item) else { return nil }
+      items.append(typed)
+    }
+    return .array(items)
+  }
+  if let dictionary = value as? [AnyHashable: Any] {
+    var entries: [String: PropertyListValue] = [:]
+    for (key, item) in dictionary {
+      guard let text = key.base as? String, let typed = typed(item), entries.updateValue(typed, forKey: text) == nil
+      else { return nil }
+    }
+    return .dictionary(entries)
+  }
+  return nil
+}
+
+/// Whether two property-list values are the same to the last bit: reals bit for bit, strings and
+/// keys scalar for scalar (not merely canonically equivalent, as `==` compares them).
+private func samePlist(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+  switch (a, b) {
+  case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+  case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
+  case (.date(let x), .date(let y)):
+    return x.timeIntervalSinceReferenceDate.bitPattern == y.timeIntervalSinceReferenceDate.bitPattern
+  case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { samePlist($0, $1) }
+  case (.dictionary(let x), .dictionary(let y)):
+    let byScalars = {
+      (first: (key: String, value: PropertyListValue), second: (key: String, value: PropertyListValue)) in
+      first.key.unicodeScalars.lexicographicallyPrecedes(second.key.unicodeScalars)
+    }
+    let left = x.sorted(by: byScalars)
+    let right = y.sorted(by: byScalars)
+    return left.count == right.count
+      && zip(left, right).allSatisfy { l, r in
+        l.key.unicodeScalars.elementsEqual(r.key.unicodeScalars) && samePlist(l.value, r.value)
+      }
+  default: return a == b
+  }
 }
 
 /// The one property every input must have: the fast reader never crashes, and gives either nil
 /// or exactly Foundation's value — never a value where Foundation refuses the data.
 @discardableResult
-private func checkAgainstFoundation(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) -> Any? {
+private func checkAgainstFoundation(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation)
+  -> PropertyListValue?
+{
   let fast = XMLPropertyList.parse(data)
   if let fast {
     let reference = foundationValue(data)
@@ -464,7 +470,10 @@ struct XMLPropertyListTests {
     let fast = try #require(XMLPropertyList.parse(data))
     let reference = try #require(foundationValue(data))
     #expect(samePlist(fast, reference))
-    #expect(type(of: fast) == [String: Any].self)
+    guard case .dictionary = fast else {
+      Issue.record("the root is \(fast.typeName)")
+      return
+    }
     checkLoaderAgrees(data)
   }
 
@@ -478,7 +487,7 @@ struct XMLPropertyListTests {
     #expect(catalog.products.count == count)
   }
 
-  @Test("values come in Foundation's shapes: Bool, NSNumber of the same kind, String, [Any], [String: Any]")
+  @Test("values come in Foundation's types: booleans apart from numbers, integers apart from reals")
   func shapes() throws {
     let xml = """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -503,18 +512,23 @@ struct XMLPropertyListTests {
       </plist>
       """
     let data = Data(xml.utf8)
-    let fast = try #require(XMLPropertyList.parse(data) as? [String: Any])
-    let reference = try #require(foundationValue(data) as? [String: Any])
+    guard case .dictionary(let fast)? = XMLPropertyList.parse(data),
+      case .dictionary(let reference)? = foundationValue(data)
+    else {
+      Issue.record("not read as a dictionary")
+      return
+    }
     #expect(fast.count == 15)
     for (key, value) in reference {
       let mine = try #require(fast[key], "\(key)")
-      #expect(type(of: mine) == type(of: value) || type(of: value) == [AnyHashable: Any].self, "\(key)")
-      #expect(samePlist(mine, value), "\(key)")
+      #expect(samePlist(mine, value), "\(key): \(mine) against Foundation's \(value)")
     }
-    #expect(type(of: fast["true"]!) == Bool.self)
-    #expect(type(of: fast["empty dict"]!) == [String: Any].self)
-    #expect(CatalogLoader.isBoolean(fast["false"]!))
-    #expect(!CatalogLoader.isBoolean(fast["zero"]!))
+    #expect(fast["true"] == .boolean(true))
+    #expect(fast["false"] == .boolean(false))
+    #expect(fast["zero"] == .integer(0))
+    #expect(fast["whole real"] == .real(2))
+    #expect(fast["large"] == .integer(.max))
+    #expect(fast["empty dict"] == .dictionary([:]))
   }
 
   @Test(

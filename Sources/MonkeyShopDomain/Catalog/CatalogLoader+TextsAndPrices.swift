@@ -4,12 +4,12 @@ import Foundation
 /// each storefront's price in its currency's decimal places, read with the product and key named
 /// when something is wrong.
 extension CatalogLoader.Reader {
-  func localizations(_ value: Any?) throws(CatalogError) -> [String: Product.Localization] {
+  func localizations(_ value: PropertyListValue?) throws(CatalogError) -> [String: Product.Localization] {
     guard let value else {
       throw fail("localizations", "missing", expected: "a dictionary with at least 'en'")
     }
-    guard let dictionary = value as? [String: Any] else {
-      throw fail("localizations", "is \(typeName(value))", expected: "a dictionary of locale → {title, description}")
+    guard case .dictionary(let dictionary) = value else {
+      throw fail("localizations", "is \(value.typeName)", expected: "a dictionary of locale → {title, description}")
     }
     guard dictionary["en"] != nil else {
       throw fail("localizations", "has no 'en'", expected: "at least an English title and description")
@@ -28,22 +28,22 @@ extension CatalogLoader.Reader {
     return result
   }
 
-  func localization(_ locale: String, _ entry: Any) throws(CatalogError) -> Product.Localization {
-    guard let fields = entry as? [String: Any] else {
+  func localization(_ locale: String, _ entry: PropertyListValue) throws(CatalogError) -> Product.Localization {
+    guard case .dictionary(let fields) = entry else {
       throw fail(
-        "localizations.\(locale)", "is \(typeName(entry))", expected: "a dictionary with title and description")
+        "localizations.\(locale)", "is \(entry.typeName)", expected: "a dictionary with title and description")
     }
     let title = try string(fields, "title", at: "localizations.\(locale).")
     let description = try string(fields, "description", at: "localizations.\(locale).")
     return Product.Localization(title: title, description: description)
   }
 
-  mutating func prices(_ value: Any?) throws(CatalogError) -> [String: Decimal] {
+  mutating func prices(_ value: PropertyListValue?) throws(CatalogError) -> [String: Decimal] {
     guard let value else {
       throw fail("prices", "missing", expected: "a dictionary of storefront → decimal string")
     }
-    guard let dictionary = value as? [String: Any] else {
-      throw fail("prices", "is \(typeName(value))", expected: "a dictionary of storefront → decimal string")
+    guard case .dictionary(let dictionary) = value else {
+      throw fail("prices", "is \(value.typeName)", expected: "a dictionary of storefront → decimal string")
     }
     var result: [String: Decimal] = [:]
     result.reserveCapacity(dictionary.count)
@@ -59,7 +59,7 @@ extension CatalogLoader.Reader {
     return result
   }
 
-  mutating func price(_ code: String, _ entry: Any) throws(CatalogError) -> Decimal {
+  mutating func price(_ code: String, _ entry: PropertyListValue) throws(CatalogError) -> Decimal {
     // Known and written in capitals: the same as `Storefront.named(code) != nil` and
     // `code == code.uppercased()`, without uppercasing.
     guard let storefront = Storefront.withCode(code) else {
@@ -67,8 +67,8 @@ extension CatalogLoader.Reader {
         "prices.\(code)", "unknown storefront '\(TerminalText.clipped(code))'",
         expected: "one of \(Storefront.knownCodes)")
     }
-    guard let text = entry as? String else {
-      throw fail("prices.\(code)", "is \(typeName(entry))", expected: "a decimal string such as \"0.99\"")
+    guard case .string(let text) = entry else {
+      throw fail("prices.\(code)", "is \(entry.typeName)", expected: "a decimal string such as \"0.99\"")
     }
     let price: Decimal
     let places: Int

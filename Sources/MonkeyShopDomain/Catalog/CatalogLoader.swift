@@ -35,7 +35,7 @@ public enum CatalogLoader {
     throws(CatalogError) -> Catalog
   {
     let content = content ?? .folder(PathText.folder(of: path))
-    let root: Any
+    let root: PropertyListValue
     if fastXML, let parsed = XMLPropertyList.parse(data) {
       // The usual case, read in a fraction of Foundation's time, to the same values.
       root = parsed
@@ -43,22 +43,22 @@ public enum CatalogLoader {
       // Binary plists, and anything the fast reader leaves alone: Foundation reads it or
       // refuses it.
       do {
-        root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        root = try PropertyListValue.foundationReading(data)
       } catch {
         let refusal = CatalogError(path: path, problem: "not a property list", expected: "an XML or binary plist")
         // Foundation refuses a whole document for one integer beyond 64 bits. Read it again
         // keeping such integers, to name the product and key that hold one; whatever that reading
         // finds, the document stays refused.
-        if let kept = XMLPropertyList.parse(data, keepingOversizedIntegers: true) as? [String: Any] {
+        if case .dictionary(let kept)? = XMLPropertyList.parse(data, keepingOversizedIntegers: true) {
           var reader = Reader(path: path, content: content)
           _ = try reader.catalog(kept)
         }
         throw refusal
       }
     }
-    guard let dictionary = root as? [String: Any] else {
+    guard case .dictionary(let dictionary) = root else {
       throw CatalogError(
-        path: path, problem: "the root is \(typeName(root))", expected: "a dictionary")
+        path: path, problem: "the root is \(root.typeName)", expected: "a dictionary")
     }
     var reader = Reader(path: path, content: content)
     return try reader.catalog(dictionary)
@@ -66,7 +66,7 @@ public enum CatalogLoader {
 
   /// A catalog from a property list already read, such as the one a `.storekit` file makes.
   /// (A `.storekit` file has no hosted content; a package is looked for beside it all the same.)
-  static func catalog(root: [String: Any], path: String) throws(CatalogError) -> Catalog {
+  static func catalog(root: [String: PropertyListValue], path: String) throws(CatalogError) -> Catalog {
     var reader = Reader(path: path, content: .folder(PathText.folder(of: path)))
     return try reader.catalog(root)
   }
@@ -100,14 +100,14 @@ public enum CatalogLoader {
       return CatalogError(path: path, product: product, key: key, problem: problem, expected: expected)
     }
 
-    mutating func catalog(_ root: [String: Any]) throws(CatalogError) -> Catalog {
+    mutating func catalog(_ root: [String: PropertyListValue]) throws(CatalogError) -> Catalog {
       if let key = Self.firstUnknownKey(of: root, known: Self.rootKeys) {
         throw fail(key, "unknown key", expected: Self.rootKeys.joined(separator: ", "))
       }
       var storefront = Storefront.usa
       if let value = root["defaultStorefront"] {
-        guard let code = value as? String else {
-          throw fail("defaultStorefront", "is \(typeName(value))", expected: "a storefront code string")
+        guard case .string(let code) = value else {
+          throw fail("defaultStorefront", "is \(value.typeName)", expected: "a storefront code string")
         }
         guard let known = Storefront.named(code) else {
           throw fail(
@@ -128,8 +128,8 @@ public enum CatalogLoader {
       guard let value = root["products"] else {
         throw fail("products", "missing", expected: "an array of product dictionaries")
       }
-      guard let entries = value as? [Any] else {
-        throw fail("products", "is \(typeName(value))", expected: "an array of product dictionaries")
+      guard case .array(let entries) = value else {
+        throw fail("products", "is \(value.typeName)", expected: "an array of product dictionaries")
       }
       guard !entries.isEmpty else {
         throw fail("products", "is empty", expected: "at least one product")
@@ -141,8 +141,8 @@ public enum CatalogLoader {
       for (index, entry) in entries.enumerated() {
         product = nil
         productIndex = nil
-        guard let dictionary = entry as? [String: Any] else {
-          throw fail("products[\(index)]", "is \(typeName(entry))", expected: "a product dictionary")
+        guard case .dictionary(let dictionary) = entry else {
+          throw fail("products[\(index)]", "is \(entry.typeName)", expected: "a product dictionary")
         }
         let item = try self.product(dictionary, index: index)
         guard seen.insert(item.productIdentifier).inserted else {
@@ -157,7 +157,7 @@ public enum CatalogLoader {
       return catalog
     }
 
-    mutating func product(_ entry: [String: Any], index: Int) throws(CatalogError) -> Product {
+    mutating func product(_ entry: [String: PropertyListValue], index: Int) throws(CatalogError) -> Product {
       let known = Self.productKeys
       productIndex = index
       let identifier = try string(entry, "productIdentifier")
@@ -213,7 +213,7 @@ public enum CatalogLoader {
         hostedContent: try hostedContent(entry["hostedContent"], productIdentifier: identifier))
     }
 
-    func credits(_ entry: [String: Any]) throws(CatalogError) -> Int {
+    func credits(_ entry: [String: PropertyListValue]) throws(CatalogError) -> Int {
       let expectedCredits = "a whole number from 1 to \(Product.maximumCredits)"
       guard let creditsValue = entry["credits"] else {
         throw fail("credits", "missing", expected: expectedCredits)
@@ -230,17 +230,17 @@ public enum CatalogLoader {
       case .fraction(let text):
         throw fail("credits", "is \(text), not a whole number", expected: expectedCredits)
       case .notANumber:
-        throw fail("credits", "is \(typeName(creditsValue))", expected: expectedCredits)
+        throw fail("credits", "is \(creditsValue.typeName)", expected: expectedCredits)
       }
     }
 
     /// `hostedContent: { path: "HostedContent/<product id>" }`: the package's folder, relative to
     /// the catalog file (or, for the shipped catalog, to the repository's root, built in).
-    func hostedContent(_ value: Any?, productIdentifier: String) throws(CatalogError) -> HostedContent? {
+    func hostedContent(_ value: PropertyListValue?, productIdentifier: String) throws(CatalogError) -> HostedContent? {
       guard let value else { return nil }
       let expected = "a dictionary with path: the package's folder, relative to the catalog"
-      guard let fields = value as? [String: Any] else {
-        throw fail("hostedContent", "is \(typeName(value))", expected: expected)
+      guard case .dictionary(let fields) = value else {
+        throw fail("hostedContent", "is \(value.typeName)", expected: expected)
       }
       if let key = Self.firstUnknownKey(of: fields, known: ["path"]) {
         throw fail("hostedContent.\(key)", "unknown key", expected: "path")
@@ -249,14 +249,14 @@ public enum CatalogLoader {
       return try HostedContent.read(folder, from: content, productIdentifier: productIdentifier, catalogPath: path)
     }
 
-    func string(_ entry: [String: Any], _ key: String, at prefix: @autoclosure () -> String = "")
+    func string(_ entry: [String: PropertyListValue], _ key: String, at prefix: @autoclosure () -> String = "")
       throws(CatalogError) -> String
     {
       guard let value = entry[key] else {
         throw fail(prefix() + key, "missing", expected: "a string")
       }
-      guard let text = value as? String else {
-        throw fail(prefix() + key, "is \(typeName(value))", expected: "a string")
+      guard case .string(let text) = value else {
+        throw fail(prefix() + key, "is \(value.typeName)", expected: "a string")
       }
       guard !Self.isBlank(text) else {
         throw fail(prefix() + key, "is empty", expected: "a non-empty string")
@@ -264,10 +264,11 @@ public enum CatalogLoader {
       return text
     }
 
-    func bool(_ entry: [String: Any], _ key: String, default fallback: Bool) throws(CatalogError) -> Bool {
+    func bool(_ entry: [String: PropertyListValue], _ key: String, default fallback: Bool) throws(CatalogError) -> Bool
+    {
       guard let value = entry[key] else { return fallback }
-      guard CatalogLoader.isBoolean(value), let flag = value as? Bool else {
-        throw fail(key, "is \(typeName(value))", expected: "<true/> or <false/>")
+      guard case .boolean(let flag) = value else {
+        throw fail(key, "is \(value.typeName)", expected: "<true/> or <false/>")
       }
       return flag
     }
@@ -295,7 +296,7 @@ public enum CatalogLoader {
 
     /// The first key, in order, that is not one of `known`: dictionaries keep their keys in no
     /// particular order, and a catalog with several wrong keys names the same one every time.
-    static func firstUnknownKey(of dictionary: [String: Any], known: [String]) -> String? {
+    static func firstUnknownKey(of dictionary: [String: PropertyListValue], known: [String]) -> String? {
       guard dictionary.keys.contains(where: { !known.contains($0) }) else { return nil }
       return dictionary.keys.filter { !known.contains($0) }.min()
     }
@@ -336,18 +337,16 @@ public enum CatalogLoader {
       case notANumber
     }
 
-    public static func number(_ value: Any) -> Number {
-      if let oversized = value as? XMLPropertyList.OversizedInteger { return .outOfRange(oversized.text) }
-      guard !CatalogLoader.isBoolean(value), let number = value as? NSNumber else { return .notANumber }
-      let kind = String(cString: number.objCType)
-      guard kind == "d" || kind == "f" else {
-        // An integer: Int64, or wider when Foundation read one above Int64.max.
-        return Int(number.description).map(Number.whole) ?? .outOfRange(number.description)
+    static func number(_ value: PropertyListValue) -> Number {
+      switch value {
+      case .oversizedInteger(let text): return .outOfRange(text)
+      case .integer(let whole): return Int(exactly: whole).map(Number.whole) ?? .outOfRange("\(whole)")
+      case .real(let real):
+        guard real.isFinite, real == real.rounded() else { return .fraction("\(real)") }
+        guard abs(real) < 1e15 else { return .outOfRange("\(real)") }
+        return .whole(Int(real))
+      default: return .notANumber
       }
-      let double = number.doubleValue
-      guard double.isFinite, double == double.rounded() else { return .fraction(number.description) }
-      guard abs(double) < 1e15 else { return .outOfRange(number.description) }
-      return .whole(Int(double))
     }
 
     /// Prices are decimal strings, never binary floating point: digits, an optional minus sign
@@ -401,28 +400,5 @@ public enum CatalogLoader {
       let digits = trimmed(text).utf8.drop { $0 != UInt8(ascii: ".") }.dropFirst()
       return digits.reversed().drop { $0 == UInt8(ascii: "0") }.count
     }
-  }
-
-  /// Property lists bring booleans back as NSNumber; tell them apart from integers.
-  static func isBoolean(_ value: Any) -> Bool {
-    if type(of: value) == Bool.self { return true }
-    #if canImport(Darwin)
-      if let number = value as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
-    #endif
-    return false
-  }
-}
-
-/// How a property-list value reads in an error message.
-func typeName(_ value: Any) -> String {
-  if CatalogLoader.isBoolean(value) { return "a boolean" }
-  switch value {
-  case is String: return "a string"
-  case is NSNumber, is XMLPropertyList.OversizedInteger: return "a number"
-  case is [Any]: return "an array"
-  case is [String: Any]: return "a dictionary"
-  case is Data: return "data"
-  case is Date: return "a date"
-  default: return "\(type(of: value))"
   }
 }

@@ -157,21 +157,18 @@ extension HostedContent {
     guard let info = all[contentInfoName] else {
       throw CatalogError(path: infoPath, product: productIdentifier, problem: "missing", expected: expectedPackage)
     }
-    guard
-      let plist = try? PropertyListSerialization.propertyList(from: info, options: [], format: nil),
-      let fields = plist as? [String: Any]
-    else {
+    guard case .dictionary(let fields)? = try? PropertyListValue.foundationReading(info) else {
       throw CatalogError(
         path: infoPath, product: productIdentifier, problem: "not a property list dictionary",
         expected: "ContentVersion and IAPProductIdentifier")
     }
-    guard let version = fields["ContentVersion"] as? String, !version.isEmpty else {
+    guard case .string(let version)? = fields["ContentVersion"], !version.isEmpty else {
       throw CatalogError(
         path: infoPath, product: productIdentifier, key: "ContentVersion",
         problem: fields["ContentVersion"] == nil ? "missing" : "is not a non-empty string",
         expected: "the content's version string, such as \"1.0\"")
     }
-    guard let identifier = fields["IAPProductIdentifier"] as? String else {
+    guard case .string(let identifier)? = fields["IAPProductIdentifier"] else {
       throw CatalogError(
         path: infoPath, product: productIdentifier, key: "IAPProductIdentifier",
         problem: fields["IAPProductIdentifier"] == nil ? "missing" : "is not a string", expected: productIdentifier)

@@ -24,7 +24,7 @@ enum PropertyListWriter {
     "description", "en", "localizations", "prices", "availableInStore",
   ]
 
-  static func xml(_ root: [String: Any]) throws(IllegalCharacter) -> String {
+  static func xml(_ root: PropertyListValue) throws(IllegalCharacter) -> String {
     var text = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -36,12 +36,12 @@ enum PropertyListWriter {
     return text
   }
 
-  private static func write(_ value: Any, depth: Int, place: String, into text: inout String)
+  private static func write(_ value: PropertyListValue, depth: Int, place: String, into text: inout String)
     throws(IllegalCharacter)
   {
     let indent = String(repeating: "\t", count: depth)
     switch value {
-    case let dictionary as [String: Any]:
+    case .dictionary(let dictionary):
       text += "\(indent)<dict>\n"
       for key in dictionary.keys.sorted(by: precedes) {
         let inner = place.isEmpty ? key : "\(place).\(key)"
@@ -49,18 +49,26 @@ enum PropertyListWriter {
         try write(dictionary[key]!, depth: depth + 1, place: inner, into: &text)
       }
       text += "\(indent)</dict>\n"
-    case let array as [Any]:
+    case .array(let array):
       text += "\(indent)<array>\n"
       for (index, item) in array.enumerated() {
         try write(item, depth: depth + 1, place: "\(place)[\(index)]", into: &text)
       }
       text += "\(indent)</array>\n"
-    case let flag as Bool:
+    case .boolean(let flag):
       text += "\(indent)<\(flag)/>\n"
-    case let number as Int:
+    case .integer(let number):
       text += "\(indent)<integer>\(number)</integer>\n"
-    default:
-      text += "\(indent)<string>\(try escaped("\(value)", at: place))</string>\n"
+    case .oversizedInteger(let digits):
+      text += "\(indent)<integer>\(digits)</integer>\n"
+    case .real(let number):
+      text += "\(indent)<real>\(number)</real>\n"
+    case .string(let string):
+      text += "\(indent)<string>\(try escaped(string, at: place))</string>\n"
+    case .date(let date):
+      text += "\(indent)<date>\(date.formatted(.iso8601))</date>\n"
+    case .data(let data):
+      text += "\(indent)<data>\(data.base64EncodedString())</data>\n"
     }
   }
 
@@ -85,7 +93,7 @@ extension StoreKitConfiguration {
   public func catalogPropertyList(credits: [String: Int]) throws(CatalogError) -> String {
     _ = try catalog(credits: credits)
     do {
-      return try PropertyListWriter.xml(catalogRoot(credits: credits))
+      return try PropertyListWriter.xml(.dictionary(catalogRoot(credits: credits)))
     } catch {
       // The file's text is refused before it gets here (`refusal(of:lineBreaks:)`): this is the
       // writer keeping its own promise.

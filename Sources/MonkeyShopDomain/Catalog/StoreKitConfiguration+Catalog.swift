@@ -80,29 +80,29 @@ extension StoreKitConfiguration {
   }
 
   /// The catalog as a property-list root: what `catalog import` writes.
-  func catalogRoot(credits: [String: Int]) -> [String: Any] {
-    var entries: [[String: Any]] = []
+  func catalogRoot(credits: [String: Int]) -> [String: PropertyListValue] {
+    var entries: [PropertyListValue] = []
     for product in products {
-      var entry: [String: Any] = [
-        "productIdentifier": product.productID,
-        "localizations": catalogLocalizations(of: product).chosen.mapValues { localization in
-          let title = Self.isBlank(localization.displayName) ? product.standInName : localization.displayName
-          return [
-            "title": title, "description": Self.isBlank(localization.description) ? title : localization.description,
-          ]
-        },
-        "prices": [storefront.code: product.displayPrice],
+      var entry: [String: PropertyListValue] = [
+        "productIdentifier": .string(product.productID),
+        "localizations": .dictionary(
+          catalogLocalizations(of: product).chosen.mapValues { localization in
+            let title = Self.isBlank(localization.displayName) ? product.standInName : localization.displayName
+            let description = Self.isBlank(localization.description) ? title : localization.description
+            return .dictionary(["title": .string(title), "description": .string(description)])
+          }),
+        "prices": .dictionary([storefront.code: .string(product.displayPrice)]),
       ]
       switch product.kind {
       case .consumable:
-        entry["type"] = "consumable"
-        entry["credits"] = credits[product.productID]
+        entry["type"] = .string("consumable")
+        entry["credits"] = credits[product.productID].map { .integer(Int64($0)) }
       case .nonConsumable:
-        entry["type"] = "nonConsumable"
+        entry["type"] = .string("nonConsumable")
       }
-      entries.append(entry)
+      entries.append(.dictionary(entry))
     }
-    return ["defaultStorefront": storefront.code, "products": entries]
+    return ["defaultStorefront": .string(storefront.code), "products": .array(entries)]
   }
 
   /// Each catalog language's localization: the first of the file's for that language, and for

@@ -154,48 +154,6 @@ public struct StoreKitConfiguration: Sendable, Equatable {
   }
 }
 
-/// A JSON value with its type kept, so a message can say what was found instead.
-enum JSONValue: Decodable, Equatable, Sendable {
-  case null
-  case bool(Bool)
-  case integer(Int)
-  case number(Double)
-  case string(String)
-  case array([JSONValue])
-  case object([String: JSONValue])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .bool(flag)
-    } else if let whole = try? container.decode(Int.self) {
-      self = .integer(whole)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let items = try? container.decode([JSONValue].self) {
-      self = .array(items)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
-
-  /// How it reads in a message: "is a number".
-  var typeName: String {
-    switch self {
-    case .null: "null"
-    case .bool: "a boolean"
-    case .integer, .number: "a number"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
-    }
-  }
-}
-
 /// Walks the JSON, naming the key path (`products[2].displayPrice`) of anything wrong.
 private struct StoreKitReader {
   let path: String

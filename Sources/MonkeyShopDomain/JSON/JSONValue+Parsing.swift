@@ -5,9 +5,9 @@ import Foundation
 /// seconds. `JSONShape.check` has already refused keys written twice and deep nesting; this reads
 /// RFC 8259 JSON and refuses anything else.
 extension JSONValue {
-  struct SyntaxError: Error {}
+  package struct SyntaxError: Error {}
 
-  static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+  package static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
     let parsed = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> JSONValue? in
       var reader = JSONReader(bytes: buffer.bindMemory(to: UInt8.self))
       // A byte order mark, as some editors write.
