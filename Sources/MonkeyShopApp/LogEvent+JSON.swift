@@ -12,6 +12,8 @@ extension LogEvent {
     case .storeKit2(let event): event.transactionID
     case .refunded(let id, _), .tookBack(let id, _, _): id
     case .shouldContinue(let id, _, _): id
+    case .notificationSent(_, let id, _, _): id
+    case .consumptionReceived(let id, _): id
     default: nil
     }
   }

@@ -44,6 +44,11 @@ public enum LogEvent: Equatable, Sendable {
   case restoreCompletedTransactionsFailed(ProductRequestError)
   /// Non-consumables and their hosted content: unlocking, downloads, the content put in place.
   case download(DownloadEvent)
+  /// `monkeyshop server` sent an App Store Server Notification to the developer's server: one
+  /// attempt (`number`: the attempt's count, from 1) and how it ended.
+  case notificationSent(NotificationType, transactionID: String?, number: Int, SendAttempt)
+  /// `monkeyshop server` received Send Consumption Information for an open refund request.
+  case consumptionReceived(transactionID: String, inWindow: Bool)
 
   /// The name `expect: { event: … }` matches: the transaction state, or what happened.
   public var name: String {
@@ -76,6 +81,8 @@ public enum LogEvent: Equatable, Sendable {
     case .restoreCompletedTransactionsFinished: "restoreFinished"
     case .restoreCompletedTransactionsFailed: "restoreFailed"
     case .download(let event): event.name
+    case .notificationSent: "notificationSent"
+    case .consumptionReceived: "consumptionReceived"
     }
   }
 
@@ -177,6 +184,19 @@ public enum LogEvent: Equatable, Sendable {
       return "paymentQueue(_:restoreCompletedTransactionsFailedWithError:) \(error.code)"
     case .download(let event):
       return event.text(language)
+    case .notificationSent(let type, let id, let number, let attempt):
+      let outcome = attempt.httpStatus.map { status in
+        attempt.result == .success ? "\(status)" : "\(status) \(attempt.result.rawValue)"
+      }
+      let about = id.map { " #\($0)" } ?? ""
+      return say(
+        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(outcome ?? attempt.result.rawValue) · attempt \(number)",
+        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(outcome ?? attempt.result.rawValue) · \(number) 回目の送信"
+      )
+    case .consumptionReceived(let id, let inWindow):
+      return say(
+        "Send Consumption Information #\(id) received\(inWindow ? "" : ", after Apple's 12-hour window")",
+        "Send Consumption Information #\(id) を受信\(inWindow ? "" : "（Apple の 12 時間の期限後）")")
     }
   }
 }

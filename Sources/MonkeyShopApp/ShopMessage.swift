@@ -62,6 +62,8 @@ public enum ShopMessage: Sendable {
   /// A payment of this session the store no longer lists, as Apple's record (its history
   /// included) holds it; nil when no record has it.
   case lookedUp(transactionID: String, StoreTransaction?)
+  /// The App Store Server Notifications whose sending ended since the store was last seen.
+  case endedNotificationsRead([FinishedNotification])
   /// `owned.json` as it is: what the app owns.
   case ownedRead(OwnedProducts)
   /// A finished download's content is in the data folder, here.
@@ -120,6 +122,8 @@ public enum ShopEffect: Equatable, Sendable {
   /// One transaction of Apple's record, wherever it is (the store or its history): a payment of
   /// this session that left the store.
   case lookUp(transactionID: String)
+  /// The notifications whose sending ended between two lengths of the attempts file.
+  case readEndedNotifications(from: Int, through: Int)
   /// A finished download's content goes into the data folder.
   case installContent(Download)
   /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.

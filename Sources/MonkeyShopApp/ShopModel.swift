@@ -114,6 +114,12 @@ public struct ShopModel: Sendable {
   public internal(set) var downloads: [Download] = []
   /// What this session did with transactions: what a headless command reports.
   public internal(set) var settlements = Settlements()
+  /// The App Store Server's side as the log last showed it: the store's notifications when last
+  /// seen, how many send attempts of each notification the log has shown, and the lines waiting
+  /// for the notifications that ended meanwhile to be read (so the lines come in order).
+  var serverSeen = MonkeyShopDomain.NotificationQueue()
+  var serverAttemptsShown: [Int: Int] = [:]
+  var serverLinesWaiting: [(date: Date, event: LogEvent)] = []
 
   public static let logLimit = 500
 

@@ -254,6 +254,13 @@ public final class ShopRuntime {
         return [.failed(ShopFailure(error))]
       }
 
+    case .readEndedNotifications(let start, let end):
+      do {
+        return [.endedNotificationsRead(try storage.readEndedNotifications(from: start, through: end))]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+
     case .installContent(let download):
       guard let content = model.catalog.product(download.productIdentifier)?.hostedContent else { return [] }
       do {

@@ -116,7 +116,7 @@ extension ShopModel {
       answersHeld = false
       clampSelections(keeping: selected)
       closeAnsweredPaymentSheet()
-      return []
+      return noticeServer(store.notifications)
     case .walletRead(let wallet):
       followWallet(wallet)
       return []
@@ -151,6 +151,9 @@ extension ShopModel {
       return refunded(transaction)
     case .lookedUp(let id, let transaction):
       return lookedUp(id, transaction)
+    case .endedNotificationsRead(let ended):
+      endedNotificationsRead(ended)
+      return []
     case .clawedBack(let transaction, let clawback):
       return clawedBack(transaction, clawback)
     case .accessRevoked(let transaction, let revocation):
@@ -174,6 +177,7 @@ extension ShopModel {
 
   private mutating func launch(store: StoreState, wallet: Wallet) -> [ShopEffect] {
     self.store = store
+    _ = noticeServer(store.notifications, quietly: true)
     balance = wallet.balance
     // A new run of the app holds no download objects yet: the queue gives them again with each
     // unfinished transaction.
@@ -300,7 +304,7 @@ extension ShopModel {
     answersHeld = false
     clampSelections(keeping: selected)
     closeAnsweredPaymentSheet()
-    var effects = refundsNoticed(before: old, now: new)
+    var effects = noticeServer(new.notifications) + refundsNoticed(before: old, now: new)
     for condition in Condition.allCases {
       let before = condition.value(in: old.conditions, defaultStorefront: catalog.defaultStorefront)
       let after = condition.value(in: new.conditions, defaultStorefront: catalog.defaultStorefront)

@@ -144,6 +144,27 @@ extension DataFolder {
     return (listings, store)
   }
 
+  /// The notifications whose sending ended between two lengths of `notification-attempts.jsonl`
+  /// (the `attemptsLength` of two stores, the older first), oldest first: what an open storefront
+  /// shows of the server's side since it last looked.
+  public func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification] {
+    try opened { folder throws(DataFileError) -> [FinishedNotification] in
+      do {
+        let log = logs(folder).attempts
+        var ended: [FinishedNotification] = []
+        try log.lines(from: start, committed: end) { offset, line in
+          ended.append(try log.decode(FinishedNotification.self, line, at: offset))
+          return true
+        }
+        return ended
+      } catch let error as DataFileError {
+        throw error
+      } catch {
+        throw DataFileError(path: path, problem: "\(error)")
+      }
+    } ?? []
+  }
+
   /// What the sender has to do now: the notifications due, each with its signed payload read from
   /// its line (the file is not read whole), the URL and the retry rule.
   public func notificationWork(at now: Date) throws -> NotificationWork {

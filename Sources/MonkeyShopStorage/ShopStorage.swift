@@ -24,9 +24,14 @@ public protocol ShopStorage: AnyObject {
   /// Puts a download's content in place (`content/<product id>/`), whole or not at all, then
   /// records its version in what the app owns. Returns where the content is.
   func installContent(_ content: HostedContent, productIdentifier: String, transactionID: String) throws -> String
+  /// The App Store Server Notifications whose sending ended between two lengths of the attempts
+  /// file (`NotificationQueue.attemptsLength`), oldest first. None where no server sends.
+  func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification]
 }
 
 extension ShopStorage {
+  public func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification] { [] }
+
   public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
   public func readStore() throws(DataFileError) -> StoreState { try read().store }
 

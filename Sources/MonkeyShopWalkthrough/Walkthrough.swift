@@ -188,7 +188,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
     + [
       "delivered", "alreadyDelivered", "finished", "approved", "declined", "resolved", "refunded", "tookBack", "spent",
       "conditionChanged", "storefrontChanged", "shouldContinue", "crashed", "error", "note", "appRestarted", "restore",
-      "restoreFinished", "restoreFailed",
+      "restoreFinished", "restoreFailed", "notificationSent", "consumptionReceived",
     ] + StoreKit2Event.names + DownloadEvent.names
 }
 

@@ -73,10 +73,18 @@ public struct PendingNotification: Codable, Equatable, Sendable {
 public struct FinishedNotification: Codable, Equatable, Sendable {
   public var number: Int
   public var sendAttempts: [SendAttempt]
+  /// What it was, for whoever follows the file (an open storefront); absent from lines written
+  /// before they were kept.
+  public var notificationType: NotificationType?
+  public var transactionID: String?
 
-  public init(number: Int, sendAttempts: [SendAttempt]) {
+  public init(
+    number: Int, sendAttempts: [SendAttempt], notificationType: NotificationType? = nil, transactionID: String? = nil
+  ) {
     self.number = number
     self.sendAttempts = sendAttempts
+    self.notificationType = notificationType
+    self.transactionID = transactionID
   }
 
   public var delivered: Bool { sendAttempts.last?.result == .success }
@@ -206,7 +214,10 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
     pending[index].nextAttemptDate = next
     let updated = pending[index]
     if next == nil {
-      finishing.append(FinishedNotification(number: number, sendAttempts: updated.sendAttempts))
+      finishing.append(
+        FinishedNotification(
+          number: number, sendAttempts: updated.sendAttempts, notificationType: updated.notificationType,
+          transactionID: updated.transactionID))
       pending.remove(at: index)
     }
     return updated
