@@ -46,12 +46,28 @@ public enum NotificationSender {
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let flight = InFlight()
     var lastProblem: String?
+    // One sender per folder: held from the first round that gets it until the sender stops.
+    var claim: SenderClaim?
+    var waitedForAnother = false
     while !Task.isCancelled {
       do {
+        if claim == nil {
+          switch try DataFolder(path: path).claimSending() {
+          case .success(let claimed)?:
+            claim = claimed
+            if waitedForAnother { log("notifications: the other server stopped; this one sends them now") }
+          case .failure(let busy)?:
+            waitedForAnother = true
+            throw busy
+          case nil:
+            // No folder yet: nothing to send, and the claim is made once there is one.
+            break
+          }
+        }
         let read = await flight.beginReading()
         let work = try reader(path).notificationWork(at: Date())
-        lastProblem = nil
-        if let url = work.url {
+        if claim != nil { lastProblem = nil }
+        if claim != nil, let url = work.url {
           for delivery in work.due {
             guard await flight.start(delivery.pending.number, read: read, limit: options.concurrency) else { continue }
             let task = Task {
@@ -75,6 +91,7 @@ public enum NotificationSender {
     }
     await flight.cancelAll()
     try await client.shutdown()
+    withExtendedLifetime(claim) {}
   }
 
   /// A notificationURL no request can go to.

@@ -184,6 +184,37 @@ struct ServerNotificationEndToEndTests {
     #expect(received.count >= 24)
   }
 
+  @Test("two servers on one folder: one sends, each notification arrives once; the other takes over when it stops")
+  func oneSenderPerFolder() async throws {
+    let folder = try ShopFolder("notify-two-servers")
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    for _ in 0..<6 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    for id in 1...6 { try expectSuccess(await monkeyshop("store", "refund", "\(id)", in: folder)) }
+    let first = try Child(["server", "--port", "0"], in: folder)
+    // The first has claimed the sending once it delivered something.
+    while try receiver.received().isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    let second = try Child(["server", "--port", "0"], in: folder)
+    _ = try await waitFor(folder, "every delivery") { $0.count == 12 && $0.allSatisfy(Self.delivered) }
+    first.kill(SIGTERM)
+    let stopped = try await first.wait()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    // With the first gone, the second sends what comes next.
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    _ = try await waitFor(folder, "the delivery by the second server") {
+      $0.count == 13 && $0.allSatisfy(Self.delivered)
+    }
+    second.kill(SIGTERM)
+    let other = try await second.wait()
+    let received = try receiver.received().compactMap {
+      ($0["notification"] as? [String: Any])?["notificationUUID"] as? String
+    }
+    #expect(received.count == 13 && Set(received).count == 13, "each notification once: \(received)")
+    #expect(other.stdout.contains("another monkeyshop server sends this folder's notifications"), "\(other)")
+    #expect(other.stdout.contains("the other server stopped; this one sends them now"), "\(other)")
+    #expect(other.stdout.contains("App Store Server Notification ONE_TIME_CHARGE"), "\(other)")
+  }
+
   @Test("a notificationURL written into store.json by hand with a port beyond 65535 is a failed attempt, not a crash")
   func unusableStoredURL() async throws {
     let folder = try ShopFolder("notify-bad-port")
