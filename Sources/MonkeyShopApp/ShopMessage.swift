@@ -64,6 +64,8 @@ public enum ShopMessage: Sendable {
   case lookedUp(transactionID: String, StoreTransaction?)
   /// The App Store Server Notifications whose sending ended since the store was last seen.
   case endedNotificationsRead([FinishedNotification])
+  /// The App Store Server Notifications about a transaction, for its detail.
+  case notificationsRead(transactionID: String, [NotificationListing])
   /// `owned.json` as it is: what the app owns.
   case ownedRead(OwnedProducts)
   /// A finished download's content is in the data folder, here.
@@ -124,6 +126,8 @@ public enum ShopEffect: Equatable, Sendable {
   case lookUp(transactionID: String)
   /// The notifications whose sending ended between two lengths of the attempts file.
   case readEndedNotifications(from: Int, through: Int)
+  /// The App Store Server Notifications about a transaction, for its detail.
+  case readNotifications(about: String)
   /// A finished download's content goes into the data folder.
   case installContent(Download)
   /// `restoreCompletedTransactions()`: the App Store restores every completed non-consumable.

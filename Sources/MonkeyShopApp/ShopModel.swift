@@ -120,6 +120,8 @@ public struct ShopModel: Sendable {
   var serverSeen = MonkeyShopDomain.NotificationQueue()
   var serverAttemptsShown: [Int: Int] = [:]
   var serverLinesWaiting: [(date: Date, event: LogEvent)] = []
+  /// The App Store Server Notifications about the transaction whose detail is open, as last read.
+  public internal(set) var detailNotifications: (transactionID: String, listings: [NotificationListing])?
 
   public static let logLimit = 500
 

@@ -261,6 +261,13 @@ public final class ShopRuntime {
         return [.failed(ShopFailure(error))]
       }
 
+    case .readNotifications(let id):
+      do {
+        return [.notificationsRead(transactionID: id, try storage.readNotifications(about: id))]
+      } catch {
+        return [.failed(ShopFailure(error))]
+      }
+
     case .installContent(let download):
       guard let content = model.catalog.product(download.productIdentifier)?.hostedContent else { return [] }
       do {

@@ -8,7 +8,15 @@ extension ShopModel {
     let contextBefore = keyContext
     let statusBefore = status
     let inspectedBefore = inspectedTransactionID
-    let effects = apply(message)
+    let notificationsBefore = store.notifications
+    var effects = apply(message)
+    // A transaction's detail lists its notifications: read when it opens on a transaction, and
+    // again when the store's notifications changed (one made, an attempt recorded).
+    if let inspected = inspectedTransactionID,
+      inspected != inspectedBefore || store.notifications != notificationsBefore
+    {
+      effects.append(.readNotifications(about: inspected))
+    }
     // The quit question is about the purchase in flight: once none is, it has nothing to ask.
     if overlay == .confirmQuit, !isPurchaseInFlight { overlay = nil }
     // A status says what is true now: one whose reason no longer holds goes.
@@ -153,6 +161,9 @@ extension ShopModel {
       return lookedUp(id, transaction)
     case .endedNotificationsRead(let ended):
       endedNotificationsRead(ended)
+      return []
+    case .notificationsRead(let id, let listings):
+      detailNotifications = (id, listings)
       return []
     case .clawedBack(let transaction, let clawback):
       return clawedBack(transaction, clawback)

@@ -1,27 +1,6 @@
 import Foundation
 import MonkeyShopDomain
 
-/// A notification with its attempts so far and what it waits for: `store notifications` lists
-/// these, and a server answers from them.
-public struct NotificationListing: Equatable, Sendable {
-  public var notification: ServerNotification
-  public var sendAttempts: [SendAttempt]
-  /// Still to be sent (first attempt or a retry).
-  public var pending: PendingNotification?
-
-  public var delivered: Bool { sendAttempts.last?.result == .success }
-
-  /// What it waits for, in words.
-  public func waitsFor(url: String?) -> String {
-    if delivered { return "delivered" }
-    guard let pending else { return "not delivered: no attempt left" }
-    if !pending.signed { return "never sent: the data folder's signing chain is incomplete" }
-    if url == nil { return "no notificationURL set" }
-    if let next = pending.nextAttemptDate { return "next retry at \(ISO8601.string(from: next))" }
-    return "waiting for `monkeyshop server` to deliver"
-  }
-}
-
 /// A notification due to be sent, with what to send.
 public struct NotificationDelivery: Sendable {
   public var pending: PendingNotification
@@ -116,6 +95,21 @@ extension DataFolder {
   /// Every notification the store made, oldest first, with its attempts and whether it waits; and
   /// the store they were read with.
   public func readNotifications() throws -> (notifications: [NotificationListing], store: StoreState) {
+    try readNotifications(where: { _ in true })
+  }
+
+  /// The notifications about transaction `id`, oldest first, with their attempts: what the
+  /// transaction manager's detail lists. Only the lines that name the transaction are decoded.
+  public func readNotifications(about id: String) throws -> [NotificationListing] {
+    let mention = Data("\"transactionID\":\"\(id)\"".utf8)
+    return try readNotifications(where: { $0.range(of: mention) != nil }).notifications.filter {
+      $0.notification.transactionID == id
+    }
+  }
+
+  private func readNotifications(where mentions: (Data) -> Bool) throws -> (
+    notifications: [NotificationListing], store: StoreState
+  ) {
     let store = try readStore()
     let queue = store.notifications
     let listings =
@@ -126,6 +120,7 @@ extension DataFolder {
           let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
           var listings: [NotificationListing] = []
           try log.lines(from: 0, committed: queue.notificationsLength) { offset, line in
+            guard mentions(line) else { return true }
             let notification = try log.decode(ServerNotification.self, line, at: offset)
             let waiting = pending[notification.number]
             listings.append(

@@ -27,10 +27,13 @@ public protocol ShopStorage: AnyObject {
   /// The App Store Server Notifications whose sending ended between two lengths of the attempts
   /// file (`NotificationQueue.attemptsLength`), oldest first. None where no server sends.
   func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification]
+  /// The App Store Server Notifications about one transaction, with their attempts, oldest first.
+  func readNotifications(about id: String) throws -> [NotificationListing]
 }
 
 extension ShopStorage {
   public func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification] { [] }
+  public func readNotifications(about id: String) throws -> [NotificationListing] { [] }
 
   public func readWallet() throws(DataFileError) -> Wallet { try read().wallet }
   public func readStore() throws(DataFileError) -> StoreState { try read().store }
@@ -136,6 +139,14 @@ public final class MemoryStorage: ShopStorage {
   }
 
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
+
+  public func readNotifications(about id: String) throws -> [NotificationListing] {
+    let pending = Dictionary(store.notifications.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+    return notifications.filter { $0.transactionID == id }.map {
+      NotificationListing(
+        notification: $0, sendAttempts: pending[$0.number]?.sendAttempts ?? [], pending: pending[$0.number])
+    }
+  }
 
   public func readHistory() throws(DataFileError) -> [StoreTransaction] {
     historyReads += 1

@@ -36,6 +36,48 @@ import Testing
     #expect(shop.model.overlay == nil)
   }
 
+  @Test("the detail lists the App Store Server Notifications about the transaction, and follows them as they come")
+  func detailListsNotifications() throws {
+    let shop = bought()
+    shop.press(.tab, .enter)
+    #expect(shop.screen(100, 40).contains("App Store Server Notifications"))
+    // Memory storage, as walkthroughs use, signs nothing.
+    #expect(shop.screen(100, 40).contains("ONE_TIME_CHARGE · recorded, not signed: never sent"))
+    // The App Store refunds it (another terminal's `store refund`): the open detail lists the REFUND.
+    try shop.changeStore { _ = try $0.refund("1", reason: .other, at: Date()) }
+    #expect(shop.screen(100, 40).contains("REFUND · recorded, not signed: never sent"))
+    // A data folder's, signed and sent by `monkeyshop server`: where each stands.
+    try shop.storage.update { store, _ in store.notifications.url = "http://127.0.0.1:9000/" }
+    shop.runtime.folderChanged(now: shop.now)
+    let refund = try #require(shop.storage.notifications.last)
+    var waiting = PendingNotification(refund)
+    waiting.signed = true
+    let failed = SendAttempt(
+      date: Date(timeIntervalSince1970: 1_800_000_000), result: .unsuccessfulHTTPResponseCode,
+      url: "http://127.0.0.1:9000/", httpStatus: 500)
+    waiting.sendAttempts = [failed]
+    waiting.nextAttemptDate = Date(timeIntervalSince1970: 1_800_003_600)
+    let charge = try #require(shop.storage.notifications.first)
+    var delivered = failed
+    (delivered.result, delivered.httpStatus) = (.success, 200)
+    shop.runtime.send(
+      .notificationsRead(
+        transactionID: "1",
+        [
+          NotificationListing(notification: charge, sendAttempts: [failed, delivered], pending: nil),
+          NotificationListing(notification: refund, sendAttempts: [failed], pending: waiting),
+        ]))
+    let screen = shop.screen(100, 40)
+    #expect(screen.contains("ONE_TIME_CHARGE · delivered · 200 · attempt 2"))
+    #expect(screen.contains("REFUND · retry at 2027-01-15T09:00:00.000Z · 500 · attempt 1"))
+    let ja = ShopHarness(language: .ja)
+    ja.press("5")
+    ja.press(.enter)
+    ja.wait(2)
+    ja.press(.tab, .enter)
+    #expect(ja.screen(100, 40).contains("ONE_TIME_CHARGE · 記録済み・署名なし: 送信されない"))
+  }
+
   @Test("↑ ↓ in the detail show the other transactions; a cancelled payment has no signed transaction")
   func detailFollowsTheSelection() {
     let shop = bought()

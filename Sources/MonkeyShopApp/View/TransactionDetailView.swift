@@ -10,6 +10,8 @@ extension OverlayView {
     let lines: [String]
     var style: Style = .plain
     var explains = false
+    /// Whether the first line is the part's heading, drawn as one.
+    var headed = false
   }
 
   func drawTransactionDetail(on canvas: inout some Canvas) {
@@ -29,8 +31,9 @@ extension OverlayView {
     }
     var y = rect.y + 1
     for part in parts {
-      for line in part.lines where y < rect.y + 1 + room {
-        canvas.put(line, x: rect.x + 2, y: y, width: width, style: part.style)
+      for (index, line) in part.lines.enumerated() where y < rect.y + 1 + room {
+        let style = part.headed && index == 0 ? Style(tint: .accent, bold: true) : part.style
+        canvas.put(line, x: rect.x + 2, y: y, width: width, style: style)
         y += 1
       }
     }
@@ -66,6 +69,14 @@ extension OverlayView {
     parts.append(Part(lines: ShopView.wrap(why, width: width, lines: 2), style: .muted, explains: true))
     parts.append(Part(lines: [words.payloadHeading], style: Style(tint: .accent, bold: true)))
     parts.append(Part(lines: Self.flow(payload.lines, width: width)))
+    if let notifications = model.detailNotifications, notifications.transactionID == transaction.id,
+      !notifications.listings.isEmpty
+    {
+      // Left out whole, as an explanation is, where the box cannot hold it: the payload comes first.
+      let url = model.store.notifications.url
+      let lines = notifications.listings.map { words.serverNotification($0, url: url) }
+      parts.append(Part(lines: [words.serverNotificationsHeading] + lines, explains: true, headed: true))
+    }
     parts.append(Part(lines: ShopView.wrap(words.jwsHint, width: width, lines: 2), style: .muted, explains: true))
     return parts
   }

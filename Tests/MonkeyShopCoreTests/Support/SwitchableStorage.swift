@@ -18,6 +18,8 @@ final class SwitchableStorage: ShopStorage {
 
   func readOwned() throws(DataFileError) -> OwnedProducts { try memory.readOwned() }
 
+  func readNotifications(about id: String) throws -> [NotificationListing] { try memory.readNotifications(about: id) }
+
   func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result {
     guard failWrites else { return try memory.updateOwned(body) }
     throw DataFileError(
