@@ -531,6 +531,21 @@ struct XMLPropertyListTests {
     #expect(fast["empty dict"] == .dictionary([:]))
   }
 
+  @Test("a document nested 100,000 deep, or a binary plist that contains itself, is refused, never a crash or a hang")
+  func hostileNestingIsRefused() throws {
+    let deep = Data(
+      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>products</key>"
+        + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000)
+        + "</dict></plist>").utf8)
+    // bplist00, one array whose one element is itself, its offset, and the trailer.
+    var cycle = Data("bplist00".utf8) + Data([0xA1, 0x00, 0x08]) + Data(repeating: 0, count: 6) + Data([1, 1])
+    for field: UInt64 in [1, 0, 10] { withUnsafeBytes(of: field.bigEndian) { cycle.append(contentsOf: $0) } }
+    for data in [deep, cycle] {
+      let error = try #require(throws: CatalogError.self) { try CatalogLoader.parse(data, path: "products.plist") }
+      #expect(error.problem == "not a property list")
+    }
+  }
+
   @Test(
     "what the fast reader does not read is left to Foundation",
     arguments: [

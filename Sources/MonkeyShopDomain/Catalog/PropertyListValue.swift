@@ -29,10 +29,17 @@ package indirect enum PropertyListValue: Equatable, Sendable {
     }
   }
 
-  /// Foundation's reading of `data` (XML in any encoding, binary, or the old text format), through
-  /// `PropertyListDecoder`; its error when it refuses the data.
+  /// Foundation's reading of `data` (XML in any encoding, binary, or the old text format); its
+  /// error when it refuses the data.
+  ///
+  /// `PropertyListSerialization` reads it first, only to refuse what it refuses: it stops at a
+  /// nesting limit ("Too many nested arrays or dictionaries") and at a binary plist whose objects
+  /// refer to themselves, where `PropertyListDecoder` recurses until the stack runs out (100,000
+  /// nested `<array>`s) or never returns (a cycle). What it accepts, `PropertyListDecoder` turns into
+  /// typed values.
   package static func foundationReading(_ data: Data) throws -> PropertyListValue {
-    try PropertyListDecoder().decode(PropertyListValue.self, from: data)
+    _ = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    return try PropertyListDecoder().decode(PropertyListValue.self, from: data)
   }
 }
 
