@@ -51,6 +51,12 @@ public enum NotificationSender {
     var waitedForAnother = false
     while !Task.isCancelled {
       do {
+        // A lock file deleted or replaced (its folder removed and made again) no longer keeps
+        // another server from sending: claim the folder's lock file again.
+        if let held = claim, !held.holds {
+          claim = nil
+          log("notifications: notification-sender.lock was deleted or replaced; claiming the sending again")
+        }
         if claim == nil {
           switch try DataFolder(path: path).claimSending() {
           case .success(let claimed)?:
@@ -67,7 +73,7 @@ public enum NotificationSender {
         let read = await flight.beginReading()
         let work = try reader(path).notificationWork(at: Date())
         if claim != nil { lastProblem = nil }
-        if claim != nil, let url = work.url {
+        if let held = claim, held.holds, let url = work.url {
           for delivery in work.due {
             guard await flight.start(delivery.pending.number, read: read, limit: options.concurrency) else { continue }
             let task = Task {
@@ -139,7 +145,9 @@ public enum NotificationSender {
       let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
       let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
       let answer = attempt.httpStatus.map { "\($0)" } ?? attempt.result.rawValue
-      var line = "App Store Server Notification \(delivery.pending.notificationType) → \(url) · \(answer) · \(count)"
+      let about = delivery.pending.transactionID.map { " #\($0)" } ?? ""
+      var line =
+        "App Store Server Notification \(delivery.pending.notificationType)\(about) → \(url) · \(answer) · \(count)"
       if attempt.result != .success {
         line +=
           updated?.nextAttemptDate.map { " · next retry at \(ISO8601.string(from: $0))" } ?? " · no retry left"

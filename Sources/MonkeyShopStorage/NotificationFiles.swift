@@ -109,7 +109,11 @@ struct NotificationLog {
       let want = min(buffer.count, committed - position)
       let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(position)) }
       if count < 0, errno == EINTR { continue }
-      guard count > 0 else { throw file.failure("ends before the \(committed) bytes store.json says were written") }
+      guard count > 0 else {
+        if count < 0 { throw file.failure("cannot be read") }
+        throw DataFileError(
+          path: file.path, problem: "ends before the \(committed) bytes store.json says were written: it was cut")
+      }
       position += count
       var start = 0
       for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {

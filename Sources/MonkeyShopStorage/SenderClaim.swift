@@ -14,10 +14,28 @@ import MonkeyShopDomain
 /// the lock when the process ends, however it ends (`kill -9` too), so a claim is never left behind.
 public final class SenderClaim: Sendable {
   private let descriptor: Int32
+  private let folderPath: String
 
-  fileprivate init(descriptor: Int32) { self.descriptor = descriptor }
+  fileprivate init(descriptor: Int32, folderPath: String) {
+    self.descriptor = descriptor
+    self.folderPath = folderPath
+  }
 
   deinit { close(descriptor) }
+
+  /// Whether the lock file this claim holds is still the folder's: one deleted, or replaced with
+  /// its folder (`rm -rf` and a new folder), no longer keeps another server from sending, so the
+  /// claim no longer holds.
+  public var holds: Bool {
+    var held = stat()
+    guard fstat(descriptor, &held) == 0 else { return false }
+    return
+      (try? DataFolder(path: folderPath).opened { folder throws(DataFileError) -> Bool in
+        var named = stat()
+        guard fstatat(folder, DataFolder.senderLockName, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+        return named.st_dev == held.st_dev && named.st_ino == held.st_ino
+      }) == true
+  }
 }
 
 /// Another process sends this folder's notifications.
@@ -56,7 +74,13 @@ extension DataFolder {
         }
         return .failure(SenderBusy(holder: FolderLock.holder(of: fd)))
       }
-      return .success(SenderClaim(descriptor: fd))
+      // Locked, but perhaps a file another process deleted (or replaced) between the open and the
+      // lock: only the file the folder names counts.
+      let claim = SenderClaim(descriptor: fd, folderPath: path)
+      guard claim.holds else {
+        return .failure(SenderBusy(holder: "another monkeyshop server, which has just replaced the lock file"))
+      }
+      return .success(claim)
     }
   }
 }

@@ -91,7 +91,7 @@ struct ServerNotificationEndToEndTests {
     sender.kill(SIGTERM)
     let stopped = try await sender.wait()
     #expect(stopped.exitStatus == 0, "\(stopped)")
-    #expect(stopped.stdout.contains("App Store Server Notification REFUND → \(receiver.url) · 200 · attempt 1"))
+    #expect(stopped.stdout.contains("App Store Server Notification REFUND #1 → \(receiver.url) · 200 · attempt 1"))
 
     let received = try receiver.received()
     #expect(received.count == 3)
@@ -213,6 +213,32 @@ struct ServerNotificationEndToEndTests {
     #expect(other.stdout.contains("another monkeyshop server sends this folder's notifications"), "\(other)")
     #expect(other.stdout.contains("the other server stopped; this one sends them now"), "\(other)")
     #expect(other.stdout.contains("App Store Server Notification ONE_TIME_CHARGE"), "\(other)")
+  }
+
+  @Test("notification-sender.lock deleted while a server sends: a second server and the first never both send")
+  func deletedLockFile() async throws {
+    let folder = try ShopFolder("notify-lock-deleted")
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let first = try Child(["server", "--port", "0"], in: folder)
+    while try receiver.received().isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    try FileManager.default.removeItem(atPath: folder.data.appendingPathComponent("notification-sender.lock").path)
+    let second = try Child(["server", "--port", "0"], in: folder)
+    // The first notices within a round or two that its lock file is gone and claims the new one,
+    // which the second may hold by then: from here on one of them sends.
+    try await Task.sleep(for: .seconds(1))
+    for _ in 0..<3 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    _ = try await waitFor(folder, "every delivery") { $0.count == 4 && $0.allSatisfy(Self.delivered) }
+    try await Task.sleep(for: .milliseconds(500))
+    first.kill(SIGTERM)
+    second.kill(SIGTERM)
+    let outputs = [try await first.wait(), try await second.wait()]
+    let received = try receiver.received().compactMap {
+      ($0["notification"] as? [String: Any])?["notificationUUID"] as? String
+    }
+    #expect(received.count == 4 && Set(received).count == 4, "each notification once: \(received)")
+    #expect(outputs[0].stdout.contains("notification-sender.lock was deleted or replaced"), "\(outputs[0])")
   }
 
   @Test("a notificationURL written into store.json by hand with a port beyond 65535 is a failed attempt, not a crash")
