@@ -211,9 +211,10 @@ public struct ShopModel: Sendable {
 
   // MARK: The event log
 
-  /// The log's rows on the screen as it is now (80×24 where there is no screen).
+  /// The log's rows on the screen as it is now (80×24 where there is no screen), as the layout
+  /// gives them.
   var logRows: Int {
-    ShopView.logArea(self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).rows
+    ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log.rows
   }
 
   /// How far back the log can scroll: to where its first entry is at the top.

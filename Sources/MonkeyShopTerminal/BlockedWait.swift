@@ -11,9 +11,19 @@ import MonkeyShopDomain
 /// data folder's lock: it says so on its bottom line, and Ctrl-C or a termination signal still ends
 /// it at once. Leaving then is safe: the lock was never taken, so nothing was half-written.
 public enum BlockedWait {
+  // Set when the bottom line was written outside a frame; touched on the main thread only.
+  nonisolated(unsafe) private static var wroteOverFrame = false
+
+  /// Whether `show` wrote over the frame since the last call: then the next frame draws every row.
+  static func takeWroteOverFrame() -> Bool {
+    defer { wroteOverFrame = false }
+    return wroteOverFrame
+  }
+
   /// Writes `text` over the bottom line of the screen, which the next frame redraws.
   public static func show(_ text: String) {
     guard let window = ms_stdscr() else { return }
+    wroteOverFrame = true
     let printable = TerminalText.escaped(text)
     let row = getmaxy(window) - 1
     wmove(window, row, 0)

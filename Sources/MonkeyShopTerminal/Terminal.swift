@@ -156,12 +156,30 @@ public final class Terminal {
     SignalPipe.close()
   }
 
-  /// Draws one frame: a blank screen, whatever `body` puts on it, then one update of the terminal.
-  public func draw(_ body: (inout NCursesCanvas) -> Void) {
+  /// The frame on the screen, as drawn; nil until the first one.
+  private var shown: FrameRecord?
+
+  /// Draws one frame: whatever `body` puts on a blank screen, then one update of the terminal. Only
+  /// the rows that differ from the frame before are written again (cleared, then drawn), so a key
+  /// that changes a few rows costs those rows; a new size, or the bottom line written over while
+  /// blocked, draws every row.
+  public func draw(_ body: (inout FrameRecord) -> Void) {
     guard let window else { return }
-    werase(window)
+    var frame = FrameRecord(size: size)
+    body(&frame)
+    let wroteOver = BlockedWait.takeWroteOverFrame()
+    let previous = shown.flatMap { $0.size == frame.size && !wroteOver ? $0 : nil }
+    if previous == nil { werase(window) }
     var canvas = NCursesCanvas(window: window, size: size, palette: palette)
-    body(&canvas)
+    for y in frame.rows.indices {
+      if let previous {
+        guard previous.rows[y] != frame.rows[y] else { continue }
+        wmove(window, Int32(y), 0)
+        wclrtoeol(window)
+      }
+      for put in frame.rows[y] { canvas.put(put.text, x: put.x, y: y, style: put.style) }
+    }
+    shown = frame
     wnoutrefresh(window)
     doupdate()
   }

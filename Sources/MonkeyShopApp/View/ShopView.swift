@@ -23,67 +23,20 @@ public struct ShopView {
     self.room = room
   }
 
-  /// Rows between the sections: one on a whole screen, none above the band.
-  private var gap: Int { room == .screen ? 1 : 0 }
-  /// Rows the hint bar takes at the bottom.
-  private var hintRows: Int { room == .aboveBand(hintBar: false) ? 0 : 1 }
-
-  /// From this width the event log goes beside the products and conditions instead of below them.
-  static let sideBySideWidth = 160
-
-  /// Where the event log goes on a screen of this size: its rule's row, the rows below it, its
-  /// column and width.
-  struct LogArea {
-    var x: Int
-    var top: Int
-    var bottom: Int
-    var width: Int
-    var rows: Int { max(0, bottom - top) }
-  }
-
-  /// The left column's width: the whole screen, or on a wide one what products and conditions need.
-  static func mainWidth(_ size: ScreenSize) -> Int {
-    size.width >= sideBySideWidth ? max(ScreenSize.minimum.width, size.width * 9 / 20) : size.width
-  }
-
   public func draw(on canvas: inout some Canvas) {
     let size = canvas.size
     guard size.isLargeEnough || room != .screen else { return drawTooSmall(on: &canvas) }
+    let layout = ShopLayout(model: model, size: size, room: room)
     drawHeader(on: &canvas)
-    // An overlay that shows the status inside itself takes it from the bottom of the screen.
-    let status = OverlayView.showsStatus(model.overlay) ? [""] : statusLines(width: size.width)
-    let below = drawUpper(on: &canvas, width: Self.mainWidth(size))
-    drawLog(on: &canvas, logArea(size: size, statusRows: status.count, below: below))
-    for (index, line) in status.enumerated() {
-      canvas.put(
-        line, x: 0, y: size.height - hintRows - status.count + index, width: size.width,
-        style: model.status?.tone.style ?? .plain)
+    drawBalance(on: &canvas, y: layout.balanceY, width: layout.mainWidth)
+    drawProducts(on: &canvas, layout)
+    drawConditions(on: &canvas, layout)
+    drawLog(on: &canvas, layout.log)
+    for (index, line) in layout.status.enumerated() {
+      canvas.put(line, x: 0, y: layout.statusY + index, width: size.width, style: model.status?.tone.style ?? .plain)
     }
-    if hintRows > 0 { drawHints(on: &canvas, y: size.height - 1) }
+    if let y = layout.hintY { drawHints(on: &canvas, y: y) }
     OverlayView(model: model).draw(on: &canvas)
-  }
-
-  /// The upper part (balance, products, conditions) in the left column; the row below it.
-  private func drawUpper(on canvas: inout some Canvas, width: Int) -> Int {
-    drawBalance(on: &canvas, y: 1 + gap, width: width)
-    let y = drawProducts(on: &canvas, y: 2 + 2 * gap, width: width)
-    return drawConditions(on: &canvas, y: y + gap, width: width)
-  }
-
-  /// Where the log goes on a whole screen of this size (the model pages the log by its rows).
-  static func logArea(_ model: ShopModel, size: ScreenSize, statusRows: Int = 1) -> LogArea {
-    ShopView(model: model).logArea(size: size, statusRows: statusRows)
-  }
-
-  /// Where the log goes: below the conditions (`below`: the row under them, measured when not
-  /// given), or beside everything on a wide screen.
-  private func logArea(size: ScreenSize, statusRows: Int, below: Int? = nil) -> LogArea {
-    let bottom = size.height - hintRows - 1 - statusRows
-    let left = Self.mainWidth(size)
-    if left < size.width { return LogArea(x: left + 1, top: 1 + gap, bottom: bottom, width: size.width - left - 1) }
-    var probe = HeightProbe(size: size)
-    let y = below ?? drawUpper(on: &probe, width: size.width)
-    return LogArea(x: 0, top: y + gap, bottom: bottom, width: size.width)
   }
 
   private func drawTooSmall(on canvas: inout some Canvas) {
@@ -111,53 +64,45 @@ public struct ShopView {
     canvas.put("  " + words.balance(model.balance), x: 0, y: y, style: Style(tint: .success, bold: true))
     var right: [String] = []
     if model.unfinishedCount > 0 { right.append(words.unfinished(model.unfinishedCount)) }
-    if let spinner = spinner { right.append(spinner) }
+    if let spinner = Self.spinner(model) { right.append(spinner) }
     let text = right.joined(separator: "  ") + " "
     canvas.put(text, x: width - TextWidth.of(text), y: y, style: Style(tint: .warning, bold: true))
   }
 
   /// A braille spinner whose frame follows the time since the purchase started.
-  var spinner: String? {
+  static func spinner(_ model: ShopModel) -> String? {
     guard let started = model.inFlight.values.min() else { return nil }
     let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     let index = max(0, model.now - started) / ShopModel.spinnerInterval % frames.count
-    return "\(frames[index]) \(words.purchasing)"
+    return "\(frames[index]) \(model.words.purchasing)"
   }
 
   // MARK: Products
 
   /// Rows of the product list: two per product, scrolled to keep the selection in view.
-  private func drawProducts(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
-    let size = canvas.size
-    canvas.rule(words.products, y: top, width: width)
+  private func drawProducts(on canvas: inout some Canvas, _ layout: ShopLayout) {
+    let width = layout.mainWidth
+    canvas.rule(words.products, y: layout.productsY, width: width)
     let products = model.catalog.products
-    // Rules, conditions, a few log lines, status and hints. Above the player's band, with no blank
-    // rows between the sections: the three rules, two rows of conditions, four log lines, the
-    // status and the hint bar if shown; the products take what is left.
-    let fixedRows = room == .screen ? 1 + 1 + 3 + 1 + 4 + 2 : 3 + 2 + 4 + 1 + hintRows
-    let listRows = max(2, min(products.count * 2, (size.height - top - fixedRows) / 2 * 2, max(4, size.height / 3)))
-    let visible = listRows / 2
-    let first = min(max(0, model.selection - visible + 1), max(0, products.count - visible))
-    var y = top + 1
-    for index in first..<min(products.count, first + visible) {
+    var y = layout.firstProductY
+    for index in layout.shownProducts {
       drawProduct(products[index], selected: index == model.selection, on: &canvas, y: y, width: width)
       y += 2
     }
-    if products.count > visible {
+    if layout.productsScroll {
       let position = " \(model.selection + 1)/\(products.count) "
-      canvas.put(position, x: width - TextWidth.of(position) - 1, y: top, style: .muted)
+      canvas.put(position, x: width - TextWidth.of(position) - 1, y: layout.productsY, style: .muted)
     }
-    if case .loaded(let response) = model.products, !response.invalidProductIdentifiers.isEmpty, y < size.height {
+    if let y = layout.invalidIdentifiersY, case .loaded(let response) = model.products {
       canvas.put(
         "  " + words.invalidIdentifiers(response.invalidProductIdentifiers), x: 0, y: y, width: width, style: .muted)
-      y += 1
     }
-    return y
   }
 
   private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
     let text = product.localization(words.language.rawValue)
-    let button = "[ \(words.buyButton(model.buyButton(product))) ]"
+    let buyButton = model.buyButton(product)
+    let button = "[ \(words.buyButton(buyButton)) ]"
     // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
     // since that row's buy key pays for it.
     let rowQuantity = model.quantity(for: product)
@@ -166,11 +111,16 @@ public struct ShopView {
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
     let owned = model.owned.owns(product.productIdentifier)
-    let price =
-      owned
-      ? words.owned
-      : model.response?.contains(product.productIdentifier) == true
+    let price: String
+    if owned {
+      price = words.owned
+    } else if case .buy(let shown) = buyButton {
+      price = shown
+    } else {
+      price =
+        model.response?.contains(product.productIdentifier) == true
         ? product.displayPrice(in: model.storefront) ?? "—" : ""
+    }
     let priceWidth = 12
     let titleWidth = max(8, width - rightWidth - priceWidth - 4)
     let marker = selected ? "▶ " : "  "
@@ -179,7 +129,7 @@ public struct ShopView {
     canvas.put(
       TextWidth.fit(price, to: priceWidth), x: titleWidth + 3, y: y,
       style: Style(tint: owned ? .success : .price, bold: true))
-    canvas.put(right, x: width - rightWidth, y: y, style: buttonStyle(product, selected: selected))
+    canvas.put(right, x: width - rightWidth, y: y, style: buttonStyle(buyButton, selected: selected))
     if let download = model.download(forProduct: product.productIdentifier), download.installedAt == nil {
       drawDownload(download, on: &canvas, y: y + 1, width: width)
     } else {
@@ -203,8 +153,8 @@ public struct ShopView {
     canvas.put(line, x: 0, y: y, width: width, style: style)
   }
 
-  private func buttonStyle(_ product: Product, selected: Bool) -> Style {
-    switch model.buyButton(product) {
+  private func buttonStyle(_ button: BuyButton, selected: Bool) -> Style {
+    switch button {
     case .networkDown, .appStoreDisabled: Style(tint: .danger, bold: true)
     case .loading, .notAvailable: Style(tint: .warning)
     case .buy: Style(tint: .success, bold: true, reverse: selected)
@@ -213,30 +163,15 @@ public struct ShopView {
 
   // MARK: Conditions
 
-  /// Every condition and its state, wrapped to the width.
-  private func drawConditions(on canvas: inout some Canvas, y top: Int, width: Int) -> Int {
-    canvas.rule(words.conditions, y: top, width: width)
-    var x = 2
-    var y = top + 1
-    let conditions = model.store.conditions
-    let defaultStorefront = model.catalog.defaultStorefront
-    for condition in Condition.allCases {
-      let value = condition.value(in: conditions, defaultStorefront: defaultStorefront)
-      let normal = condition.value(in: Conditions(), defaultStorefront: defaultStorefront)
-      // The rarer switches show only when set away from their default (the panel lists them all).
-      guard condition.isAlwaysShown || value != normal else { continue }
-      let label = words.conditionName(condition) + " "
-      let shown = words.conditionValue(condition, value)
-      let cell = label + shown
-      if x + TextWidth.of(cell) + 3 > width {
-        x = 2
-        y += 1
-      }
-      canvas.put(label, x: x, y: y, style: .muted)
-      canvas.put(shown, x: x + TextWidth.of(label), y: y, style: conditionStyle(condition, isNormal: value == normal))
-      x += TextWidth.of(cell) + 3
+  /// Every condition and its state, where the layout puts them.
+  private func drawConditions(on canvas: inout some Canvas, _ layout: ShopLayout) {
+    canvas.rule(words.conditions, y: layout.conditionsY, width: layout.mainWidth)
+    for cell in layout.conditions {
+      canvas.put(cell.label, x: cell.x, y: cell.y, style: .muted)
+      canvas.put(
+        cell.value, x: cell.x + TextWidth.of(cell.label), y: cell.y,
+        style: conditionStyle(cell.condition, isNormal: cell.isNormal))
     }
-    return y + 1
   }
 
   /// A fault away from its default stands out; storefront and latency are choices, not faults.
@@ -247,7 +182,7 @@ public struct ShopView {
 
   // MARK: Event log
 
-  private func drawLog(on canvas: inout some Canvas, _ area: LogArea) {
+  private func drawLog(on canvas: inout some Canvas, _ area: ShopLayout.LogArea) {
     guard area.rows > 0 else { return }
     var title = words.eventLog(model.storeKit)
     if model.logScroll > 0 { title += " · " + words.scrolledBack(model.logScroll) }
@@ -360,18 +295,6 @@ public struct ShopView {
 
   // MARK: Status and hints
 
-  /// The status message, on one line or, when long, two: an error's ID must stay visible.
-  private func statusLines(width: Int) -> [String] {
-    guard let status = model.status else { return [""] }
-    var text = " " + words.notice(status, title: model.title(of:))
-    if model.isPurchaseInFlight, let spinner, status.tone == .info { text = " \(spinner.prefix(1))" + text }
-    guard TextWidth.of(text) > width else { return [text] }
-    let first = TextWidth.truncate(text, to: width)
-    let cut = first.lastIndex(of: " ").map { first[..<$0] }.map(String.init) ?? first
-    let rest = "   " + text.dropFirst(cut.count).trimmingCharacters(in: .whitespaces)
-    return [cut, rest]
-  }
-
   private func drawHints(on canvas: inout some Canvas, y: Int) {
     HintBar.draw(model.activeBindings, language: words.language, on: &canvas, y: y)
   }
@@ -396,10 +319,8 @@ enum HintBar {
     let help = bindings.first { $0.action == .openHelp }
     let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint.text(language)) + 2 } ?? 0
     // The most useful keys first, so a narrow bar still shows them; help lists every key.
-    let ranked = bindings.enumerated().sorted { a, b in
-      (importance.firstIndex(of: a.element.action) ?? importance.count, a.offset)
-        < (importance.firstIndex(of: b.element.action) ?? importance.count, b.offset)
-    }.map(\.element)
+    let rank = bindings.map { importance.firstIndex(of: $0.action) ?? importance.count }
+    let ranked = bindings.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }.map { bindings[$0] }
     // ↑ and ↓ share one cell: "↑↓ select".
     let next = bindings.first { $0.action == .selectNext }
     let paired = next != nil && bindings.contains { $0.action == .selectPrevious }
@@ -420,10 +341,4 @@ enum HintBar {
         help.hint.text(language), x: width - reserve + 1 + TextWidth.of(key) + 1, y: y, style: Style(reverse: true))
     }
   }
-}
-
-/// A canvas that draws nothing: the layout's rows are measured by drawing on it.
-private struct HeightProbe: Canvas {
-  let size: ScreenSize
-  mutating func put(_ text: String, x: Int, y: Int, style: Style) {}
 }

@@ -44,7 +44,7 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let usa = named("USA")!
 
   public static func named(_ code: String) -> Storefront? {
-    byCode[code.uppercased()]
+    byCode[code] ?? byCode[code.uppercased()]
   }
 
   /// The storefront whose code is `code` exactly as written, in capitals.

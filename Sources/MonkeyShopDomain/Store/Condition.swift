@@ -44,7 +44,12 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
   /// Everything about this condition in one place: its name on the screen, its values and how they
   /// are spelt, read, written, offered and shown. `store set`, walkthroughs, the conditions bar
   /// and the panel all go through it.
-  public var descriptor: ConditionDescriptor {
+  public var descriptor: ConditionDescriptor { Self.descriptors[self]! }
+
+  /// Every condition's descriptor, made once: the conditions bar reads them on every frame.
+  private static let descriptors = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.makeDescriptor()) })
+
+  private func makeDescriptor() -> ConditionDescriptor {
     switch self {
     case .purchasesAllowed:
       ConditionDescriptor(
@@ -217,6 +222,7 @@ public enum Condition: String, CaseIterable, Sendable, CustomStringConvertible {
       return value
     case .oneOf(let choices): return choices.first { $0.spelling == value }?.shown?.text(language) ?? value
     case .errorCode:
+      if value == "off" { return Phrase("off", "オフ").text(language) }
       // A forced error by its domain and name as well as its number: `2 paymentCancelled`,
       // `5002 SSServerErrorDomain`.
       guard let error = StoreError(argument: value) else {
