@@ -1,4 +1,6 @@
 import Foundation
+import MonkeyShopDomain
+import MonkeyShopStorage
 import Testing
 
 #if canImport(Glibc)
@@ -21,6 +23,9 @@ struct CrashPointSweepTests {
     /// empty folder: the balance, and each transaction as "state" or "state unfinished".
     let balance: Int
     let transactions: [String]
+    /// Left as earlier versions left the folder: the record's transactions in `history.jsonl`, no
+    /// `record.sqlite`, so the command converts it first.
+    var legacyHistory = false
   }
 
   static let five = ShippedCatalog.five
@@ -66,6 +71,10 @@ struct CrashPointSweepTests {
   static let withHistory = Template(
     name: "with-history", setup: Array(repeating: ["buy", five], count: 21),
     balance: 105, transactions: Array(repeating: "purchased", count: 21))
+  /// `withHistory` with its history in `history.jsonl`, as earlier versions kept it.
+  static let legacyHistory = Template(
+    name: "legacy-history", setup: withHistory.setup, balance: 105, transactions: withHistory.transactions,
+    legacyHistory: true)
 
   /// A writing command, the state it runs in, and what the balance may be after the next launch,
   /// leaving out the credits of purchases that were not purchased in the template (those are
@@ -96,6 +105,10 @@ struct CrashPointSweepTests {
     // A refund of a transaction only the history lists, which brings it back into the store (the
     // launch after it may take the 5 credits back).
     Case(command: ["store", "refund", "1"], template: withHistory, allowedBalances: [105, 100]),
+    // The conversion of a history.jsonl into the record: by a purchase (which then records #2
+    // there), and by a listing, which takes the lock only for it.
+    Case(command: ["buy", five], template: legacyHistory, allowedBalances: [105]),
+    Case(command: ["store", "transactions"], template: legacyHistory, allowedBalances: [105]),
     // A non-consumable whose hosted content is unpacked into the data folder: after any kill the
     // content is whole or absent, and whole once the launch has finished the purchase.
     Case(command: ["buy", HostedPackage.jungleMap], template: credited, allowedBalances: [15]),
@@ -139,8 +152,7 @@ struct CrashPointSweepTests {
   /// Runs the command once under strace to find its calls into the data folder, checks that run,
   /// then kills it at each of them in turn. Returns how many runs were killed where intended.
   func sweep(_ testCase: Case) async throws -> (Int, String) {
-    let template = try await prepare(testCase.template)
-    let templateView = try await LedgerView.read(template)
+    let (template, templateView) = try await prepare(testCase.template)
 
     // The run that is not killed: which calls it makes, and the paths they touch.
     let discovery = try await run(testCase, from: template, templateView: templateView, at: nil, paths: [])
@@ -155,7 +167,8 @@ struct CrashPointSweepTests {
       counts[name] = Dictionary(grouping: ofName, by: \.thread).values.map(\.count).max() ?? 0
     }
     #expect(
-      counts["write", default: 0] > 0 && counts["fsync", default: 0] > 0,
+      counts["write", default: 0] + counts["pwrite64", default: 0] > 0
+        && counts["fsync", default: 0] + counts["fdatasync", default: 0] > 0,
       "\(testCase.testDescription) wrote nothing in \(data)? calls: \(calls)")
     let points = counts.sorted { $0.key < $1.key }.flatMap { name, count in
       (1...count).map { CrashPoint(syscall: name, occurrence: $0) }
@@ -185,7 +198,7 @@ struct CrashPointSweepTests {
   }
 
   /// Prepares a template's state in a folder of its own, and checks it shows what it should.
-  func prepare(_ template: Template) async throws -> ShopFolder {
+  func prepare(_ template: Template) async throws -> (ShopFolder, LedgerView) {
     let folder = try ShopFolder("sweep-template-\(template.name)")
     try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
     for command in template.setup {
@@ -198,7 +211,24 @@ struct CrashPointSweepTests {
         "template \(template.name) is not the state the sweep needs: \(view); "
           + "wanted balance \(template.balance), \(template.transactions)")
     }
-    return folder
+    if template.legacyHistory { try Self.asHistoryFile(folder) }
+    return (folder, view)
+  }
+
+  /// The folder as earlier versions left it: the record's transactions in `history.jsonl`, one
+  /// line each as they wrote them, and no database.
+  static func asHistoryFile(_ folder: ShopFolder) throws {
+    let data = DataFolder(path: folder.data.path)
+    let history = try data.readHistory()
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: data.recordPath + suffix) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    var lines = Data()
+    for transaction in history { lines += try encoder.encode(transaction) + Data("\n".utf8) }
+    guard
+      FileManager.default.createFile(atPath: data.historyPath, contents: lines, attributes: [.posixPermissions: 0o600])
+    else { throw E2EFailure("cannot write \(data.historyPath)") }
   }
 
   struct Run {
