@@ -14,9 +14,10 @@ import Testing
 /// the user sees is checked: a credit given once, a paid purchase credited, no transaction ID
 /// repeated, every later command working. Then one more purchase, checked the same way.
 ///
-/// The record's SQLite calls (its locks, its write-ahead log) make about 1,500 crash points in
-/// all, most of an hour on a 2-core machine (the two conversion cases alone: 437 points, 10 minutes). `MONKEYSHOP_SWEEP_ONLY=TEXT` sweeps only the cases whose
-/// command or template names TEXT (`legacy-history`, `refund`), for a focused run.
+/// The record's SQLite calls (its locks, its write-ahead log) more than double the crash points:
+/// the two conversion cases alone make 437, ten minutes on a 2-core machine.
+/// `MONKEYSHOP_SWEEP_ONLY=TEXT` sweeps only the cases whose command or template names TEXT
+/// (`legacy-history`, `refund`), for a focused run.
 @Suite("Crash-point sweep", .tags(.endToEnd, .crashSweep), .timeLimit(.minutes(60)))
 struct CrashPointSweepTests {
   /// A state prepared with ordinary commands, in which the command under test has work to do.
