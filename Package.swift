@@ -23,6 +23,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .systemLibrary(
@@ -34,8 +35,12 @@ let package = Package(
     // Pure values: the catalog, the App Store's rules and transactions, the wallet's contents,
     // errors and their IDs, dates, languages, escaped text.
     .target(name: "MonkeyShopDomain"),
-    // The data folder: locks, one atomic file writer, the store's and the wallet's files.
-    .target(name: "MonkeyShopStorage", dependencies: ["MonkeyShopDomain"]),
+    // The data folder: locks, one atomic file writer, the store's and the wallet's files, and the
+    // App Store's record of transactions in SQLite (GRDB).
+    .target(
+      name: "MonkeyShopStorage",
+      dependencies: ["MonkeyShopDomain", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     // The storefront app: model, messages, update, effects, runtime, key map, view, text.
     .target(name: "MonkeyShopApp", dependencies: ["MonkeyShopDomain", "MonkeyShopStorage"]),
     // Walkthroughs: the format, the runner, the player, JUnit and asciicast output.

@@ -36,7 +36,7 @@ for _ in range(7):
     started = time.monotonic()
     subprocess.run(buy, env=environment, stdout=subprocess.DEVNULL, check=True)
     times.append((time.monotonic() - started) * 1000)
-history = os.path.join(folder, "history.jsonl")
-size = os.path.getsize(history) // 1024 if os.path.exists(history) else 0
+record = os.path.join(folder, "record.sqlite")
+size = os.path.getsize(record) // 1024 if os.path.exists(record) else 0
 print(f"{label:<52}{counts}median {statistics.median(times):.1f} ms (whole process)  "
-      f"store {os.path.getsize(os.path.join(folder, 'store.json'))} B, history {size:,} KB")
+      f"store {os.path.getsize(os.path.join(folder, 'store.json'))} B, record {size:,} KB")

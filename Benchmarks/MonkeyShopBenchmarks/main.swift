@@ -3,7 +3,9 @@
 // Foundation's), and the walkthrough library. Run through Benchmarks/run, which also measures the
 // storefront in a pseudo-terminal and counts what a purchase of the real binary writes;
 // `--catalog-readers` runs the catalog readers alone; `--write-data-folder PATH N` writes a data
-// folder as N past purchases leave it.
+// folder as N past purchases leave it; `--record-cost lookup|page|refund PATH` times one of those on
+// such a folder, in a process of its own so its peak memory is that operation's
+// (Benchmarks/record_cost.py).
 import Foundation
 import MonkeyShopApp
 import MonkeyShopDomain
@@ -36,6 +38,12 @@ if arguments.first == "--write-data-folder", let path = arguments.dropFirst().fi
   let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
 {
   try writeDataFolder(path, past: count)
+  exit(0)
+}
+if arguments.first == "--record-cost", let operation = arguments.dropFirst().first,
+  let path = arguments.dropFirst(2).first
+{
+  try recordCost(operation, folder: DataFolder(path: path), at: start)
   exit(0)
 }
 let repository = URL(fileURLWithPath: arguments.first ?? ".")
@@ -104,8 +112,9 @@ func rawDurableWrite(folder: String, bytes: Data) {
 }
 
 /// Writes a data folder as `count` purchases of 5 credits, delivered and finished, leave it: the
-/// newest finished transactions in the store, the others in the history, every one credited.
-/// Built directly rather than by `count` purchases, so 100,000 take a second.
+/// newest finished transactions in the store, the others in the App Store's record, every one
+/// credited. Built directly rather than by `count` purchases: the record is written 50,000
+/// transactions a change, so a million take a minute.
 func writeDataFolder(_ path: String, past count: Int) throws {
   try FileManager.default.createDirectory(
     atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -115,20 +124,16 @@ func writeDataFolder(_ path: String, past count: Int) throws {
       purchaseDate: start.addingTimeInterval(Double(number)), finished: true, environment: .sandbox)
   }
   let kept = transactions.suffix(StoreState.finishedHistoryLimit)
-  // The history as monkeyshop appends it: one JSON object per line, keys sorted, dates in seconds.
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  encoder.dateEncodingStrategy = .secondsSince1970
-  var lines = Data()
-  for transaction in transactions.dropLast(kept.count) {
-    lines += try encoder.encode(transaction)
-    lines.append(UInt8(ascii: "\n"))
+  let folder = DataFolder(path: path)
+  let past = transactions.dropLast(kept.count)
+  for batch in stride(from: past.startIndex, to: past.endIndex, by: 50_000) {
+    try folder.update { store, wallet in
+      store.leaving = Array(past[batch..<min(batch + 50_000, past.endIndex)])
+      store.lastTransactionNumber = count
+      wallet.lastTransactionNumber = count
+    }
   }
-  if !lines.isEmpty {
-    _ = FileManager.default.createFile(
-      atPath: path + "/history.jsonl", contents: lines, attributes: [.posixPermissions: 0o600])
-  }
-  try DataFolder(path: path).update { store, wallet in
+  try folder.update { store, wallet in
     store.conditions.latency = .instant
     store.transactions = Array(kept)
     store.lastTransactionNumber = count
@@ -194,7 +199,7 @@ for past in [10, 1_000, 10_000, 100_000] {
   let (delivery, raw) = try deliveries(in: folder, rawFolder: rawFolder, iterations: iterations)
   let sizes =
     "wallet \(fileSize(folder.walletPath)) B, store \(fileSize(folder.storePath)) B, "
-    + "history \(fileSize(folder.historyPath) / 1024) KB"
+    + "record \(fileSize(folder.recordPath) / 1024) KB"
   report(
     "durable delivery, \(past) past transactions",
     "median \(format(delivery.median))  p99 \(format(delivery.p99))  raw \(format(raw.median))  "

@@ -163,7 +163,7 @@ public final class ShopRuntime {
       return storeOperation { store in [.finished(try store.finish(transaction.id))] }
     case .refund(let id, let reason, let date):
       // The transaction may be one only the history lists.
-      return storeOperation(seeingHistory: true) { store in
+      return storeOperation(reaching: .transaction(id)) { store in
         [.refundMade(try store.refund(id, reason: reason, at: date))]
       }
     case .relaunch:
@@ -249,7 +249,7 @@ public final class ShopRuntime {
 
     case .lookUp(let id):
       do {
-        return [.lookedUp(transactionID: id, try storage.readEveryTransaction().last { $0.id == id })]
+        return [.lookedUp(transactionID: id, try storage.readTransaction(id))]
       } catch {
         return [.failed(ShopFailure(error))]
       }
@@ -279,7 +279,7 @@ public final class ShopRuntime {
       }
 
     case .restoreCompletedTransactions(let date):
-      return storeOperation(seeingHistory: true) { store in
+      return storeOperation(reaching: .nonConsumables(of: model.catalog)) { store in
         [.restoredTransactions(try store.restoreCompletedTransactions(at: date))]
       }
 
@@ -288,7 +288,10 @@ public final class ShopRuntime {
 
     case .syncEntitlements:
       do {
-        let entitlements = AppStore.currentEntitlements(of: try storage.readEveryTransaction(), in: model.catalog)
+        // Only non-consumables entitle: the history's purchases of them, and the store's.
+        let products = HistoryReach.nonConsumableIdentifiers(of: model.catalog)
+        let every = try storage.readStore().withHistory(try storage.readHistory(ofProducts: products))
+        let entitlements = AppStore.currentEntitlements(of: every, in: model.catalog)
         return [.entitlements(entitlements, unlocked: try credits.unlock(entitlements: entitlements))]
       } catch {
         return [.failed(ShopFailure(error))]
@@ -297,11 +300,11 @@ public final class ShopRuntime {
   }
 
   /// A store operation whose failure is shown as it is.
-  private func storeOperation(seeingHistory: Bool = false, _ body: (inout AppStore) throws -> [ShopMessage])
+  private func storeOperation(reaching: HistoryReach? = nil, _ body: (inout AppStore) throws -> [ShopMessage])
     -> [ShopMessage]
   {
     do {
-      return try changeStore(seeingHistory: seeingHistory, body)
+      return try changeStore(reaching: reaching, body)
     } catch {
       return [.failed(ShopFailure(error))]
     }
@@ -311,11 +314,11 @@ public final class ShopRuntime {
   /// another process wrote since the model last saw the folder (an approval, a resolution, a
   /// condition) reaches it first as a folder read, or taking the store as written would hide it
   /// from the reconciliation, and the app would neither log nor deliver it.
-  private func changeStore(seeingHistory: Bool = false, _ body: (inout AppStore) throws -> [ShopMessage]) throws
+  private func changeStore(reaching: HistoryReach? = nil, _ body: (inout AppStore) throws -> [ShopMessage]) throws
     -> [ShopMessage]
   {
     let known = model.store
-    let ((messages, found), state) = try storage.changeStore(catalog: model.catalog, seeingHistory: seeingHistory) {
+    let ((messages, found), state) = try storage.changeStore(catalog: model.catalog, reaching: reaching) {
       store, wallet in
       let found = store.state == known ? nil : ShopMessage.dataFolderRead(store.state, wallet, at: model.now)
       return (try body(&store), found)

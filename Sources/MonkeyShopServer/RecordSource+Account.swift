@@ -16,7 +16,7 @@ extension RecordSource {
     let signer = try EnvironmentSigner.of(folder, environment: environment)
     try folder.update(seeingHistory: { store, _, history in
       let index = store.transactions.firstIndex { $0.id == id }
-      guard var transaction = try index.map({ store.transactions[$0] }) ?? history().last(where: { $0.id == id })
+      guard var transaction = try index.map({ store.transactions[$0] }) ?? history.transaction(id)
       else { throw APIError.originalTransactionIdNotFound }
       transaction.appAccountToken = token
       guard

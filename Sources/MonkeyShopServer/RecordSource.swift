@@ -61,13 +61,13 @@ final class RecordSource: Sendable {
     }
   }
 
-  private func cached(_ folder: DataFolder) -> ServedRecord? {
+  func cached(_ folder: DataFolder) -> ServedRecord? {
     let stamp = folder.recordStamp()
     guard let loaded = cache.withLock({ $0 }), loaded.stamp == stamp else { return nil }
     return loaded.record
   }
 
-  private func served(_ every: [StoreTransaction], store: StoreState) throws -> ServedRecord {
+  func served(_ every: [StoreTransaction], store: StoreState) throws -> ServedRecord {
     var entries: [ServedRecord.Entry] = []
     entries.reserveCapacity(every.count)
     var signers: [StoreEnvironment: EnvironmentSigner] = [:]

@@ -52,12 +52,12 @@ struct Routes: Sendable {
   // MARK: Handlers
 
   func transactionInfo(_ id: String) async throws -> Response {
-    let record = try await Blocking.run { [source] in try source.current() }
     guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
+    let found = try await Blocking.run { [source] in try source.lookUp(id) }
     // The path takes a transaction ID; an app transaction ID gets AppTransactionIdNotSupportedError
     // (listed on the page's 400 responses).
-    if id == record.appTransactionID { throw APIError.appTransactionIdNotSupported }
-    guard let entry = record.entry(id) else { throw APIError.transactionIdNotFound }
+    if id == found.appTransactionID { throw APIError.appTransactionIdNotSupported }
+    guard let entry = found.entry else { throw APIError.transactionIdNotFound }
     // TransactionInfoResponse: https://developer.apple.com/documentation/appstoreserverapi/transactioninforesponse
     return json(["signedTransactionInfo": .string(entry.jws)])
   }

@@ -50,7 +50,7 @@ extension DataFolder {
 
   public func updateOwned<Result>(_ body: (inout OwnedProducts, StoreState, Wallet) throws -> Result) throws -> Result {
     try locked { folder in
-      let (store, wallet) = try read(in: folder)
+      let (store, wallet, _) = try read(in: folder, locked: true)
       let owned = try readOwned(in: folder)
       var changed = owned
       let result = try body(&changed, store, wallet)

@@ -252,7 +252,7 @@ extension DataFolder {
       start = offset
     }
     let known = { (id: String) -> Bool in
-      store.transaction(id) != nil || ((try? self.readHistory())?.contains { $0.id == id } ?? false)
+      store.transaction(id) != nil || ((try? self.readHistoryTransaction(id)) ?? nil) != nil
     }
     if let problem = request.validate(now: now, knowsTransaction: known) { return .failure(problem) }
     let response =

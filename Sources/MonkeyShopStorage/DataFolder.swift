@@ -7,12 +7,16 @@ import MonkeyShopDomain
   import Darwin
 #endif
 
-/// The data folder on disk: `wallet.json`, `store.json` and `history.jsonl`. Every read-modify-write holds an
-/// exclusive lock on the folder, so monkeyshop processes on one wallet never lose an update.
+/// The data folder on disk: `wallet.json`, `store.json` and the App Store's record `record.sqlite`.
+/// Every read-modify-write holds an exclusive lock on the folder, so monkeyshop processes on one
+/// wallet never lose an update; readers take no lock.
 public final class DataFolder: ShopStorage {
   public let path: String
   public var walletPath: String { path + "/wallet.json" }
   public var storePath: String { path + "/store.json" }
+  /// The App Store's record of the transactions that left the store (`TransactionRecord`).
+  public var recordPath: String { path + "/" + TransactionRecord.name }
+  /// Where earlier versions kept that record, converted into `recordPath` when found.
   public var historyPath: String { path + "/" + HistoryFile.name }
   /// How a change waits for another monkeyshop's lock.
   public var waiting = LockWaiting()
@@ -22,8 +26,20 @@ public final class DataFolder: ShopStorage {
   /// Told what a change did to a file besides its own write (a torn last history line cut off).
   public var onNotice: ((String) -> Void)?
 
+  /// The record's connection, kept for this folder object's later reads and changes while the
+  /// file stays the same.
+  private var openedRecord: TransactionRecord?
+
   public init(path: String) {
     self.path = path
+  }
+
+  /// The App Store's record, opened once and reused while it is the same file; nil when there is
+  /// none and `creating` is false.
+  func record(in folder: Int32, creating: Bool) throws(DataFileError) -> TransactionRecord? {
+    openedRecord = try TransactionRecord.open(
+      folder: folder, folderPath: path, creating: creating, reusing: openedRecord)
+    return openedRecord
   }
 
   /// `--data-dir`, else `MONKEYSHOP_DATA_DIR`, else `$XDG_DATA_HOME/monkeyshop`, else
@@ -39,7 +55,8 @@ public final class DataFolder: ShopStorage {
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
     guard let folder = try openFolder(creating: false) else { return (StoreState(), Wallet()) }
     defer { close(folder) }
-    return try read(in: folder)
+    let (store, wallet, _) = try read(in: folder)
+    return (store, wallet)
   }
 
   /// Whether a file at `path` would be in this folder or below it (`content/`), whose files only
@@ -52,16 +69,51 @@ public final class DataFolder: ShopStorage {
   }
 
   public func readHistory() throws(DataFileError) -> [StoreTransaction] {
-    guard let folder = try openFolder(creating: false) else { return [] }
-    defer { close(folder) }
-    var (store, wallet) = try read(in: folder)
-    TransactionNumbers.catchUp(&store, with: wallet)
-    return try HistoryFile(folder: folder, path: path, onNotice: onNotice).read(
-      counter: store.lastTransactionNumber, noticesTornLine: true)
+    var every: [StoreTransaction] = []
+    try opened { folder throws(DataFileError) in
+      guard let record = try read(in: folder).record else { return }
+      try record.access { try record.eachTransaction { every.append($0) } }
+    }
+    return every
+  }
+
+  public func readHistoryTransaction(_ id: String) throws(DataFileError) -> StoreTransaction? {
+    try opened { folder throws(DataFileError) in try read(in: folder).record?.transaction(id) } ?? nil
+  }
+
+  public func readHistory(ofProducts products: Set<String>) throws(DataFileError) -> [StoreTransaction] {
+    let found = try opened { folder throws(DataFileError) in
+      try read(in: folder).record?.transactions(ofProducts: products)
+    }
+    return (found ?? nil) ?? []
+  }
+
+  /// Every transaction of the record, oldest first, each handed to `body` as it is read, without
+  /// the lock: a listing of a million transactions never holds them all, nor holds up a purchase.
+  public func forEachInHistory(_ body: (StoreTransaction) throws -> Void) throws {
+    guard let record = try opened({ folder throws(DataFileError) in try read(in: folder).record }) ?? nil else {
+      return
+    }
+    try record.eachTransaction(body)
+  }
+
+  /// A page of the record: up to `limit` transactions numbered above `after`, oldest first, found
+  /// by the key wherever the page starts.
+  public func readHistoryPage(after: Int, limit: Int) throws(DataFileError) -> [StoreTransaction] {
+    let page = try opened { folder throws(DataFileError) in
+      try read(in: folder).record?.page(after: after, limit: limit)
+    }
+    return (page ?? nil) ?? []
+  }
+
+  /// How many transactions the record holds (counting them: a cost that grows with the record).
+  public func historyCount() throws(DataFileError) -> Int {
+    let count = try opened { folder throws(DataFileError) in try read(in: folder).record?.count() }
+    return (count ?? nil) ?? 0
   }
 
   public func update<Result>(
-    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: HistoryLookup) throws -> Result
   ) throws -> Result {
     guard let folder = try openFolder(creating: true) else {
       throw DataFileError(path: path, problem: "the data folder vanished while being created")
@@ -69,19 +121,24 @@ public final class DataFolder: ShopStorage {
     defer { close(folder) }
     let lock = try FolderLock.acquire(folder, path: path, waiting: waiting)
     defer { lock.release() }
-    var (store, wallet) = try read(in: folder)
+    var (store, wallet, record) = try read(in: folder, locked: true)
     TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
-    let history = HistoryFile(folder: folder, path: path, onNotice: onNotice)
-    let result = try body(&newStore, &newWallet, { try history.read(counter: store.lastTransactionNumber) })
+    let history = HistoryLookup(
+      transaction: { id in try record?.transaction(id) },
+      ofProducts: { products in try record?.transactions(ofProducts: products) ?? [] })
+    let result = try body(&newStore, &newWallet, history)
     TransactionNumbers.remember(newStore, in: &newWallet)
     // The wallet first: it records the credit and the numbers given, so a crash before the store
     // is written leaves a transaction to deliver again (and recognise), never one credited twice.
     if newWallet != wallet { try file("wallet.json", in: folder).replace(with: encode(newWallet, for: walletPath)) }
-    // Then the history, durable before the store stops listing what moved there.
+    // Then the record, committed durably before the store stops listing what moved there.
     let leaving = newStore.leaving
-    try history.append(leaving)
+    if !leaving.isEmpty {
+      if record == nil { record = try self.record(in: folder, creating: true) }
+      try record?.record(leaving)
+    }
     newStore.leaving = []
     if let signer {
       try signer.signUnsigned(&newStore) { environment in
@@ -192,10 +249,20 @@ public final class DataFolder: ShopStorage {
   // MARK: Reading
 
   /// The store and the wallet, the store counting on from the highest number any of store, wallet
-  /// or history has seen (`TransactionNumbers`). A wallet older than the App Store's record (put
-  /// back from a copy that lacks purchases the record says the app finished) is refused, named, not
-  /// half-used; an absent wallet is a new one.
-  func read(in folder: Int32) throws(DataFileError) -> (store: StoreState, wallet: Wallet) {
+  /// or the App Store's record has seen (`TransactionNumbers`), and the record when there is one. A
+  /// wallet older than the record (put back from a copy that lacks purchases the record says the
+  /// app finished) is refused, named, not half-used; an absent wallet is a new one. A
+  /// `history.jsonl` is first converted into the record, under the lock (`locked`: held already).
+  func read(in folder: Int32, locked: Bool = false) throws(DataFileError) -> (
+    store: StoreState, wallet: Wallet, record: TransactionRecord?
+  ) {
+    if HistoryFile.exists(in: folder) {
+      if locked {
+        try convertHistory(in: folder)
+      } else {
+        try convertHistoryLocking()
+      }
+    }
     let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
       try DataFileReader(path: walletPath, data: data).wallet()
     }
@@ -203,14 +270,15 @@ public final class DataFolder: ShopStorage {
       try file("store.json", in: folder).read().map { data throws(DataFileError) in
         try DataFileReader(path: storePath, data: data).store()
       } ?? StoreState()
-    let history = try HistoryFile(folder: folder, path: path).tail()
+    let record = try self.record(in: folder, creating: false)
+    let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
     if let wallet {
       try TransactionNumbers.checkWallet(
         wallet, walletPath: walletPath, store: store, storePath: storePath, history: history,
-        historyPath: historyPath)
+        historyPath: recordPath)
     }
     store.lastTransactionNumber = max(store.lastTransactionNumber, history.highest)
-    return (store, wallet ?? Wallet())
+    return (store, wallet ?? Wallet(), record)
   }
 
   private func encode<Value: Encodable>(_ value: Value, for path: String) throws(DataFileError) -> Data {

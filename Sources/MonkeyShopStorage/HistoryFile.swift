@@ -7,18 +7,14 @@ import MonkeyShopDomain
   import Darwin
 #endif
 
-/// `history.jsonl`: every transaction that left `store.json`, one JSON object per line, appended
-/// and never rewritten. A purchase appends at most a line or two however long the history is, so
-/// its durable cost stays flat; only listings and refunds read the file.
-///
-/// - An append holds the folder's lock and is durable (fsync) before the store stops listing the
-///   transaction, so a crash at any instant leaves each transaction in one file or both (a
-///   transaction in both reads once, the store's copy winning; listed twice here, the later line).
-/// - A last line without its newline is either a whole transaction whose newline was lost (an
-///   editor that drops the final newline does that): read like any other, and the next writer ends
-///   it with its newline before appending; or a torn append (a writer killed mid-line): readers
-///   leave it out, and the next writer (under the lock) cuts it off, saying so (`onNotice`). Any
-///   other line that is not a transaction is refused with the line's number.
+/// `history.jsonl`: where earlier versions kept every transaction that left `store.json`, one JSON
+/// object per line, appended and never rewritten; now read only to convert it into the App Store's
+/// record (`TransactionRecord`), with the rules it was written by:
+/// - a transaction listed twice reads once, the later line winning;
+/// - a last line without its newline is either a whole transaction whose newline was lost (an
+///   editor that drops the final newline does that): read like any other; or a torn append (a
+///   writer killed mid-line): left out, and said (`onNotice`). Any other line that is not a
+///   transaction is refused with the line's number.
 /// - Opened relative to the folder's descriptor and never through a link, like every data file.
 struct HistoryFile {
   static let name = "history.jsonl"
@@ -73,73 +69,6 @@ struct HistoryFile {
     return try HistoryLines(path: path, data: data, onNotice: noticesTornLine ? onNotice : nil)
       .transactions(counter: counter)
   }
-
-  /// Appends transactions, one line each, and makes them durable. First ends a whole last line that
-  /// lost its newline, or cuts off a torn one (a writer killed mid-append); a file made now is made
-  /// durable in the folder too.
-  func append(_ transactions: [StoreTransaction]) throws(DataFileError) {
-    guard !transactions.isEmpty else { return }
-    let bytes = try HistoryLines.encode(transactions, path: path)
-    var created = false
-    var fd = openat(file.folder, file.name, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
-    if fd < 0, errno == ENOENT {
-      fd = openat(file.folder, file.name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      created = true
-    }
-    guard fd >= 0 else {
-      let code = errno
-      if code == ELOOP { throw file.problem(opening: code) }
-      throw file.failure("cannot be opened to append", errorID: .cannotWriteDataFile)
-    }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw file.failure("cannot be examined") }
-    try file.checkRegular(info)
-    let ending = try endLastLine(fd, size: Int(info.st_size))
-    let written = writeAll(fd, ending + bytes)
-    guard written, fsync(fd) == 0 else {
-      throw file.failure("appending failed", errorID: .cannotWriteDataFile)
-    }
-    if created, fsync(file.folder) != 0 {
-      throw file.failure("syncing the folder failed", errorID: .cannotWriteDataFile)
-    }
-  }
-
-  /// When the file does not end with a newline: the newline to write first if its last line is a
-  /// whole transaction, else (a torn line) none, the file truncated after its last newline.
-  private func endLastLine(_ fd: Int32, size: Int) throws(DataFileError) -> Data {
-    guard size > 0 else { return Data() }
-    var byte: UInt8 = 0
-    guard pread(fd, &byte, 1, off_t(size - 1)) == 1 else { throw file.failure("cannot be read") }
-    if byte == UInt8(ascii: "\n") { return Data() }
-    // Back from the end, a block at a time, to the last newline.
-    var end = size
-    var keep = 0
-    var block = [UInt8](repeating: 0, count: 4096)
-    search: while end > 0 {
-      let start = max(0, end - block.count)
-      let count = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, end - start, off_t(start)) }
-      guard count == end - start else { throw file.failure("cannot be read") }
-      for index in stride(from: count - 1, through: 0, by: -1) where block[index] == UInt8(ascii: "\n") {
-        keep = start + index + 1
-        break search
-      }
-      end = start
-    }
-    if size - keep <= Self.tailSize {
-      var line = [UInt8](repeating: 0, count: size - keep)
-      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(keep)) }
-      guard count == line.count else { throw file.failure("cannot be read") }
-      if HistoryLines.wholeTransaction(line[...]) != nil { return Data("\n".utf8) }
-    }
-    guard ftruncate(fd, off_t(keep)) == 0 else {
-      throw file.failure("its torn last line cannot be cut off", errorID: .cannotWriteDataFile)
-    }
-    onNotice?(
-      "\(path): its last line was cut short (\(size - keep) bytes without a newline that are not a whole transaction: a write interrupted), and is removed"
-    )
-    return Data()
-  }
 }
 
 /// The history's text: one transaction per line, as JSON with sorted keys and dates in seconds
@@ -182,7 +111,7 @@ struct HistoryLines {
         lines.append(start..<bytes.count)
       } else {
         onNotice?(
-          "\(path): its last line is cut short (\(bytes.count - start) bytes without a newline that are not a whole transaction: a write interrupted); it is left out, and the next change to the store removes it"
+          "\(path): its last line is cut short (\(bytes.count - start) bytes without a newline that are not a whole transaction: a write interrupted); it is left out"
         )
       }
     }

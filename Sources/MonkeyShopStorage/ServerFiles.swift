@@ -116,10 +116,12 @@ extension DataFolder {
 
   /// What identifies the record's files as they are now (each file's inode, size and change time):
   /// equal stamps mean nothing was written since, so what was read from them still holds. Every
-  /// write replaces a file whole (a new inode) or appends to the history (a new size).
+  /// write replaces a file whole (a new inode) or commits to the record (its write-ahead log
+  /// changes).
   public func recordStamp() -> [Int64] {
     var stamp: [Int64] = []
-    for name in ["store.json", HistoryFile.name, "wallet.json"] {
+    let record = TransactionRecord.name
+    for name in ["store.json", record, record + "-wal", HistoryFile.name, "wallet.json"] {
       var info = stat()
       if stat(path + "/" + name, &info) == 0 {
         #if canImport(Glibc)

@@ -6,16 +6,20 @@ import MonkeyShopDomain
 public protocol ShopStorage: AnyObject {
   /// A consistent read without the lock: each file is replaced whole, never written in place.
   func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet)
-  /// The transactions that left the store for the history, oldest first, each once. Read only by
-  /// listings and refunds: a purchase never reads it.
+  /// The transactions that left the store for the history (the App Store's record), oldest first,
+  /// each once: all of them, for a whole listing. A purchase never reads it.
   func readHistory() throws(DataFileError) -> [StoreTransaction]
+  /// The one the history holds with this ID, found by its key; nil when it holds none.
+  func readHistoryTransaction(_ id: String) throws(DataFileError) -> StoreTransaction?
+  /// The history's transactions of these products, oldest first (restores, entitlements).
+  func readHistory(ofProducts products: Set<String>) throws(DataFileError) -> [StoreTransaction]
   /// One read-modify-write of both files under the exclusive lock; only what changed is written:
-  /// the wallet, then the transactions leaving the store appended to the history (`leaving`), then
+  /// the wallet, then the transactions leaving the store recorded in the history (`leaving`), then
   /// the store. The store numbers transactions from above the highest number the wallet has seen
-  /// (`TransactionNumbers`). `history` reads the history under the same lock, for a change that
-  /// needs it (a refund of an old transaction).
+  /// (`TransactionNumbers`). `history` looks transactions up in the history under the same lock,
+  /// for a change that needs one (a refund of an old transaction).
   func update<Result>(
-    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: HistoryLookup) throws -> Result
   ) throws -> Result
   /// The non-consumables the app owns (`owned.json`), read without the lock.
   func readOwned() throws(DataFileError) -> OwnedProducts
@@ -46,6 +50,13 @@ extension ShopStorage {
     return store.withHistory(try readHistory())
   }
 
+  /// The transaction with this ID: the store's copy, else the history's.
+  public func readTransaction(_ id: String) throws(DataFileError) -> StoreTransaction? {
+    let store = try readStore()
+    if let transaction = store.transaction(id) { return transaction }
+    return try readHistoryTransaction(id)
+  }
+
   /// `update(seeingHistory:)` for a change that does not need the history.
   public func update<Result>(_ body: (inout StoreState, inout Wallet) throws -> Result) throws -> Result {
     try update(seeingHistory: { store, wallet, _ in try body(&store, &wallet) })
@@ -60,25 +71,66 @@ extension ShopStorage {
   }
 
   /// The same, with the wallet as it is under the lock, for a caller that must know what it found.
-  /// `seeingHistory`: a change that needs the history too (a refund of an old transaction, a
-  /// restore): the history is read under the lock and given to the store.
+  /// `reaching`: the transactions of the history a change may act on (a refund of an old
+  /// transaction, a restore), looked up under the lock and given to the store.
   public func changeStore<Result>(
-    catalog: Catalog, seeingHistory: Bool = false, seeingWallet body: (inout AppStore, Wallet) throws -> Result
+    catalog: Catalog, reaching: HistoryReach? = nil, seeingWallet body: (inout AppStore, Wallet) throws -> Result
   ) throws -> (result: Result, store: StoreState) {
     try update(seeingHistory: { state, wallet, history in
       var store = AppStore(state: state, catalog: catalog)
-      if seeingHistory { store.history = try history() }
+      switch reaching {
+      case .transaction(let id): store.history = try history.transaction(id).map { [$0] } ?? []
+      case .products(let products): store.history = try history.ofProducts(products)
+      case nil: break
+      }
       let result = try body(&store, wallet)
       state = store.state
       return (result, state)
     })
   }
 
-  /// `changeStore` with the history.
+  /// `changeStore` reaching into the history.
   public func changeStoreSeeingHistory<Result>(
-    catalog: Catalog, _ body: (inout AppStore) throws -> Result
+    catalog: Catalog, reaching: HistoryReach, _ body: (inout AppStore) throws -> Result
   ) throws -> (result: Result, store: StoreState) {
-    try changeStore(catalog: catalog, seeingHistory: true, seeingWallet: { store, _ in try body(&store) })
+    try changeStore(catalog: catalog, reaching: reaching, seeingWallet: { store, _ in try body(&store) })
+  }
+}
+
+/// What a change of the store needs from the history: the transaction it acts on (a refund, a
+/// refund request), or every purchase of some products (a restore of the non-consumables).
+public enum HistoryReach: Sendable, Equatable {
+  case transaction(String)
+  case products(Set<String>)
+
+  /// A restore's: the catalog's non-consumables.
+  public static func nonConsumables(of catalog: Catalog) -> HistoryReach {
+    .products(nonConsumableIdentifiers(of: catalog))
+  }
+
+  public static func nonConsumableIdentifiers(of catalog: Catalog) -> Set<String> {
+    Set(catalog.products.filter { catalog.isNonConsumable($0.productIdentifier) }.map(\.productIdentifier))
+  }
+}
+
+/// The history as a change sees it under the lock: looked up by key, never read whole.
+public struct HistoryLookup {
+  public let transaction: (String) throws -> StoreTransaction?
+  public let ofProducts: (Set<String>) throws -> [StoreTransaction]
+
+  public init(
+    transaction: @escaping (String) throws -> StoreTransaction?,
+    ofProducts: @escaping (Set<String>) throws -> [StoreTransaction]
+  ) {
+    self.transaction = transaction
+    self.ofProducts = ofProducts
+  }
+
+  /// Over transactions in memory, each once, the later copy winning.
+  public init(_ transactions: @escaping () throws -> [StoreTransaction]) {
+    self.init(
+      transaction: { id in try transactions().last { $0.id == id } },
+      ofProducts: { products in try transactions().filter { products.contains($0.productIdentifier) } })
   }
 }
 
@@ -108,7 +160,7 @@ public final class MemoryStorage: ShopStorage {
   public private(set) var notifications: [ServerNotification] = []
   /// How many times each file was written, so tests can see what a change touched.
   public private(set) var writes = (store: 0, wallet: 0, history: 0)
-  /// How many times the history was read, so tests can see that a purchase never reads it.
+  /// How many times the history was read whole, so tests can see that a purchase never reads it.
   public private(set) var historyReads = 0
 
   /// What the app owns, and the content unpacked for it, by product.
@@ -153,13 +205,23 @@ public final class MemoryStorage: ShopStorage {
     return StoreState.latest(of: historyLines)
   }
 
+  public func readHistoryTransaction(_ id: String) throws(DataFileError) -> StoreTransaction? {
+    historyLines.last { $0.id == id }
+  }
+
+  public func readHistory(ofProducts products: Set<String>) throws(DataFileError) -> [StoreTransaction] {
+    StoreState.latest(of: historyLines).filter { products.contains($0.productIdentifier) }
+  }
+
   public func update<Result>(
-    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: HistoryLookup) throws -> Result
   ) throws -> Result {
     TransactionNumbers.catchUp(&store, with: wallet)
     var newStore = store
     var newWallet = wallet
-    let result = try body(&newStore, &newWallet, { try readHistory() })
+    // Read when looked up, never copied: the history is appended to below.
+    let result = try body(
+      &newStore, &newWallet, HistoryLookup { [unowned self] in StoreState.latest(of: historyLines) })
     TransactionNumbers.remember(newStore, in: &newWallet)
     let leaving = newStore.leaving
     newStore.leaving = []

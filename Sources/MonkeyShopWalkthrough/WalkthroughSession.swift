@@ -194,7 +194,7 @@ public final class WalkthroughSession {
   /// `monkeyshop store approve|decline|resolve` does. A running app's observer hears of it at once;
   /// otherwise at the next launch.
   private func store(_ operation: StoreOperation, _ id: String) -> String? {
-    actForTheStore(failure: "cannot \(operation.rawValue) \(id)") { store, now in
+    actForTheStore(failure: "cannot \(operation.rawValue) \(id)", reaching: .transaction(id)) { store, now in
       switch operation {
       case .approve: _ = try store.approve(id)
       case .decline: _ = try store.decline(id)
@@ -205,11 +205,14 @@ public final class WalkthroughSession {
   }
 
   /// Changes the store as another process would, then lets a running app read its folder again.
-  private func actForTheStore(failure: String, _ change: (inout AppStore, Date) throws -> Void) -> String? {
+  private func actForTheStore(
+    failure: String, reaching: HistoryReach? = nil, _ change: (inout AppStore, Date) throws -> Void
+  ) -> String? {
     let now = clock
     do {
       // A refund may name a transaction only the history lists.
-      _ = try storage.changeStoreSeeingHistory(catalog: catalog) { try change(&$0, now) }
+      _ = try storage.changeStore(
+        catalog: catalog, reaching: reaching, seeingWallet: { store, _ in try change(&store, now) })
     } catch {
       return "\(failure): \(error)"
     }

@@ -24,8 +24,8 @@ enum Output {
   }
 
   /// A JSON document from `JSONOutput`, which writes every control in JSON's own notation.
-  static func sayJSON(_ json: String) {
-    emit(json + "\n", to: .standardOutput)
+  static func sayJSON(_ json: String, ending: Bool = true) {
+    emit(ending ? json + "\n" : json, to: .standardOutput)
   }
 
   /// The program's own text, unescaped: help and shell completion scripts, which hold no text

@@ -29,31 +29,53 @@ struct StoreCommand: ParsableCommand {
 
     func run() throws {
       // One reading of the store: the list and its signing storefront come from the same state.
-      let store = try options.dataFolder.readStore()
-      let transactions = store.withHistory(try options.dataFolder.readHistory())
-      if json {
-        let jws = try SignedTransactions.jws(for: transactions, store: store, options: options)
-        try printJSON(transactions.map { TransactionReport($0, jws: jws[$0.id]) })
-        return
-      }
-      guard !transactions.isEmpty else {
-        say("no transactions")
-        return
-      }
-      say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE"))
-      for transaction in transactions {
-        var note = transaction.failure.map { "\($0.code.label) \($0.errorID)" } ?? ""
-        if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
-        if let original = transaction.resolvedFromTransactionID { note = "resolves payment \(original)" }
-        if let date = transaction.revocationDate, let reason = transaction.revocationReason {
-          note = [note, "refunded \(ISO8601.string(from: date)) (\(reason))"].filter { !$0.isEmpty }
-            .joined(separator: ", ")
+      // The history is streamed from the App Store's record, a batch at a time: a listing of a
+      // million transactions starts at once and never holds them all.
+      let folder = options.dataFolder
+      let store = try folder.readStore()
+      var printed = 0
+      var batch: [StoreTransaction] = []
+      func flush() throws {
+        if json {
+          let jws = try SignedTransactions.jws(for: batch, store: store, options: options)
+          for transaction in batch {
+            let text = try JSONOutput.text(TransactionReport(transaction, jws: jws[transaction.id]))
+            let indented = text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            Output.sayJSON((printed == 0 ? "[\n" : ",\n") + indented.joined(separator: "\n"), ending: false)
+            printed += 1
+          }
+        } else {
+          for transaction in batch {
+            if printed == 0 { say(row("ID", "PRODUCT", "QTY", "STATE", "FINISHED", "NOTE")) }
+            say(line(transaction))
+            printed += 1
+          }
         }
-        say(
-          row(
-            transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
-            transaction.finished ? "yes" : "no", note))
+        batch.removeAll(keepingCapacity: true)
       }
+      try EveryTransaction.each(in: folder, store: store) { transaction in
+        batch.append(transaction)
+        if batch.count == 1000 { try flush() }
+      }
+      try flush()
+      if json {
+        Output.sayJSON(printed == 0 ? "[\n\n]" : "\n]")
+      } else if printed == 0 {
+        say("no transactions")
+      }
+    }
+
+    private func line(_ transaction: StoreTransaction) -> String {
+      var note = transaction.failure.map { "\($0.code.label) \($0.errorID)" } ?? ""
+      if transaction.hasPurchaseIssue { note += " (interrupted: resolve it)" }
+      if let original = transaction.resolvedFromTransactionID { note = "resolves payment \(original)" }
+      if let date = transaction.revocationDate, let reason = transaction.revocationReason {
+        note = [note, "refunded \(ISO8601.string(from: date)) (\(reason))"].filter { !$0.isEmpty }
+          .joined(separator: ", ")
+      }
+      return row(
+        transaction.id, transaction.productIdentifier, "\(transaction.quantity)", "\(transaction.state)",
+        transaction.finished ? "yes" : "no", note)
     }
 
     private func row(_ columns: String...) -> String {

@@ -23,7 +23,7 @@ extension StoreCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      let ((request, decided), store) = try changeStoreSeeingHistory(options) { store, now in
+      let ((request, decided), store) = try changeStoreSeeingHistory(options, transaction) { store, now in
         try store.requestRefund(transaction, reason: reason, at: now)
       }
       say("refund requested: transaction #\(request.transactionID), reason \(reason): CONSUMPTION_REQUEST recorded")
@@ -58,7 +58,7 @@ extension StoreCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      let (decided, _) = try changeStoreSeeingHistory(options) { store, now in
+      let (decided, _) = try changeStoreSeeingHistory(options, transaction) { store, now in
         try store.decideRefund(transaction, grant: decision == .grant, reason: reason, at: now)
       }
       if decision == .grant {
@@ -80,7 +80,7 @@ extension StoreCommand {
     @OptionGroup var options: ShopOptions
 
     func run() throws {
-      let (reversed, _) = try changeStoreSeeingHistory(options) { store, now in
+      let (reversed, _) = try changeStoreSeeingHistory(options, transaction) { store, now in
         try store.reverseRefund(transaction, at: now)
       }
       say("refund reversed: transaction \(reversed.logName) is no longer revoked: REFUND_REVERSED recorded")
@@ -193,14 +193,16 @@ extension ConsumptionRequestReason: ExpressibleByArgument {
   public var defaultValueDescription: String { rawValue }
 }
 
-/// One locked change of the store that may reach back into the history.
+/// One locked change of the store that may reach back into the history for `transaction`.
 func changeStoreSeeingHistory<Result>(
-  _ options: ShopOptions, _ body: (inout AppStore, Date) throws -> Result
+  _ options: ShopOptions, _ transaction: String, _ body: (inout AppStore, Date) throws -> Result
 ) throws -> (result: Result, store: AppStore) {
   let folder = options.dataFolder
   try options.checkDataFiles(folder)
   let catalog = try options.loadCatalog()
   let now = Date()
-  let (result, state) = try folder.changeStoreSeeingHistory(catalog: catalog) { try body(&$0, now) }
+  let (result, state) = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction(transaction)) {
+    try body(&$0, now)
+  }
   return (result, AppStore(state: state, catalog: catalog))
 }

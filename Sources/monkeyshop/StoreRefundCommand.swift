@@ -25,7 +25,8 @@ extension StoreCommand {
       try options.checkDataFiles(folder)
       let catalog = try options.loadCatalog()
       let now = Date()
-      let (refunded, _) = try folder.changeStoreSeeingHistory(catalog: catalog) { store in
+      let (refunded, _) = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction(transaction)) {
+        store in
         try store.refund(transaction, reason: reason, at: now)
       }
       say(

@@ -34,6 +34,14 @@ private func buyAndFinish(_ storage: any ShopStorage, at index: Int = 0) throws 
   return transaction
 }
 
+/// The folder as earlier versions left it: the record's transactions in `history.jsonl`, one line
+/// each, and no database.
+func asHistoryFile(_ folder: DataFolder) throws {
+  let history = try folder.readHistory()
+  for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+  try HistoryLines.encode(history, path: folder.historyPath).write(to: URL(fileURLWithPath: folder.historyPath))
+}
+
 private func lines(_ path: String) -> [String] {
   let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
   return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -51,10 +59,9 @@ struct HistoryTests {
       let every = try folder.readEveryTransaction()
       #expect(every.map(\.id) == (1...60).map(String.init))
       #expect(every.allSatisfy { $0.state == .purchased && $0.finished })
-      // One line per transaction that left the store, each a whole JSON object.
-      let written = lines(folder.historyPath)
-      #expect(written.count == 41 && written.last == "")
-      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+      // One row per transaction that left the store, in the App Store's record.
+      #expect(try folder.historyCount() == 40)
+      #expect(!FileManager.default.fileExists(atPath: folder.historyPath))
       #expect(try folder.readWallet().balance == 300)
     }
   }
@@ -99,7 +106,7 @@ struct HistoryTests {
   }
 
   @Test(
-    "a transaction in both files (a crash between the history's append and the store's write) is listed once, the store's copy winning"
+    "a transaction in both the store and the history (a crash between the record's commit and the store's write) is listed once, the store's copy winning"
   )
   func bothFiles() throws {
     try withDataFolder { folder in
@@ -115,10 +122,11 @@ struct HistoryTests {
     }
   }
 
-  @Test("a torn last line (a writer killed mid-append) is left out by readers and cut off by the next writer")
+  @Test("a history.jsonl whose last line is torn (a writer killed mid-append) converts without it")
   func tornLastLine() throws {
     try withDataFolder { folder in
       for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      try asHistoryFile(folder)
       #expect(lines(folder.historyPath).count == 2)
       let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
       handle.seekToEndOfFile()
@@ -126,10 +134,8 @@ struct HistoryTests {
       try handle.close()
       // Never refused, never used.
       #expect(try folder.readEveryTransaction().count == 21)
+      #expect(!FileManager.default.fileExists(atPath: folder.historyPath), "converted")
       try buyAndFinish(folder, at: 21)
-      let written = lines(folder.historyPath)
-      #expect(written.count == 3 && written.last == "")
-      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
       #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
     }
   }
@@ -152,6 +158,7 @@ struct HistoryTests {
   func badLine(_ text: String, _ expected: String) throws {
     try withDataFolder { folder in
       for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      try asHistoryFile(folder)
       let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
       handle.seekToEndOfFile()
       handle.write(Data(text.utf8))
@@ -181,6 +188,7 @@ struct HistoryTests {
   func impossibleLine(_ text: String, _ expected: String) throws {
     try withDataFolder { folder in
       for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      try asHistoryFile(folder)
       let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
       handle.seekToEndOfFile()
       handle.write(Data((text + "\n").utf8))
@@ -191,13 +199,17 @@ struct HistoryTests {
       // A refund reaching back to it is refused the same way, and writes nothing.
       let store = FileManager.default.contents(atPath: folder.storePath)
       #expect(throws: DataFileError.self) {
-        try folder.changeStoreSeeingHistory(catalog: catalog) { try $0.refund("9", reason: .other, at: Date()) }
+        try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("9")) {
+          try $0.refund("9", reason: .other, at: Date())
+        }
       }
       #expect(FileManager.default.contents(atPath: folder.storePath) == store)
     }
   }
 
-  @Test("a history that is a link is never followed: the purchase that would append is refused, the target untouched")
+  @Test(
+    "a history.jsonl that is a link is never followed: the purchase that would convert it is refused, the target untouched"
+  )
   func linkNotFollowed() throws {
     try withDataFolder { folder in
       for index in 0..<20 { try buyAndFinish(folder, at: index) }
@@ -219,29 +231,28 @@ struct HistoryTests {
     }
   }
 
-  @Test("a whole last line that lost its newline is kept; the next writer ends it and appends after it")
+  @Test("a whole last line of a history.jsonl that lost its newline is kept when it is converted")
   func lastLineWithoutNewline() throws {
     try withDataFolder { folder in
       for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      try asHistoryFile(folder)
       // An editor saved the history without its final newline.
       let text = try #require(FileManager.default.contents(atPath: folder.historyPath))
       #expect(text.last == UInt8(ascii: "\n"))
       try text.dropLast().write(to: URL(fileURLWithPath: folder.historyPath))
       #expect(try folder.readEveryTransaction().map(\.id) == (1...21).map(String.init))
       try buyAndFinish(folder, at: 21)
-      let written = lines(folder.historyPath)
-      #expect(written.count == 3 && written.last == "")
-      #expect(written.dropLast().allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
       #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
     }
   }
 
-  @Test("a torn last line is said by a listing, and cut off by the next writer, which says so")
+  @Test("a torn last line of a history.jsonl is said when it is converted, and so is the conversion")
   func tornLineCutWithMessage() throws {
     try withDataFolder { folder in
       var notices: [String] = []
       folder.onNotice = { notices.append($0) }
       for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      try asHistoryFile(folder)
       let handle = try #require(FileHandle(forWritingAtPath: folder.historyPath))
       handle.seekToEndOfFile()
       handle.write(Data(#"{"environment":"Sandbox","finished":tr"#.utf8))
@@ -249,14 +260,14 @@ struct HistoryTests {
       #expect(notices.isEmpty)
       // A listing leaves the line out and says so: never silently one transaction short.
       #expect(try folder.readEveryTransaction().count == 21)
-      #expect(notices.count == 1)
+      #expect(notices.count == 2, "\(notices)")
       #expect(
         notices.first?.hasPrefix(folder.historyPath + ": its last line is cut short (38 bytes") == true, "\(notices)")
-      #expect(notices.first?.hasSuffix("it is left out, and the next change to the store removes it") == true)
+      #expect(notices.first?.hasSuffix("it is left out") == true)
+      #expect(notices.last == "\(folder.historyPath): converted into \(folder.recordPath) (1 transaction), and removed")
       notices = []
       try buyAndFinish(folder, at: 21)
-      #expect(notices.count == 1)
-      #expect(notices.first?.hasPrefix(folder.historyPath + ": its last line was cut short") == true, "\(notices)")
+      #expect(notices.isEmpty)
       #expect(try folder.readEveryTransaction().map(\.id) == (1...22).map(String.init))
     }
   }

@@ -378,7 +378,7 @@ extension LedgerWorld {
         let refundable = try folder.readEveryTransaction().filter { $0.state == .purchased && !$0.isRevoked }
         guard !refundable.isEmpty else { return false }
         let id = refundable[pick % refundable.count].id
-        _ = try folder.changeStoreSeeingHistory(catalog: catalog) { store in
+        _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction(id)) { store in
           try store.refund(id, reason: .other, at: now)
         }
       } catch {
@@ -398,7 +398,7 @@ extension LedgerWorld {
           $0.state == .purchased && !$0.isRevoked && !inStore.contains($0.id)
         }
         guard let oldest = refundable.first else { return false }
-        _ = try folder.changeStoreSeeingHistory(catalog: catalog) { store in
+        _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction(oldest.id)) { store in
           try store.refund(oldest.id, reason: .developerIssue, at: now)
         }
       } catch {

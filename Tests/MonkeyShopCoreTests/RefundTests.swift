@@ -31,7 +31,7 @@ private func buy(
 private func refund(
   _ storage: any ShopStorage, _ id: String, reason: RevocationReason = .other, at seconds: Double = 100
 ) throws -> StoreTransaction {
-  try storage.changeStoreSeeingHistory(catalog: catalog) { store in
+  try storage.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction(id)) { store in
     try store.refund(id, reason: reason, at: t0.addingTimeInterval(seconds))
   }.result
 }

@@ -20,7 +20,10 @@ private func buy(_ storage: any ShopStorage, at seconds: Double = 0) throws -> S
 }
 
 private func change<Result>(_ storage: any ShopStorage, _ body: (inout AppStore) throws -> Result) throws -> Result {
-  try storage.changeStoreSeeingHistory(catalog: catalog, body).result
+  // Every product: the whole history, as any of these changes may reach back to any transaction.
+  try storage.changeStoreSeeingHistory(
+    catalog: catalog, reaching: .products(Set(catalog.products.map(\.productIdentifier))), body
+  ).result
 }
 
 /// Signs as the data folder's signer would, without the crypto: the payload itself, readable.

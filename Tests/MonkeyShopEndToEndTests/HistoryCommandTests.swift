@@ -75,18 +75,18 @@ struct HistoryCommandTests {
     #expect(reason.stderr.contains("'other' and 'developerIssue'"), "\(reason)")
   }
 
-  @Test("a history line that is not a transaction: `store transactions` exits 65 naming the file and the line")
+  @Test(
+    "a history.jsonl line that is not a transaction: `store transactions` exits 65 naming the file and the line, converting nothing"
+  )
   func badHistoryLine() async throws {
     let folder = try ShopFolder("history-bad")
     try await buy(21, in: folder)
     let path = folder.data.appendingPathComponent("history.jsonl").path
-    let handle = try #require(FileHandle(forWritingAtPath: path))
-    handle.seekToEndOfFile()
-    handle.write(Data("{\"id\": 2}\n".utf8))
-    try handle.close()
+    try Data("{\"id\": 2}\n".utf8).write(to: URL(fileURLWithPath: path))
     let result = try await monkeyshop("store", "transactions", in: folder)
     #expect(result.exitStatus == 65, "\(result)")
-    #expect(result.stderr.contains(path + ": line 2:"), "\(result)")
+    #expect(FileManager.default.fileExists(atPath: path), "left as it was")
+    #expect(result.stderr.contains(path + ": line 1:"), "\(result)")
     #expect(result.stderr.contains("expected one transaction as a JSON object per line"), "\(result)")
   }
 

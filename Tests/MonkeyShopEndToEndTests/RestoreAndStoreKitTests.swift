@@ -94,18 +94,19 @@ struct BuyLockTests {
 @Suite("buy credited but not finished", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct BuyCreditedNotFinishedTests {
   @Test(
-    "the history cannot be appended to: buy says the purchase was credited, not that it was not delivered",
+    "the record cannot be written to: buy says the purchase was credited, not that it was not delivered",
     .enabled(if: Strace.unavailableReason == nil))
   func creditedNotFinished() async throws {
     let folder = try ShopFolder("buy-credited-not-finished")
     try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
     for _ in 0..<21 { try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder)) }
-    // Every write to the history fails (a full disk), while reading it still works.
+    // Every write to the record fails (a full disk), while reading it still works.
     let strace = try #require(Strace.executable)
     let result = try await Child(
       executable: strace,
       [
-        "-f", "-qq", "-o", "/dev/null", "-P", folder.resolvedDataPath + "/history.jsonl",
+        "-f", "-qq", "-o", "/dev/null", "-P", folder.resolvedDataPath + "/record.sqlite",
+        "-P", folder.resolvedDataPath + "/record.sqlite-wal",
         "-e", "inject=write,writev,pwrite64:error=ENOSPC", try Locations.requireBinary(), "buy", ShippedCatalog.five,
       ], in: folder, environment: folder.environment()
     ).wait(timeout: .seconds(30))

@@ -140,7 +140,8 @@ struct ServerAPITests {
     // History: 20 and 2, each once, the refund last (its refund is its latest change).
     let ascending = Self.ids(try Self.response(results[2]))
     #expect(ascending.map(\.count) == [20, 2], "\(ascending)")
-    #expect(Set(ascending.flatMap { $0 }) == Set((1...22).map(String.init)))
+    let everyID: Set<String> = Set((1...22).map { String($0) })
+    #expect(Set(ascending.flatMap { $0 }) == everyID)
     #expect(ascending.flatMap { $0 }.last == "2")
     let page = (try Self.response(results[2])["pages"] as? [[String: Any]])?.first ?? [:]
     #expect(page["bundleId"] as? String == "com.monkeyshop.app")

@@ -50,7 +50,8 @@ struct RecordSourceTests {
     return data
   }
 
-  @Test("Appended history lines, a refund and a replaced history are each served at the next request")
+  @Test(
+    "A converted history, transactions recorded, a refund and a replaced record are each served at the next request")
   func followsTheFolder() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-record-\(UUID())").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -60,20 +61,23 @@ struct RecordSourceTests {
     try Self.write(store: [Self.transaction(31)], last: 31, in: folder)
     let source = RecordSource(folderPath: folder, catalog: Catalog(products: []))
     #expect(try source.current().entries.map(\.number) == Array(1...31))
+    #expect(!FileManager.default.fileExists(atPath: history.path), "converted into the record")
 
-    // Another command moves #31 to the history, refunds #7 (a later line) and buys #32.
-    let handle = try FileHandle(forWritingTo: history)
-    try handle.seekToEnd()
-    try handle.write(contentsOf: try Self.lines([Self.transaction(31), Self.transaction(7, refunded: true)]))
-    try handle.close()
+    // Another command moves #31 to the record, refunds #7 (its row written again) and buys #32.
+    try DataFolder(path: folder).update { store, _ in
+      store.transactions = []
+      store.leaving = [Self.transaction(31), Self.transaction(7, refunded: true)]
+    }
     try Self.write(store: [Self.transaction(32)], last: 32, in: folder)
     let after = try source.current()
     #expect(after.entries.map(\.number) == Array(1...32))
     #expect(after.entry("7")?.jws == "refund.7.jws")
     #expect(after.refunds.map { after.entries[$0].number } == [7])
 
-    // A history replaced whole (a new file) is read whole.
-    try FileManager.default.removeItem(at: history)
+    // A record replaced whole (another file in its place) is read whole.
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: folder + "/record.sqlite" + suffix)
+    }
     try Self.lines((1...5).map { Self.transaction($0) }).write(to: history)
     try Self.write(store: [], last: 32, in: folder)
     #expect(try source.current().entries.map(\.number) == Array(1...5))

@@ -52,7 +52,7 @@ extension CreditManager {
   public func revokeAccess(_ transaction: StoreTransaction) throws -> Revocation {
     let product = transaction.productIdentifier
     guard let number = transaction.number else { throw CreditError.notRefunded(transaction.id) }
-    let history = try storage.readHistory()
+    let history = try storage.readHistory(ofProducts: [product])
     let revocation = try storage.updateOwned { owned, store, _ in
       let every = store.withHistory(history)
       guard let refunded = every.last(where: { $0.id == transaction.id }), refunded.isRevoked else {

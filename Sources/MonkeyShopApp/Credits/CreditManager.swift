@@ -102,7 +102,7 @@ public struct CreditManager {
     return try storage.update(seeingHistory: { store, wallet, history in
       if wallet.clawedBack.contains(number) { return .alreadyTakenBack(balance: wallet.balance) }
       // Apple's record decides, not the caller's copy: the store's, else the history's.
-      let refunded = try store.transaction(transaction.id) ?? history().last { $0.id == transaction.id }
+      let refunded = try store.transaction(transaction.id) ?? history.transaction(transaction.id)
       guard let refunded, refunded.isRevoked else { throw CreditError.notRefunded(transaction.id) }
       var credits = 0
       if wallet.credited.contains(number) {

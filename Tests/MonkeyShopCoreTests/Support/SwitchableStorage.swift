@@ -16,6 +16,14 @@ final class SwitchableStorage: ShopStorage {
 
   func readHistory() throws(DataFileError) -> [StoreTransaction] { try memory.readHistory() }
 
+  func readHistoryTransaction(_ id: String) throws(DataFileError) -> StoreTransaction? {
+    try memory.readHistoryTransaction(id)
+  }
+
+  func readHistory(ofProducts products: Set<String>) throws(DataFileError) -> [StoreTransaction] {
+    try memory.readHistory(ofProducts: products)
+  }
+
   func readOwned() throws(DataFileError) -> OwnedProducts { try memory.readOwned() }
 
   func readNotifications(about id: String) throws -> [NotificationListing] { try memory.readNotifications(about: id) }
@@ -35,7 +43,7 @@ final class SwitchableStorage: ShopStorage {
   }
 
   func update<Result>(
-    seeingHistory body: (inout StoreState, inout Wallet, _ history: () throws -> [StoreTransaction]) throws -> Result
+    seeingHistory body: (inout StoreState, inout Wallet, _ history: HistoryLookup) throws -> Result
   ) throws -> Result {
     guard failWrites else { return try memory.update(seeingHistory: body) }
     throw DataFileError(

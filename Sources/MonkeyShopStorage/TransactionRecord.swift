@@ -1,0 +1,318 @@
+import Foundation
+import GRDB
+import MonkeyShopDomain
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `record.sqlite`: the App Store's record of every transaction that left `store.json`, one row per
+/// transaction in an SQLite database (through GRDB), indexed by transaction ID (the row's key),
+/// original transaction ID, purchase date, product and change, so a lookup, a refund or a page of
+/// history costs the same at a million transactions as at ten (docs/data-folder.md).
+///
+/// - Each row keeps the transaction's JSON exactly as it was recorded (the signed JWS byte for
+///   byte); the other columns are copies of its fields, for the indexes.
+/// - Written only under the folder's lock, each change one SQLite transaction committed durably
+///   (WAL, `synchronous = FULL`) before the store stops listing what moved here: a crash leaves
+///   each transaction in the store, here, or both (the store's copy winning), as before.
+/// - Read without the folder's lock: WAL gives every reader a snapshot, so a long listing never
+///   holds up a purchase, and a purchase never waits for a listing.
+struct TransactionRecord {
+  static let name = "record.sqlite"
+
+  let database: DatabaseQueue
+  /// For messages: the database file's path.
+  let path: String
+  /// The file opened (device and inode): a record deleted, or another put in its place, is a
+  /// different file, opened anew.
+  let identity: [UInt64]
+
+  /// The record in `folder` (whose path is `folderPath`); nil when there is none and `creating` is
+  /// false. A link in its place, a hard-linked file or anything but a regular file is refused,
+  /// naming it, as every data file is.
+  ///
+  /// SQLite opens files by path, not relative to the folder's descriptor as the other data files
+  /// are, and GRDB does not pass `SQLITE_OPEN_NOFOLLOW`: the file is checked through the
+  /// descriptor first (never followed), and the folder is one only this user can write to
+  /// (`DataFolder.openFolder`), so no one else can swap a link in between. SQLite's own companion
+  /// files (`-wal`, `-shm`) are made by SQLite beside the database with its mode.
+  ///
+  /// `reusing`: the record a caller opened before, given back when it is still the same file (one
+  /// connection for all of a command's reads and changes).
+  static func open(
+    folder: Int32, folderPath: String, creating: Bool, reusing: TransactionRecord? = nil
+  ) throws(DataFileError) -> TransactionRecord? {
+    let path = folderPath + "/" + name
+    var info = stat()
+    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+      guard errno == ENOENT else { throw failure(path, "cannot be examined") }
+      guard creating else { return nil }
+      // Made here, owner-only, never through a link: SQLite then takes the empty file as a new
+      // database (and gives its companion files the same mode).
+      let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      guard fd >= 0 else { throw failure(path, "cannot be created", errorID: .cannotWriteDataFile) }
+      close(fd)
+      // Its name durable in the folder before anything is recorded in it (SQLite syncs the folder
+      // for the journal it makes, not for a database file it did not make).
+      guard fsync(folder) == 0 else {
+        throw failure(path, "cannot be synced in its folder", errorID: .cannotWriteDataFile)
+      }
+      guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure(path, "cannot be examined") }
+    }
+    try check(info, path: path)
+    let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+    if let reusing, reusing.identity == identity { return reusing }
+    var configuration = Configuration()
+    configuration.label = name
+    // A writer holds the folder's lock, so SQLite waits only for a checkpoint or a reader's
+    // recovery of a killed writer's journal: briefly.
+    configuration.busyMode = .timeout(10)
+    configuration.prepareDatabase { db in
+      // FULL: every commit is on disk when it returns, as each data file is after its fsync
+      // (https://www.sqlite.org/pragma.html#pragma_synchronous).
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    do {
+      let database = try DatabaseQueue(path: path, configuration: configuration)
+      // A reader never writes: a record without its schema yet (made by a writer killed before
+      // its first commit) holds nothing. A writer (`creating`, under the folder's lock) makes it.
+      let migrator = migrator
+      if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
+        guard creating else { return nil }
+        // WAL, kept in the file: readers see a snapshot and never block the writer
+        // (https://www.sqlite.org/wal.html).
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        try migrator.migrate(database)
+      }
+      return TransactionRecord(database: database, path: path, identity: identity)
+    } catch {
+      throw DataFileError(path: path, problem: "is not a monkeyshop record that can be opened (\(describe(error)))")
+    }
+  }
+
+  private static func check(_ info: stat, path: String) throws(DataFileError) {
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFLNK:
+      throw DataFileError(
+        path: path, problem: "is a symbolic link: monkeyshop never follows links in its data folder; remove it")
+    default:
+      throw DataFileError(path: path, problem: "is not a regular file, expected the App Store's record (SQLite)")
+    }
+    guard info.st_nlink <= 1 else {
+      throw DataFileError(
+        path: path, problem: "has \(info.st_nlink) hard links: monkeyshop writes only files that are its own alone")
+    }
+  }
+
+  /// The schema, in GRDB's migrations: one table of transactions and its indexes.
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("transactions") { db in
+      try db.create(table: RecordedTransaction.databaseTableName) { table in
+        table.primaryKey("number", .integer)
+        table.column("originalNumber", .integer).notNull().indexed()
+        table.column("purchaseDate", .integer).notNull().indexed()
+        table.column("productIdentifier", .text).notNull().indexed()
+        table.column("productType", .text)
+        table.column("revocationDate", .integer)
+        table.column("delivered", .boolean).notNull()
+        table.column("revision", .integer).notNull().indexed()
+        table.column("json", .text).notNull()
+      }
+    }
+    return migrator
+  }
+
+  // MARK: Writing
+
+  /// Records transactions (a later copy of one replaces it: a refund, a new token), in one SQLite
+  /// transaction, durable when this returns. A number already recorded as another purchase (another
+  /// product, quantity or date) is refused: numbers never repeat.
+  func record(_ transactions: [StoreTransaction]) throws(DataFileError) {
+    guard !transactions.isEmpty else { return }
+    let rows = try transactions.map { transaction throws(DataFileError) in
+      try RecordedTransaction(transaction, path: path)
+    }
+    try access(writing: true) {
+      try database.write { db in
+        var revision = try Int64.fetchOne(db, sql: "SELECT max(revision) FROM storeTransaction") ?? 0
+        for var row in rows {
+          if let earlier = try RecordedTransaction.fetchOne(db, key: row.number) {
+            let before = try earlier.transaction(path: path)
+            let after = try row.transaction(path: path)
+            guard
+              before.productIdentifier == after.productIdentifier && before.quantity == after.quantity
+                && before.purchaseDate == after.purchaseDate
+            else {
+              throw DataFileError(
+                path: path,
+                problem:
+                  "already records transaction #\(row.number) as another purchase (\(before.productIdentifier) ×\(before.quantity)); numbers never repeat, so nothing was written"
+              )
+            }
+          }
+          revision += 1
+          row.revision = revision
+          try row.save(db)
+        }
+      }
+    }
+  }
+
+  // MARK: Reading
+
+  /// The transaction numbered `id`; nil when the record does not hold it.
+  func transaction(_ id: String) throws(DataFileError) -> StoreTransaction? {
+    guard let number = Int64(id), String(number) == id else { return nil }
+    let row = try access { try database.read { try RecordedTransaction.fetchOne($0, key: number) } }
+    return try row?.transaction(path: path)
+  }
+
+  /// The highest number recorded, and the highest of a purchase the app finished (so credited or
+  /// unlocked, which the wallet must have seen) (`TransactionNumbers`). Zeroes when empty.
+  func highestNumbers() throws(DataFileError) -> (highest: Int, highestFinishedPurchase: Int) {
+    try access {
+      try database.read { db in
+        let highest = try Int.fetchOne(db, sql: "SELECT max(number) FROM storeTransaction") ?? 0
+        let delivered = try Int.fetchOne(db, sql: "SELECT max(number) FROM storeTransaction WHERE delivered") ?? 0
+        return (highest, delivered)
+      }
+    }
+  }
+
+  /// How many transactions the record holds.
+  func count() throws(DataFileError) -> Int {
+    try access { try database.read { try RecordedTransaction.fetchCount($0) } }
+  }
+
+  /// Up to `limit` transactions in number order after `after` (keyset paging by the key: a page
+  /// costs the same wherever it starts).
+  func page(after: Int, limit: Int) throws(DataFileError) -> [StoreTransaction] {
+    let rows = try access {
+      try database.read {
+        try RecordedTransaction.filter(Column("number") > after).order(Column("number")).limit(limit).fetchAll($0)
+      }
+    }
+    return try rows.map { row throws(DataFileError) in try row.transaction(path: path) }
+  }
+
+  /// The transactions of these products, oldest first (a restore, the current entitlements).
+  func transactions(ofProducts products: Set<String>) throws(DataFileError) -> [StoreTransaction] {
+    guard !products.isEmpty else { return [] }
+    let rows = try access {
+      try database.read {
+        try RecordedTransaction.filter(products.contains(Column("productIdentifier"))).order(Column("number"))
+          .fetchAll($0)
+      }
+    }
+    return try rows.map { row throws(DataFileError) in try row.transaction(path: path) }
+  }
+
+  /// The transactions recorded or changed after `revision`, and the revision reached: how a
+  /// reader that keeps what it read learns only what changed since. Nil when the record's newest
+  /// revision is below `revision`: not the record that reader read (a copy put in its place).
+  func changes(since revision: Int64) throws(DataFileError) -> (transactions: [StoreTransaction], revision: Int64)? {
+    let rows = try access {
+      try database.read { db -> [RecordedTransaction]? in
+        let newest = try Int64.fetchOne(db, sql: "SELECT max(revision) FROM storeTransaction") ?? 0
+        guard newest >= revision else { return nil }
+        return try RecordedTransaction.filter(Column("revision") > revision).order(Column("revision")).fetchAll(db)
+      }
+    }
+    guard let rows else { return nil }
+    let transactions = try rows.map { row throws(DataFileError) in try row.transaction(path: path) }
+    return (transactions, rows.last?.revision ?? revision)
+  }
+
+  /// Every transaction, oldest first, each handed to `body` as it is read (a whole listing never
+  /// holds all of them at once), in one snapshot of the record. What `body` throws is thrown as it
+  /// is; the database's own errors as the record's.
+  func eachTransaction(_ body: (StoreTransaction) throws -> Void) throws {
+    do {
+      try database.read { db in
+        let rows = try RecordedTransaction.order(Column("number")).fetchCursor(db)
+        while let row = try rows.next() { try body(try row.transaction(path: path)) }
+      }
+    } catch let error as DatabaseError {
+      throw DataFileError(path: path, problem: "cannot be used (\(Self.describe(error)))")
+    }
+  }
+
+  /// GRDB's errors, said as a data file's; `writing`: a failure is one of writing (a full disk).
+  func access<Value>(writing: Bool = false, _ body: () throws -> Value) throws(DataFileError) -> Value {
+    do {
+      return try body()
+    } catch let error as DataFileError {
+      throw error
+    } catch {
+      throw DataFileError(
+        path: path,
+        problem: writing ? "cannot be written (\(Self.describe(error)))" : "cannot be used (\(Self.describe(error)))",
+        errorID: writing ? .cannotWriteDataFile : .unreadableDataFile)
+    }
+  }
+
+  static func describe(_ error: any Error) -> String {
+    if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+    return "\(error)"
+  }
+
+  private static func failure(_ path: String, _ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {
+    DataFileError(path: path, problem: "\(what): \(String(cString: strerror(errno)))", errorID: errorID)
+  }
+}
+
+/// One row of the record: the transaction's JSON as recorded, and the fields the indexes need.
+struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "storeTransaction"
+
+  var number: Int64
+  /// Apple's `originalTransactionId`: the purchase a restored transaction copies, else its own.
+  var originalNumber: Int64
+  /// Milliseconds since 1970, as the signed payload has them.
+  var purchaseDate: Int64
+  var productIdentifier: String
+  /// The product type recorded at purchase (`Consumable`, `Non-Consumable`); nil for a transaction
+  /// recorded before types were.
+  var productType: String?
+  var revocationDate: Int64?
+  /// Finished by the app with a transaction identifier (credited or unlocked).
+  var delivered: Bool
+  /// When the row was last written, counting up across the record.
+  var revision: Int64
+  /// The transaction as `JSONEncoder` with sorted keys writes it (what `history.jsonl` held).
+  var json: String
+
+  init(_ transaction: StoreTransaction, path: String) throws(DataFileError) {
+    guard let number = transaction.number else {
+      throw DataFileError(
+        path: path, problem: "cannot record '\(transaction.id)': not a transaction number",
+        errorID: .cannotWriteDataFile)
+    }
+    self.number = Int64(number)
+    originalNumber = transaction.restoredTransactionID.flatMap { Int64($0) } ?? Int64(number)
+    purchaseDate = Self.milliseconds(transaction.purchaseDate)
+    productIdentifier = transaction.productIdentifier
+    productType = transaction.record?.type
+    revocationDate = transaction.revocationDate.map(Self.milliseconds)
+    delivered = transaction.finished && transaction.transactionIdentifier != nil
+    revision = 0
+    let line = try HistoryLines.encode([transaction], path: path)
+    json = String(decoding: line.dropLast(), as: UTF8.self)
+  }
+
+  func transaction(path: String) throws(DataFileError) -> StoreTransaction {
+    guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))),
+      transaction.number.map(Int64.init) == number
+    else {
+      throw DataFileError(path: path, problem: "transaction #\(number) is not a transaction monkeyshop can read")
+    }
+    return transaction
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+}

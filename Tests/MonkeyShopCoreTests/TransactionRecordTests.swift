@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import MonkeyShopApp
+@testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
+
+private let catalog = ShopHarness.catalog
+private let five = "com.monkeyshop.credits.5"
+private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+private func withDataFolder<T>(_ body: (DataFolder) throws -> T) throws -> T {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-record-\(UUID().uuidString)")
+    .path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  chmod(path, 0o700)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(DataFolder(path: path))
+}
+
+@discardableResult
+private func buyAndFinish(_ storage: any ShopStorage, at index: Int = 0) throws -> StoreTransaction {
+  let (transaction, _) = try storage.changeStore(catalog: catalog) { store in
+    store.state.conditions.latency = .instant
+    let now = t0.addingTimeInterval(Double(index))
+    _ = try store.add(productIdentifier: five, quantity: 1, at: now)
+    return store.advance(to: now)[0]
+  }
+  _ = try CreditManager(storage: storage, catalog: catalog).deliver(transaction)
+  _ = try storage.changeStore(catalog: catalog) { try $0.finish(transaction.id) }
+  return transaction
+}
+
+/// A purchase as the record keeps it, finished and signed (a made-up compact JWS, different for
+/// each, whose bytes must come back exactly).
+private func signedPurchase(_ number: Int) -> StoreTransaction {
+  var transaction = StoreTransaction(
+    id: "\(number)", productIdentifier: five, quantity: 1, state: .purchased,
+    purchaseDate: t0.addingTimeInterval(Double(number)), finished: true)
+  transaction.record = PurchaseRecord(
+    price: 10, currency: "USD", type: PurchaseRecord.consumable, bundleId: "com.monkeyshop.app", credits: 5)
+  transaction.environment = .sandbox
+  transaction.signedPurchase = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoi\(number)In0.c2ln_-\(number * 7919)"
+  return transaction
+}
+
+/// The App Store's record in its SQLite database: what a user of the data folder would notice.
+@Suite("The App Store's record (record.sqlite)", .tags(.pure))
+struct TransactionRecordTests {
+  @Test("a history.jsonl converts on first open: every transaction and its signed bytes kept, the file removed")
+  func conversionKeepsEverything() throws {
+    try withDataFolder { folder in
+      let history = (1...300).map(signedPurchase)
+      try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+      try HistoryLines.encode(history, path: folder.historyPath).write(to: URL(fileURLWithPath: folder.historyPath))
+      let listed = try folder.readEveryTransaction()
+      #expect(listed == history)
+      #expect(listed.map(\.signedPurchase) == history.map(\.signedPurchase))
+      #expect(!FileManager.default.fileExists(atPath: folder.historyPath))
+      #expect(FileManager.default.fileExists(atPath: folder.recordPath))
+      #expect(try folder.readHistoryTransaction("123")?.signedPurchase == history[122].signedPurchase)
+      // The next purchase counts on from the converted record's highest number.
+      #expect(try buyAndFinish(folder, at: 301).id == "301")
+      let page = try folder.readHistoryPage(after: 290, limit: 5)
+      #expect(page.map(\.id) == ["291", "292", "293", "294", "295"])
+      #expect(try folder.historyCount() == 300)
+    }
+  }
+
+  @Test("a refund of the oldest of 3,000 transactions finds it in the record and brings it back into the store")
+  func refundAtManyTransactions() throws {
+    try withDataFolder { folder in
+      try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+      try folder.update { store, wallet in
+        store.leaving = (1...3000).map(signedPurchase)
+        store.lastTransactionNumber = 3000
+        wallet.lastTransactionNumber = 3000
+      }
+      let (refunded, store) = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("1")) {
+        try $0.refund("1", reason: .developerIssue, at: t0.addingTimeInterval(5000))
+      }
+      #expect(refunded.id == "1" && refunded.isRevoked)
+      #expect(store.transaction("1")?.revocationReason == .developerIssue)
+      #expect(try folder.readTransaction("1")?.isRevoked == true, "the store's copy wins")
+      #expect(try folder.readHistoryTransaction("1")?.isRevoked == false, "the record's row is as it was recorded")
+      #expect(throws: TransactionError.unknown("3001")) {
+        try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("3001")) {
+          try $0.refund("3001", reason: .other, at: t0)
+        }
+      }
+    }
+  }
+
+  @Test("numbers never repeat when the record is deleted or put back from an older copy")
+  func numbersAfterRecordRestored() throws {
+    try withDataFolder { folder in
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      let older = try #require(FileManager.default.contents(atPath: folder.recordPath))
+      for index in 25..<50 { try buyAndFinish(folder, at: index) }
+      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      try older.write(to: URL(fileURLWithPath: folder.recordPath))
+      #expect(try buyAndFinish(folder, at: 50).id == "51")
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      #expect(try buyAndFinish(folder, at: 51).id == "52")
+      // And with only the record left, above its highest number.
+      try FileManager.default.removeItem(atPath: folder.storePath)
+      try FileManager.default.removeItem(atPath: folder.walletPath)
+      let highest = try #require(try folder.readHistory().compactMap(\.number).max())
+      #expect(try buyAndFinish(folder, at: 52).number == highest + 1)
+    }
+  }
+
+  @Test("a record.sqlite that is a symbolic link is refused, naming it; its target is untouched")
+  func symlinkRefused() throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      let target = folder.path + "-elsewhere.sqlite"
+      defer { try? FileManager.default.removeItem(atPath: target) }
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      try Data("mine\n".utf8).write(to: URL(fileURLWithPath: target))
+      try FileManager.default.createSymbolicLink(atPath: folder.recordPath, withDestinationPath: target)
+      let error = #expect(throws: DataFileError.self) { try buyAndFinish(folder, at: 21) }
+      #expect(error?.path == folder.recordPath)
+      #expect(
+        error?.message.contains("\(folder.recordPath): is a symbolic link") == true, "\(String(describing: error))")
+      #expect(error?.errorID.exitStatus == .dataError)
+      #expect(FileManager.default.contents(atPath: target) == Data("mine\n".utf8))
+    }
+  }
+
+  @Test("a file that is not a database in the record's place is refused, naming it, and nothing is written")
+  func notADatabase() throws {
+    try withDataFolder { folder in
+      for index in 0..<21 { try buyAndFinish(folder, at: index) }
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: folder.recordPath))
+      let store = FileManager.default.contents(atPath: folder.storePath)
+      let error = #expect(throws: DataFileError.self) { try folder.readEveryTransaction() }
+      #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+    }
+  }
+}
