@@ -308,7 +308,7 @@ struct DataFolderChainTests {
   }
 }
 
-@Suite("Xcode's signing: one self-signed certificate")
+@Suite("Xcode's signing: one self-signed certificate", .tags(.pure))
 struct LocalSigningTests {
   @Test("x5c holds one self-signed certificate, and the signature verifies with its key")
   func oneCertificate() throws {
