@@ -15,17 +15,15 @@ extension Words {
     let attempts = listing.sendAttempts.count
     let last = listing.sendAttempts.last.map { $0.httpStatus.map { "\($0)" } ?? $0.result.rawValue }
     let tried = last.map { " · \($0) · " + say("attempt \(attempts)", "\(attempts) 回目の送信") } ?? ""
-    if listing.delivered { return "\(type) · " + say("delivered", "配信済み") + tried }
-    guard let pending = listing.pending else {
-      return "\(type) · " + say("not delivered: no attempt left", "未配信: 再試行なし") + tried
-    }
-    if !pending.signed {
-      return "\(type) · " + say("recorded, not signed: never sent", "記録済み・署名なし: 送信されない")
-    }
-    if url == nil { return "\(type) · " + say("waiting: no notificationURL set", "送信待ち: notificationURL 未設定") + tried }
-    if let next = pending.nextAttemptDate {
-      return "\(type) · " + say("retry at \(ISO8601.string(from: next))", "再送 \(ISO8601.string(from: next))") + tried
-    }
-    return "\(type) · " + say("waiting for monkeyshop server", "monkeyshop server の送信待ち") + tried
+    let standing: String =
+      switch listing.standing(url: url) {
+      case .delivered: say("delivered", "配信済み")
+      case .noAttemptLeft: say("not delivered: no attempt left", "未配信: 再試行なし")
+      case .unsigned: say("recorded, not signed: never sent", "記録済み・署名なし: 送信されない")
+      case .noURL: say("waiting: no notificationURL set", "送信待ち: notificationURL 未設定")
+      case .retry(let next): say("retry at \(ISO8601.string(from: next))", "再送 \(ISO8601.string(from: next))")
+      case .waitingForServer: say("waiting for monkeyshop server", "monkeyshop server の送信待ち")
+      }
+    return "\(type) · \(standing)\(tried)"
   }
 }

@@ -16,13 +16,35 @@ public struct NotificationListing: Equatable, Sendable {
 
   public var delivered: Bool { sendAttempts.last?.result == .success }
 
+  /// Where its sending stands: the one rule `store notifications` and the storefront's transaction
+  /// detail both put in words.
+  public enum Standing: Equatable, Sendable {
+    case delivered
+    case noAttemptLeft
+    case unsigned
+    case noURL
+    case retry(at: Date)
+    case waitingForServer
+  }
+
+  public func standing(url: String?) -> Standing {
+    if delivered { return .delivered }
+    guard let pending else { return .noAttemptLeft }
+    if !pending.signed { return .unsigned }
+    if url == nil { return .noURL }
+    if let next = pending.nextAttemptDate { return .retry(at: next) }
+    return .waitingForServer
+  }
+
   /// What it waits for, in words.
   public func waitsFor(url: String?) -> String {
-    if delivered { return "delivered" }
-    guard let pending else { return "not delivered: no attempt left" }
-    if !pending.signed { return "never sent: the data folder's signing chain is incomplete" }
-    if url == nil { return "no notificationURL set" }
-    if let next = pending.nextAttemptDate { return "next retry at \(ISO8601.string(from: next))" }
-    return "waiting for `monkeyshop server` to deliver"
+    switch standing(url: url) {
+    case .delivered: "delivered"
+    case .noAttemptLeft: "not delivered: no attempt left"
+    case .unsigned: "never sent: the data folder's signing chain is incomplete"
+    case .noURL: "no notificationURL set"
+    case .retry(let next): "next retry at \(ISO8601.string(from: next))"
+    case .waitingForServer: "waiting for `monkeyshop server` to deliver"
+    }
   }
 }
