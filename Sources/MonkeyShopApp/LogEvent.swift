@@ -185,13 +185,10 @@ public enum LogEvent: Equatable, Sendable {
     case .download(let event):
       return event.text(language)
     case .notificationSent(let type, let id, let number, let attempt):
-      let outcome = attempt.httpStatus.map { status in
-        attempt.result == .success ? "\(status)" : "\(status) \(attempt.result.rawValue)"
-      }
       let about = id.map { " #\($0)" } ?? ""
       return say(
-        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(outcome ?? attempt.result.rawValue) · attempt \(number)",
-        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(outcome ?? attempt.result.rawValue) · \(number) 回目の送信"
+        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(attempt.answer) · attempt \(number)",
+        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(attempt.answer) · \(number) 回目の送信"
       )
     case .consumptionReceived(let id, let inWindow):
       return say(

@@ -13,7 +13,7 @@ extension Words {
   func serverNotification(_ listing: NotificationListing, url: String?) -> String {
     let type = listing.notification.notificationType.rawValue
     let attempts = listing.sendAttempts.count
-    let last = listing.sendAttempts.last.map { $0.httpStatus.map { "\($0)" } ?? $0.result.rawValue }
+    let last = listing.sendAttempts.last?.answer
     let tried = last.map { " · \($0) · " + say("attempt \(attempts)", "\(attempts) 回目の送信") } ?? ""
     let standing: String =
       switch listing.standing(url: url) {

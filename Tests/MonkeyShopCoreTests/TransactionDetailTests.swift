@@ -69,7 +69,8 @@ import Testing
         ]))
     let screen = shop.screen(100, 40)
     #expect(screen.contains("ONE_TIME_CHARGE · delivered · 200 · attempt 2"))
-    #expect(screen.contains("REFUND · retry at 2027-01-15T09:00:00.000Z · 500 · attempt 1"))
+    #expect(
+      screen.contains("REFUND · retry at 2027-01-15T09:00:00.000Z · 500 UNSUCCESSFUL_HTTP_RESPONSE_CODE · attempt 1"))
     let ja = ShopHarness(language: .ja)
     ja.press("5")
     ja.press(.enter)

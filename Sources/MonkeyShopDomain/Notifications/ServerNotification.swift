@@ -72,6 +72,13 @@ public struct SendAttempt: Codable, Equatable, Sendable {
   /// What went wrong, in words, when no HTTP status came back.
   public var detail: String?
 
+  /// How the receiver answered, as a line says it: `200`, `500 UNSUCCESSFUL_HTTP_RESPONSE_CODE`,
+  /// `TIMED_OUT`.
+  public var answer: String {
+    guard let httpStatus else { return result.rawValue }
+    return result == .success ? "\(httpStatus)" : "\(httpStatus) \(result.rawValue)"
+  }
+
   public init(date: Date, result: SendAttemptResult, url: String, httpStatus: Int? = nil, detail: String? = nil) {
     self.date = date
     self.result = result
