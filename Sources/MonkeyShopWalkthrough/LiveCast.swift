@@ -68,7 +68,7 @@ public final class LiveCast {
 
   /// The session ended: the cursor is shown again on the bottom row, and the file is closed.
   public func finish() {
-    guard let began, let shown else { return }
+    guard let began, let shown, file != nil else { return }
     let time = max(lastTime, seconds(began.duration(to: clock.now)))
     append([Cast.line(time: time, code: "o", data: CastScreen.closing(height: shown.size.height))])
     file?.close()

@@ -138,9 +138,11 @@ struct StorefrontCastTests {
     try await expectPlayedScreen(path, equals: last, width: 100, height: 30, in: folder)
   }
 
-  @Test("killed with SIGKILL, the storefront leaves a recording that plays up to its last frame")
-  func aKillLeavesAPlayableRecording() async throws {
-    let folder = try ShopFolder("cast-kill")
+  /// SIGKILL gives the storefront no chance to finish: the recording plays up to its last frame.
+  /// SIGTERM ends it as a quit does, with the cursor shown again at the end.
+  @Test("killed, the storefront leaves a recording that plays up to its last frame", arguments: [SIGKILL, SIGTERM])
+  func aKillLeavesAPlayableRecording(_ signal: Int32) async throws {
+    let folder = try ShopFolder("cast-kill-\(signal)")
     let path = folder.file("killed.cast").path
     let tmux = try await storefront(folder, cast: path)
     defer { tmux.close() }
@@ -149,11 +151,12 @@ struct StorefrontCastTests {
     try await tmux.waitFor("Total")
     let last = try await tmux.settledScreen()
     let pid = try await tmux.storefrontPID()
-    #expect(kill(pid, SIGKILL) == 0)
+    #expect(kill(pid, signal) == 0)
     try await tmux.waitForForeground("bash")
     let recording = try Recording(path: path)
     #expect(recording.time(ofFirst: "Total") != nil, "the sheet was recorded")
-    #expect(recording.events.last?.data.hasSuffix("\u{1B}[?25h") == false, "no closing: it never quit")
+    let closed = recording.events.last?.data.hasSuffix("\u{1B}[?25h") == true
+    #expect(closed == (signal == SIGTERM), "the cursor shown again only when the storefront could end")
     try await expectPlayedScreen(path, equals: last, width: 80, height: 24, in: folder)
   }
 
