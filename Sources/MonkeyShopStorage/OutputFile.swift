@@ -11,7 +11,9 @@ import MonkeyShopDomain
 /// `MONKEYSHOP_SCREEN_DUMP`. One rule for all of them: only a regular file is ever replaced, never
 /// a folder, a symbolic link (it could lead anywhere, the data folder included), a FIFO or a
 /// device; and it is replaced whole, written to a new file beside it and then moved into place,
-/// so a reader never sees half of it and a link put there meanwhile is replaced, not followed.
+/// so a reader never sees half of it and a link put there meanwhile is replaced, not followed. A
+/// file that grows while monkeyshop runs (the storefront's `--cast`) is moved into place the same
+/// way with its first part, then appended to (`startAppending`).
 public enum OutputFile {
   /// Why nothing may be written at `path` as it is, in words that follow the path ("is a folder
   /// (expected a file name, such as root.der)"); nil when it names a regular file or nothing yet.
