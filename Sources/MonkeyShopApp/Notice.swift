@@ -81,6 +81,8 @@ public enum Reason: Equatable, Sendable {
   case noSuchProduct
   case restricted
   case productsLoading
+  /// The key came while the products were loading and did nothing; they have arrived since.
+  case cameBeforeProducts
   case requestFailed
   case invalidProduct(String)
   case firstProductSelected

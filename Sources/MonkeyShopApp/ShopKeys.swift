@@ -55,6 +55,8 @@ extension ShopModel {
     switch notice {
     case .cannot(_, .notInThisOverlay):
       return overlay == nil
+    case .cannot(_, .cameBeforeProducts):
+      return response == nil
     case .cannot(let keys, let reason):
       let bindings = KeyMap.bindings(in: keyContext) + KeyMap.bindings(in: .global)
       return !bindings.contains { $0.keyLabel == keys && $0.whyNot(self) == reason }
@@ -64,6 +66,19 @@ extension ShopModel {
     default:
       return false
     }
+  }
+
+  /// What takes the place of a status that went stale: nothing, except for a key refused while
+  /// the products were loading. The products came a moment later and the key did nothing, so the
+  /// status says so and asks for the key again (or gives the reason it still cannot act), rather
+  /// than leaving a key that seemed to do nothing. The app does not act on it by itself.
+  func successor(ofStale notice: Notice) -> Notice? {
+    guard case .cannot(let keys, .productsLoading) = notice, response != nil,
+      let binding = (KeyMap.bindings(in: keyContext) + KeyMap.bindings(in: .global)).first(where: {
+        $0.keyLabel == keys
+      })
+    else { return nil }
+    return .cannot(keys: keys, binding.whyNot(self) ?? .cameBeforeProducts)
   }
 
   mutating func press(_ key: Key) -> [ShopEffect] {

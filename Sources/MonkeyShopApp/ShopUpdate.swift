@@ -19,8 +19,8 @@ extension ShopModel {
     }
     // The quit question is about the purchase in flight: once none is, it has nothing to ask.
     if overlay == .confirmQuit, !isPurchaseInFlight { overlay = nil }
-    // A status says what is true now: one whose reason no longer holds goes.
-    if let status, isStale(status) { self.status = nil }
+    // A status says what is true now: one whose reason no longer holds goes (or says what became of it).
+    if let status, isStale(status) { self.status = successor(ofStale: status) }
     // A newly opened overlay starts with no status about something else (the last purchase, an
     // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
     // quit question, which asks about the purchase in flight that status describes.

@@ -198,6 +198,10 @@ public struct Words: Sendable {
     case .noSuchProduct: notAvailable
     case .restricted: restricted
     case .productsLoading: say("products are loading", "商品を読み込み中です")
+    case .cameBeforeProducts:
+      say(
+        "pressed before the products arrived; nothing happened: press it again",
+        "商品が届く前に押されたため何も起きませんでした: もう一度押してください")
     case .requestFailed:
       say(
         "the product request failed (network down?): press R to request again",

@@ -11,7 +11,9 @@ import MonkeyShopDomain
 /// `MONKEYSHOP_SCREEN_DUMP`. One rule for all of them: only a regular file is ever replaced, never
 /// a folder, a symbolic link (it could lead anywhere, the data folder included), a FIFO or a
 /// device; and it is replaced whole, written to a new file beside it and then moved into place,
-/// so a reader never sees half of it and a link put there meanwhile is replaced, not followed.
+/// so a reader never sees half of it and a link put there meanwhile is replaced, not followed. A
+/// file that grows while monkeyshop runs (the storefront's `--cast`) is moved into place the same
+/// way with its first part, then appended to (`startAppending`).
 public enum OutputFile {
   /// Why nothing may be written at `path` as it is, in words that follow the path ("is a folder
   /// (expected a file name, such as root.der)"); nil when it names a regular file or nothing yet.
@@ -131,6 +133,55 @@ public enum OutputFile {
     }
   }
 
+  /// Starts a file that grows while monkeyshop runs (a recording of the storefront): `bytes` are
+  /// written to a new file beside `path` (never through a link), which is then moved over `path`
+  /// as `write` does, and left open for appending (`Growing`). From the start `path` holds a whole
+  /// file, and each later append is one write(2), so a process killed at any moment leaves
+  /// everything appended before.
+  public static func startAppending(_ bytes: Data, to path: String) throws(WriteError) -> Growing {
+    let temporary = (folder(of: path) as NSString).appendingPathComponent(
+      ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+    unlink(temporary)
+    let descriptor = open(temporary, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else { throw .failed(String(cString: strerror(errno))) }
+    var failure: Int32 = writeAll(descriptor, bytes) ? 0 : errno
+    var replaced = stat()
+    if failure == 0, lstat(path, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG,
+      fchmod(descriptor, replaced.st_mode & 0o7777) != 0
+    {
+      failure = errno
+    }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    guard failure == 0 else {
+      close(descriptor)
+      unlink(temporary)
+      throw .failed(String(cString: strerror(failure)))
+    }
+    return Growing(descriptor: descriptor)
+  }
+
+  /// A file `startAppending` began, open for appending until closed (or deinitialised).
+  public final class Growing {
+    private var descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close() }
+
+    /// Appends `bytes` at the end of the file; not synced (what is written survives the process,
+    /// not the machine).
+    public func append(_ bytes: Data) throws(WriteError) {
+      guard descriptor >= 0 else { throw .failed("the file is closed") }
+      guard writeAll(descriptor, bytes) else { throw .failed(String(cString: strerror(errno))) }
+    }
+
+    public func close() {
+      guard descriptor >= 0 else { return }
+      _ = closeDescriptor(descriptor)
+      descriptor = -1
+    }
+  }
+
   /// Writes `bytes` to a new file beside `path` (never through a link), syncs it when `sync`, then
   /// moves it into place: renamed over what is there when `replacing`, else linked, so a file that
   /// appeared at `path` meanwhile is kept (`WriteError.exists`). Nothing is left behind when it
@@ -163,4 +214,13 @@ public enum OutputFile {
       }
     }
   }
+}
+
+/// close(2), under a name a type's own `close()` does not hide.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+  #if canImport(Glibc)
+    Glibc.close(descriptor)
+  #else
+    Darwin.close(descriptor)
+  #endif
 }

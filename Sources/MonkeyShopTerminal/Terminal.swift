@@ -187,13 +187,20 @@ public final class Terminal {
   /// Where each frame is also written as text (`MONKEYSHOP_SCREEN_DUMP`), checked by `start()`.
   private var screenDump: ScreenDump?
 
-  /// Writes the frame `body` draws on an in-memory grid of the screen's size to the dump file, whole,
-  /// when a dump was asked for.
+  /// Sees each frame as drawn on the in-memory grid (a recording, `--cast`); set after `start()`.
+  public var onFrame: ((TextGrid) -> Void)?
+
+  /// Whether the frames show the palette's colours (not with `NO_COLOR` or a terminal without).
+  public var showsColours: Bool { !palette.isMonochrome }
+
+  /// Draws the frame `body` draws on an in-memory grid of the screen's size, when a dump was asked
+  /// for (written to the dump file, whole) or something follows the frames (`onFrame`).
   public func dumpFrame(_ body: (inout TextGrid) -> Void) {
-    guard let screenDump, isStarted else { return }
+    guard isStarted, screenDump != nil || onFrame != nil else { return }
     var grid = TextGrid(size: size)
     body(&grid)
-    screenDump.save(grid.text + "\n")
+    screenDump?.save(grid.text + "\n")
+    onFrame?(grid)
   }
 
   /// Follows the tty's new size after SIGWINCH. ncurses then queues KEY_RESIZE.

@@ -36,15 +36,23 @@ public struct Cast: Sendable {
 
   /// The file: the header line, then an event per line.
   public var text: String {
-    var lines = [
-      "{\"version\": 2, \"width\": \(size.width), \"height\": \(size.height), \"timestamp\": \(timestamp), "
-        + "\"duration\": \(Self.seconds(duration)), \"title\": \(TerminalText.jsonString(title)), "
-        + "\"env\": {\"TERM\": \(TerminalText.jsonString(Self.terminalType))}}"
-    ]
-    for event in events {
-      lines.append("[\(Self.seconds(event.time)), \"o\", \(TerminalText.jsonString(event.output))]")
-    }
+    var lines = [Self.header(size: size, timestamp: timestamp, duration: duration, title: title)]
+    for event in events { lines.append(Self.line(time: event.time, code: "o", data: event.output)) }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The header line (without its newline): the size the recording starts at, when it began, its
+  /// length when known, its title, and the terminal type its output is written for.
+  static func header(size: ScreenSize, timestamp: Int, duration: TimeInterval?, title: String) -> String {
+    "{\"version\": 2, \"width\": \(size.width), \"height\": \(size.height), \"timestamp\": \(timestamp), "
+      + (duration.map { "\"duration\": \(seconds($0)), " } ?? "") + "\"title\": \(TerminalText.jsonString(title)), "
+      + "\"env\": {\"TERM\": \(TerminalText.jsonString(terminalType))}}"
+  }
+
+  /// One event line (without its newline): `[time, code, data]`, `o` for output and `r` for a
+  /// new terminal size (`WIDTHxHEIGHT`).
+  static func line(time: TimeInterval, code: String, data: String) -> String {
+    "[\(seconds(time)), \"\(code)\", \(TerminalText.jsonString(data))]"
   }
 
   /// Microseconds, as asciinema writes times.
@@ -117,8 +125,10 @@ extension Cast {
   /// Makes `path` ready for a recording before the walkthrough runs, as `ReportFile.prepare` does
   /// for a report; a file already there is replaced only when it is empty or a recording (its first
   /// line an asciicast header), so a mistyped path never costs a person a file of theirs.
-  public static func prepare(_ path: String, dataFolder: DataFolder) throws(ReportFile.PlaceError) {
-    try ReportFile.prepare(path, example: "walkthrough.cast", dataFolder: dataFolder)
+  public static func prepare(
+    _ path: String, example: String = "walkthrough.cast", dataFolder: DataFolder
+  ) throws(ReportFile.PlaceError) {
+    try ReportFile.prepare(path, example: example, dataFolder: dataFolder)
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: 4096)) ?? Data()

@@ -4,6 +4,7 @@ import MonkeyShopApp
 import MonkeyShopDomain
 import MonkeyShopStorage
 import MonkeyShopTerminal
+import MonkeyShopWalkthrough
 
 struct StorefrontCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -20,16 +21,22 @@ struct StorefrontCommand: ParsableCommand {
       valueName: "file"))
   var logFile: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Record the session to this asciicast v2 file as the terminal shows it, with its real timing (asciinema play FILE plays it; a resize is recorded). Written frame by frame: a kill leaves a recording up to the last frame. Replaces only an earlier recording.",
+      valueName: "file"))
+  var cast: String?
+
   @OptionGroup var storeKit: StoreKitOption
   @OptionGroup var options: ShopOptions
 
   func run() throws {
-    try Self.open(options, language: lang, logFile: logFile, storeKit: storeKit.api)
+    try Self.open(options, language: lang, logFile: logFile, cast: cast, storeKit: storeKit.api)
   }
 
   /// Opens the storefront; `monkeyshop` with no arguments comes here without parsing anything.
   static func open(
-    _ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil,
+    _ options: some ShopPlaces, language: Language?, logFile logPath: String? = nil, cast castPath: String? = nil,
     storeKit: StoreKitAPI? = nil
   ) throws {
     let catalog = try options.loadCatalog()
@@ -40,6 +47,9 @@ struct StorefrontCommand: ParsableCommand {
       let clash = OutputFile.clash(("--log-file", logPath), (Terminal.screenDumpVariable, dump))
     {
       throw Failure("\(clash); the storefront did not open", .invalidArgument)
+    }
+    let cast = try castPath.map { path throws(Failure) in
+      try recording(to: path, logFile: logPath, environment: options.environment, dataFolder: folder)
     }
     let logFile = try logPath.map { path throws(Failure) in try EventLogFile(path: path, dataFolder: folder) }
     guard Terminal.isInteractive else {
@@ -62,8 +72,30 @@ struct StorefrontCommand: ParsableCommand {
     if let logFile {
       runtime.onLog = { [unowned runtime] entry in logFile.append(entry, of: runtime.model) }
     }
-    try runInTerminal(runtime, dataFolder: folder)
+    try runInTerminal(runtime, dataFolder: folder, cast: cast)
     if let failure = logFile?.lossFailure { throw failure }
+  }
+}
+
+extension StorefrontCommand {
+  /// `--cast FILE`, made ready before the screen opens (`OutputFile`'s rule, and only an earlier
+  /// recording is replaced, `Cast.prepare`); refused when it names the file `--log-file` or
+  /// `MONKEYSHOP_SCREEN_DUMP` writes.
+  static func recording(
+    to path: String, logFile: String?, environment: [String: String], dataFolder: DataFolder
+  ) throws(Failure) -> LiveCast {
+    let others = [("--log-file", logFile), (Terminal.screenDumpVariable, environment[Terminal.screenDumpVariable])]
+    for case (let option, let other?) in others where !other.isEmpty {
+      if let clash = OutputFile.clash(("--cast", path), (option, other)) {
+        throw Failure("\(clash); the storefront did not open", .invalidArgument)
+      }
+    }
+    do {
+      try Cast.prepare(path, example: "session.cast", dataFolder: dataFolder)
+    } catch {
+      throw Failure("--cast \(TerminalText.escaped(error.description)); the storefront did not open", .invalidArgument)
+    }
+    return LiveCast(path: path)
   }
 }
 

@@ -90,4 +90,48 @@ import Testing
     shop.press("x")
     #expect(OverlayStatusTests.insideBox(shop.screen()).contains { $0.contains("x: only the keys below act here") })
   }
+
+  /// A buy key pressed before the App Store answered the product request does nothing, as a buy
+  /// button that is not there yet; once the products arrive the status does not just go (the key
+  /// would seem to have done nothing): it says the key came too early and to press it again.
+  @Test(arguments: [
+    (Language.en, "5: pressed before the products arrived; nothing happened: press it again"),
+    (Language.ja, "5: 商品が届く前に押されたため何も起きませんでした: もう一度押してください"),
+  ])
+  func aBuyKeyBeforeTheProductsIsExplainedOnceTheyArrive(_ language: Language, _ explained: String) {
+    let shop = ShopHarness(language: language, launch: false)
+    shop.launch(settle: false)
+    shop.press("5")
+    shop.wait(1)
+    let screen = shop.screen()
+    #expect(!screen.contains("loading..."), "the products arrived: \(screen)")
+    #expect(Self.statusLine(shop).contains(explained), "\(screen)")
+    #expect(!screen.contains("App Store"), "nothing was bought by itself: \(screen)")
+    #expect(!shop.eventNames.contains("paymentAdded"), "\(shop.eventNames)")
+    // Pressed again, the key acts, and the explanation has done its work.
+    shop.press("5")
+    let sheet = shop.screen()
+    #expect(sheet.contains("App Store"), "\(sheet)")
+    #expect(!sheet.contains(explained), "\(sheet)")
+  }
+
+  @Test func enterOnARowBeforeTheProductsIsExplainedToo() {
+    let shop = ShopHarness(launch: false)
+    shop.launch(settle: false)
+    shop.press(.enter)
+    #expect(Self.statusLine(shop).contains("Enter/b: products are loading"))
+    shop.wait(1)
+    #expect(Self.statusLine(shop).contains("Enter/b: pressed before the products arrived; nothing happened"))
+  }
+
+  /// When the request fails instead, the failure is what the status says: no key can act.
+  @Test func aFailedRequestIsSaidInstead() {
+    let shop = ShopHarness(conditions: { $0.networkUp = false }, launch: false)
+    shop.launch(settle: false)
+    shop.press("5")
+    shop.wait(1)
+    let line = Self.statusLine(shop)
+    #expect(!line.contains("pressed before the products arrived"), "\(line)")
+    #expect(shop.screen().contains("R to retry"), "\(shop.screen())")
+  }
 }

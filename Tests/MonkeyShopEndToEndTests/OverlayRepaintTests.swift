@@ -13,13 +13,27 @@ struct OverlayRepaintTests {
     var testDescription: String { rawValue }
   }
 
-  /// A key that opens an overlay, what the overlay shows, and the key that closes it.
-  static let overlays: [(open: String, shows: String, close: String)] = [
-    ("5", "App Store", "Escape"),
-    ("0", "App Store", "Escape"),
-    ("c", "◀", "Escape"),
-    ("Tab", "#", "Escape"),
-    ("?", "Ctrl-C", "Escape"),
+  /// An overlay: the keys that open it, what it alone shows once open (in either language; the
+  /// event log may show "App Store" or "#2" too), and the keys that close it again.
+  struct Overlay: Sendable {
+    let open: [String]
+    let shows: String
+    let close: [String]
+  }
+
+  /// Every overlay but the quit question (which needs a purchase in flight): the conditions panel,
+  /// the transaction manager, a transaction's detail (Esc goes back to the list, then closes it),
+  /// help, and the payment sheet of each buy key.
+  static let overlays: [Overlay] = [
+    Overlay(open: ["c"], shows: "◀", close: ["Escape"]),
+    Overlay(open: ["Tab"], shows: "│ # ", close: ["Escape"]),
+    // The newest transaction, the purchase: a cancelled payment that came after would have no payload.
+    Overlay(open: ["Tab", "Enter"], shows: "VerificationResult", close: ["Escape", "Escape"]),
+    Overlay(open: ["?"], shows: "Ctrl-C", close: ["Escape"]),
+    Overlay(open: ["5"], shows: "┌─ App Store", close: ["Escape"]),
+    Overlay(open: ["0"], shows: "┌─ App Store", close: ["Escape"]),
+    Overlay(open: ["Enter"], shows: "┌─ App Store", close: ["Escape"]),
+    Overlay(open: ["b"], shows: "┌─ App Store", close: ["Escape"]),
   ]
 
   @Test(
@@ -35,6 +49,9 @@ struct OverlayRepaintTests {
     case .wideTitles:
       catalog = try Self.wideTitleCatalog(in: folder)
     }
+    // Slow: a purchase stays in flight for 8 s, long enough to look at the quit question.
+    let slow = try await monkeyshop("store", "set", "latency", "slow", "--catalog", catalog, in: folder)
+    #expect(slow.exitStatus == 0, "\(slow)")
     let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
     defer { tmux.close() }
     try await tmux.launchStorefront(arguments, environment: ["MONKEYSHOP_SCREEN_DUMP": dump], catalog: catalog)
@@ -45,10 +62,24 @@ struct OverlayRepaintTests {
     try await tmux.press("Escape")
     try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "App Store")
 
+    // The quit question, over a purchase in flight; then the purchase, the newest transaction,
+    // is the one whose detail opens.
+    try await tmux.press("5")
+    try await Self.waitForPaneToMatch(tmux, dump: dump, showing: "App Store")
+    try await tmux.press("Enter")
+    try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "┌")
+    try await tmux.press("q")
+    try await Self.waitForPaneToMatch(tmux, dump: dump, showing: "(y/n)")
+    try await tmux.press("Escape")
+    try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "┌")
+    try await tmux.waitForScreen("the purchase to finish", timeout: .seconds(15)) { screen in
+      screen.showsBalance(5) && screen.balanceLine.map { !$0.contains("purchasing") && !$0.contains("購入中") } == true
+    }
+
     for overlay in Self.overlays {
-      try await tmux.press(overlay.open)
+      for key in overlay.open { try await tmux.press(key) }
       try await Self.waitForPaneToMatch(tmux, dump: dump, showing: overlay.shows)
-      try await tmux.press(overlay.close)
+      for key in overlay.close { try await tmux.press(key) }
       try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "┌")
     }
     // A resize repaints everything; the rows must still agree after it.

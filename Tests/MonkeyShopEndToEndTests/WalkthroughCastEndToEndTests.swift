@@ -18,28 +18,13 @@ import Testing
 struct WalkthroughCastEndToEndTests {
   private var buyFive: String { Locations.repository.appendingPathComponent("Walkthroughs/buy-5.yaml").path }
 
-  /// What `asciinema cat` prints for a recording: every frame's output, in order.
   private func asciinemaCat(_ path: String, in folder: ShopFolder) async throws -> String {
-    let python = try Tools.requirePython(for: "the recording tests play casts with asciinema")
-    let child = try Child(
-      executable: python, ["-m", "asciinema", "cat", path], in: folder, environment: folder.environment())
-    let result = try await child.wait(timeout: .seconds(60))
-    guard result.exitStatus == 0 else {
-      throw E2EFailure(
-        "asciinema cat \(path) failed (\(Tools.missingPackage("asciinema==2.4.0"))): \(result)")
-    }
-    return result.stdout
+    try await Asciinema.cat(path, in: folder)
   }
 
   /// The screen a terminal of `size` shows after `output` is written to it.
   private func terminalScreen(after output: String, size: ScreenSize, in folder: ShopFolder) async throws -> Screen {
-    let file = folder.file("played").path
-    #expect(FileManager.default.createFile(atPath: file, contents: Data(output.utf8)))
-    let tmux = try await TmuxSession(folder: folder, width: size.width, height: size.height)
-    defer { tmux.close() }
-    // Nothing after the output: the shell's prompt must not scroll or cover the last frame.
-    try await tmux.run("cat '\(file)'; exec sleep 600")
-    return try await tmux.waitForScreen("the recording's last frame") { screen in
+    try await Asciinema.screen(after: output, width: size.width, height: size.height, in: folder) { screen in
       screen.lines.contains { $0.hasPrefix(" ⌫ ") || $0.contains("the walkthrough stops here") }
     }
   }

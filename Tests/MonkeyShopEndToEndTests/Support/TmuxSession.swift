@@ -169,6 +169,20 @@ final class TmuxSession: @unchecked Sendable {
     try await waitForScreen("the balance \(credits) monkey credits", timeout: timeout) { $0.showsBalance(credits) }
   }
 
+  /// The pane once it has stopped changing: the same twice `quiet` apart (a spinner, a countdown
+  /// or a purchase still under way would change it).
+  func settledScreen(quiet: Duration = .milliseconds(400), timeout: Duration = .seconds(10)) async throws -> Screen {
+    let deadline = ContinuousClock.now + timeout
+    var last = try await screen()
+    while true {
+      try await Task.sleep(for: quiet)
+      let now = try await screen()
+      if now.text == last.text { return now }
+      if ContinuousClock.now >= deadline { throw E2EFailure("the screen never stopped changing:\n\(now)") }
+      last = now
+    }
+  }
+
   /// A tmux format of the pane, e.g. `#{alternate_on}`.
   func pane(_ format: String) async throws -> String {
     try await command("display-message", "-p", "-t", Self.session, format)
