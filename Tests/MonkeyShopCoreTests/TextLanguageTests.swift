@@ -80,6 +80,20 @@ struct TextLanguageTests {
     #expect(named.isEmpty, "\(named.joined(separator: "\n"))")
   }
 
+  @Test("no view or words file writes a key's name in a string of its own")
+  func noKeyNameInViews() throws {
+    let literals = try SourceTexts.looseLiterals(in: [
+      "Words.swift", "Words+Notes.swift", "Words+Server.swift", "DownloadEvent.swift", "ShopView.swift",
+      "OverlayView.swift", "ShopLayout.swift", "TransactionDetailView.swift", "Drawing.swift", "PlayerWords.swift",
+      "PlayerView.swift", "PlayerUpdate.swift",
+    ])
+    #expect(literals.count > 50)
+    let named = literals.filter { literal in
+      literal.pieces.contains { !TextCheck.keyNames($0, among: Self.keyNames, english: true).isEmpty }
+    }
+    #expect(named.isEmpty, "\(named.map(\.description).joined(separator: "\n"))")
+  }
+
   /// The storefront's table with every key renamed.
   static let renamedShopKeys: [KeyBinding] = KeyMap.bindings.enumerated().map { offset, binding in
     KeyBinding(

@@ -264,7 +264,8 @@ enum TextCheck {
     var found: [String] = []
     func isWordCharacter(_ character: Character?) -> Bool {
       guard let character else { return false }
-      return character.isLetter || character.isNumber || character == "_" || character == "'" || character == "’"
+      // An interpolation beside a letter makes it part of a word: `v⟦⟧` is a version.
+      return character.isLetter || character.isNumber || "_'’⟦⟧".contains(character)
     }
     for name in names.sorted() {
       let pattern = Array(name)
