@@ -82,7 +82,8 @@ struct SourceTexts {
     }
 
     func follows(_ text: String) -> Bool {
-      Array(text).enumerated().allSatisfy { peek($0.offset) == $0.element }
+      guard peek() == text.first else { return false }
+      return text.enumerated().allSatisfy { peek($0.offset) == $0.element }
     }
 
     mutating func read() -> (pairs: [Pair], loose: [Literal]) {
@@ -271,7 +272,7 @@ enum TextCheck {
       let pattern = Array(name)
       guard pattern.count <= characters.count else { continue }
       for start in 0...(characters.count - pattern.count)
-      where Array(characters[start..<start + pattern.count]) == pattern {
+      where characters[start] == pattern[0] && characters[start..<start + pattern.count].elementsEqual(pattern) {
         let before = start > 0 ? characters[start - 1] : nil
         let after = start + pattern.count < characters.count ? characters[start + pattern.count] : nil
         let standsAlone =
