@@ -125,13 +125,7 @@ struct Spend: ParsableCommand {
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
     let catalog = try options.loadCatalog()
-    let outcome: SpendOutcome
-    do {
-      outcome = SpendOutcome(
-        credits: credits, balance: try CreditManager(storage: folder, catalog: catalog).spend(credits))
-    } catch let error as any ShopError {
-      outcome = SpendOutcome(credits: credits, error: error)
-    }
+    let outcome = try SpendOutcome(credits: credits, spendingFrom: CreditManager(storage: folder, catalog: catalog))
     if json {
       try printJSON(outcome)
     } else if let line = outcome.line {

@@ -36,6 +36,16 @@ public struct SpendOutcome: Encodable, Sendable {
     try container.encode(exitStatus, forKey: .exitStatus)
   }
 
+  /// Spends `credits` from the wallet `manager` keeps, and says how that went. An error that is not
+  /// the shop's (none is expected) is thrown as it is.
+  public init(credits: Int, spendingFrom manager: CreditManager) throws {
+    do {
+      self.init(credits: credits, balance: try manager.spend(credits))
+    } catch let error as any ShopError {
+      self.init(credits: credits, error: error)
+    }
+  }
+
   /// The credits were spent: the balance they left.
   public init(credits: Int, balance: Int) {
     self.credits = credits
