@@ -55,11 +55,13 @@ public enum DownloadEvent: Equatable, Sendable {
 
   /// The log line. Only a StoreKit 1 app downloads; the StoreKit 2 app only unlocks.
   public func text(_ language: Language) -> String {
+    func say(_ english: String, _ japanese: String) -> String { language == .ja ? japanese : english }
     switch self {
     case .unlocked(let id, let product):
-      return "deliver #\(id): \(product) unlocked (owned.json)"
+      return say("deliver #\(id): \(product) unlocked (owned.json)", "#\(id) を付与: \(product) を解放 (owned.json)")
     case .alreadyOwned(let id, let product):
-      return "deliver #\(id): \(product) already owned, nothing to unlock"
+      return say(
+        "deliver #\(id): \(product) already owned, nothing to unlock", "#\(id) を付与: \(product) は所有済み、解放するものなし")
     case .start(let id):
       return "SKPaymentQueue.default().start(transaction.downloads) #\(id)"
     case .pause(let id):
@@ -87,15 +89,18 @@ public enum DownloadEvent: Equatable, Sendable {
       }
       return text
     case .installed(let id, let path):
-      return "content of #\(id) moved to \(path)"
+      return say("content of #\(id) moved to \(path)", "#\(id) のコンテンツを \(path) に移動")
     case .note(let note):
       return "  ↳ " + Words(language).downloadNote(note)
     case .entitlementsRevoked(let products):
       return "paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:) [\(products.joined(separator: ", "))]"
     case .refundedNotUnlocked(let id, let product):
-      return "deliver #\(id): \(product) was refunded, nothing to unlock"
+      return say(
+        "deliver #\(id): \(product) was refunded, nothing to unlock", "#\(id) を付与: \(product) は返金済み、解放しません")
     case .accessRemoved(let id, let product):
-      return "refund of #\(id): \(product) no longer owned (removed from owned.json)"
+      return say(
+        "refund of #\(id): \(product) no longer owned (removed from owned.json)",
+        "#\(id) の返金: \(product) の所有を取り消し (owned.json から削除)")
     }
   }
 }
@@ -150,8 +155,8 @@ extension Words {
         "すべてのダウンロードが終わるまで取引は未完了のまま (Apple: 取引を完了する前にホスティングされたコンテンツをすべてダウンロード)")
     case .unfinishedForRetry(let id):
       say(
-        "#\(id) stays unfinished: its downloads can start again (p, or the next launch); after finishing they could not",
-        "#\(id) は未完了のまま: ダウンロードを再開できます (p キーか次回起動時); 完了後はできません")
+        "#\(id) stays unfinished: its downloads can start again (\(key(.pauseDownload)), or the next launch); after finishing they could not",
+        "#\(id) は未完了のまま: ダウンロードを再開できます (\(key(.pauseDownload)) キーか次回起動時); 完了後はできません")
     case .noHostedContentAPI:
       say(
         "StoreKit 2 has no hosted-content API (SKDownload is deprecated since iOS 16): the app owns it, nothing is downloaded",
@@ -188,24 +193,28 @@ extension Words {
   }
 
   func downloadNotice(_ notice: DownloadNotice, title: (String) -> String) -> String {
+    let pause = key(.pauseDownload)
+    let cancel = key(.cancelDownload)
     switch notice {
     case .unlocked(let product):
       return say("\(title(product)) is yours: owned", "\(title(product)) を所有しました")
     case .downloading(let product):
       return say(
-        "Downloading \(title(product)) from the App Store: p pause, x cancel",
-        "\(title(product)) を App Store からダウンロード中: p 一時停止、x キャンセル")
+        "Downloading \(title(product)) from the App Store: \(pause) pause, \(cancel) cancel",
+        "\(title(product)) を App Store からダウンロード中: \(pause) 一時停止、\(cancel) キャンセル")
     case .paused(let product):
-      return say("Download of \(title(product)) paused: p resumes", "\(title(product)) のダウンロードを一時停止: p で再開")
+      return say(
+        "Download of \(title(product)) paused: \(pause) resumes", "\(title(product)) のダウンロードを一時停止: \(pause) で再開")
     case .installed(let product, let path):
       return say("\(title(product)) downloaded to \(path)", "\(title(product)) を \(path) にダウンロードしました")
     case .failed(let product, let error):
       return say(
-        "Download of \(title(product)) failed (\(error)): p starts it again",
-        "\(title(product)) のダウンロードに失敗 (\(error)): p で再開")
+        "Download of \(title(product)) failed (\(error)): \(pause) starts it again",
+        "\(title(product)) のダウンロードに失敗 (\(error)): \(pause) で再開")
     case .cancelled(let product):
       return say(
-        "Download of \(title(product)) cancelled: p starts it again", "\(title(product)) のダウンロードをキャンセル: p で再開")
+        "Download of \(title(product)) cancelled: \(pause) starts it again",
+        "\(title(product)) のダウンロードをキャンセル: \(pause) で再開")
     case .noHostedContentAPI(let product):
       return say(
         "\(title(product)) is owned; StoreKit 2 has no hosted-content API, so nothing is downloaded",
@@ -227,13 +236,16 @@ extension Words {
 extension Words {
   /// A download's state beside its progress bar, with the key that acts on it.
   func downloadState(_ state: DownloadState) -> String {
-    switch state {
-    case .waiting: say("waiting · p pause · x cancel", "待機中 · p 一時停止 · x 取消")
-    case .active: say("downloading · p pause · x cancel", "ダウンロード中 · p 一時停止 · x 取消")
-    case .paused: say("paused · p resume · x cancel", "一時停止 · p 再開 · x 取消")
+    let pause = key(.pauseDownload)
+    let cancel = key(.cancelDownload)
+    return switch state {
+    case .waiting: say("waiting · \(pause) pause · \(cancel) cancel", "待機中 · \(pause) 一時停止 · \(cancel) 取消")
+    case .active:
+      say("downloading · \(pause) pause · \(cancel) cancel", "ダウンロード中 · \(pause) 一時停止 · \(cancel) 取消")
+    case .paused: say("paused · \(pause) resume · \(cancel) cancel", "一時停止 · \(pause) 再開 · \(cancel) 取消")
     case .finished: say("finished · unpacking", "完了 · 展開中")
-    case .failed: say("failed · p download again", "失敗 · p 再ダウンロード")
-    case .cancelled: say("cancelled · p download again", "取消 · p 再ダウンロード")
+    case .failed: say("failed · \(pause) download again", "失敗 · \(pause) 再ダウンロード")
+    case .cancelled: say("cancelled · \(pause) download again", "取消 · \(pause) 再ダウンロード")
     }
   }
 }

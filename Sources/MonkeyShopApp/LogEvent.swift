@@ -118,7 +118,7 @@ public enum LogEvent: Equatable, Sendable {
         + (username.map { ", applicationUsername \"\($0)\"" } ?? "") + ")"
     case .updated(let transaction, let redelivered):
       var text = "paymentQueue(_:updatedTransactions:) .\(transaction.state) \(transaction.logName)"
-      if redelivered { text += " (redelivered)" }
+      if redelivered { text += say(" (redelivered)", " (再配信)") }
       if let failure = transaction.failure { text += " \(failure.code)" }
       return text
     case .delivered(let id, let credits, let balance):
@@ -165,7 +165,7 @@ public enum LogEvent: Equatable, Sendable {
     case .note(let note):
       return "  ↳ " + Words(language).note(note)
     case .storeKit2(let event):
-      return event.text
+      return event.text(language)
     case .appRestarted(let api):
       return say("── the app restarts, written with \(api) ──", "── アプリが再起動 (\(api) で書かれたアプリ) ──")
     case .restoreCompletedTransactions:

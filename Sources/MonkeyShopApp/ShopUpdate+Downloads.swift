@@ -274,6 +274,7 @@ extension ShopModel {
     {
       note(.restoreStillInQueue(transactionID: waiting.id, purchase: waiting.restoredTransactionID ?? waiting.id))
     }
+    settlements.restored += restored
     return restored.flatMap { observe($0, redelivered: false) } + [.finishRestore(restored: restored.count)]
   }
 
@@ -282,6 +283,7 @@ extension ShopModel {
   mutating func restoreFinished(restored count: Int) {
     record(.restoreCompletedTransactionsFinished)
     record(.download(.note(.nonConsumablesRestored(count: count))))
+    settlements.restoreFinished = true
     status = .restoreFinished(restored: count)
   }
 
@@ -302,6 +304,8 @@ extension ShopModel {
       }
     }
     record(.note(.consumablesNeverRestored))
+    settlements.restored += entitlements
+    settlements.restoreFinished = true
     status = .restoreFinished(restored: entitlements.count)
   }
 }

@@ -16,7 +16,7 @@ extension Words {
         "the app crashed last run at \(crash.point.rawValue) with #\(crash.transactionID)",
         "前回アプリは #\(crash.transactionID) の \(crash.point.rawValue) でクラッシュしました")
     case .askToBuyWaits:
-      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish しないこと")
+      say("Ask to Buy: the purchase waits for a parent; do not finish it", "承認と購入: 保護者の承認待ち。finish() しないこと")
     case .finishedElsewhere(let id, let state):
       say(
         "\(name(id, state)) was answered and finished by another monkeyshop",
@@ -24,11 +24,11 @@ extension Words {
     case .creditedBeforeStop:
       say(
         "credited before the app stopped; finishing it now keeps it from coming back",
-        "アプリ停止前に付与済み。ここで finish すれば再配信されません")
+        "アプリ停止前に付与済み。ここで完了すれば再配信されません")
     case .creditedByAnother(let id):
       say(
         "#\(id) was credited by \(anotherMonkeyshop); finishing it keeps it from coming back",
-        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで finish すれば再配信されません")
+        "#\(id) は\(anotherMonkeyshop)が付与済み。ここで完了すれば再配信されません")
     case .paymentSheetSkipped:
       say(
         "skipPaymentSheet: no payment sheet, added as if Buy was tapped",

@@ -3,6 +3,9 @@ import MonkeyShopDomain
 import MonkeyShopStorage
 
 extension Words {
+  /// The command that sends the notifications: a name, the same in every language.
+  static let serverCommand = "monkeyshop server"
+
   /// The transaction detail's list of the App Store Server Notifications about it.
   var serverNotificationsHeading: String {
     say("App Store Server Notifications", "App Store Server Notifications（サーバー通知）")
@@ -22,7 +25,7 @@ extension Words {
       case .unsigned: say("recorded, not signed: never sent", "記録済み・署名なし: 送信されない")
       case .noURL: say("waiting: no notificationURL set", "送信待ち: notificationURL 未設定")
       case .retry(let next): say("retry at \(ISO8601.string(from: next))", "再送 \(ISO8601.string(from: next))")
-      case .waitingForServer: say("waiting for monkeyshop server", "monkeyshop server の送信待ち")
+      case .waitingForServer: say("waiting for \(Self.serverCommand)", "\(Self.serverCommand) の送信待ち")
       }
     return "\(type) · \(standing)\(tried)"
   }

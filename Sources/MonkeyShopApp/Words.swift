@@ -5,10 +5,23 @@ import MonkeyShopDomain
 /// drifts from the screen it belongs to.
 public struct Words: Sendable {
   public let language: Language
+  /// The key table the texts take their key names from, so a text that names a key names the one
+  /// that acts.
+  let keyMap: [KeyBinding]
 
-  public init(_ language: Language) { self.language = language }
+  public init(_ language: Language) { self.init(language, keyMap: KeyMap.bindings) }
+
+  init(_ language: Language, keyMap: [KeyBinding]) {
+    self.language = language
+    self.keyMap = keyMap
+  }
 
   func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+
+  /// The name of the key that does `action` in `context` (its first key): `p`, `Tab`, `End`.
+  func key(_ action: ShopAction, in context: KeyContext = .main) -> String {
+    keyMap.first { $0.action == action && $0.context == context }?.keys.first?.description ?? ""
+  }
 
   // Header and balance
   var shopTitle: String { say("monkeyshop — Monkey Credits", "monkeyshop — モンキークレジット") }
@@ -26,9 +39,9 @@ public struct Words: Sendable {
   var products: String { say("Products", "商品") }
   func buyButton(_ button: BuyButton) -> String {
     switch button {
-    case .loading: "loading..."
-    case .networkDown: "Network down?"
-    case .appStoreDisabled: "AppStore disabled"
+    case .loading: say("loading...", "読み込み中...")
+    case .networkDown: say("Network down?", "ネットワーク切断?")
+    case .appStoreDisabled: say("AppStore disabled", "AppStore 無効")
     case .notAvailable: notAvailable
     case .buy(let price): say("Buy \(price)", "購入 \(price)")
     }
@@ -53,7 +66,8 @@ public struct Words: Sendable {
   }
 
   func scrolledBack(_ entries: Int) -> String {
-    say("\(entries) newer below · End follows", "新しい \(entries) 件は下 · End で最新")
+    let end = key(.toBottom, in: .global)
+    return say("\(entries) newer below · \(end) follows", "新しい \(entries) 件は下 · \(end) で最新")
   }
 
   // Payment sheet
@@ -119,8 +133,8 @@ public struct Words: Sendable {
       )
     case .interrupted(let id, let failure):
       let text = say(
-        "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (Tab)",
-        "アプリにはキャンセル (\(failure.code.label)); App Store が支払い \(id) を中断: 取引マネージャ (Tab) で解決してください")
+        "The app sees a cancel (\(failure.code.label)); the App Store interrupted payment \(id): resolve it in the transaction manager (\(key(.openTransactions)))",
+        "アプリにはキャンセル (\(failure.code.label)); App Store が支払い \(id) を中断: 取引マネージャ (\(key(.openTransactions))) で解決してください")
       return ShopFailure(failure.errorID, text).formatted
     case .purchaseFailed(let failure):
       // The App Store's words stay as Apple wrote them, marked as Apple's.
@@ -130,8 +144,8 @@ public struct Words: Sendable {
         .formatted
     case .waitingForApproval(let id):
       return say(
-        "Waiting for approval (Ask to Buy), payment \(id): Tab to approve or decline",
-        "承認待ち (承認と購入) 支払い \(id): Tab で承認または拒否")
+        "Waiting for approval (Ask to Buy), payment \(id): \(key(.openTransactions)) to approve or decline",
+        "承認待ち (承認と購入) 支払い \(id): \(key(.openTransactions)) で承認または拒否")
     case .spent(let balance):
       return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
     case .appSwitched(let storeKit):
@@ -143,7 +157,7 @@ public struct Words: Sendable {
       let apple = say("Apple: \"\(error.code.message)\"", "Appleのメッセージ: \"\(error.code.message)\"")
       let failure = ShopFailure(
         error.errorID, say("Product request failed: ", "商品の取得に失敗しました: ") + "\(apple) — \(error.code.label)")
-      return failure.formatted + say(" — R to retry", " — R で再取得")
+      return failure.formatted + say(" — \(key(.requestProducts)) to retry", " — \(key(.requestProducts)) で再取得")
     case .finishedElsewhere(let id, let state):
       return say(
         state == .purchased
@@ -204,8 +218,8 @@ public struct Words: Sendable {
         "商品が届く前に押されたため何も起きませんでした: もう一度押してください")
     case .requestFailed:
       say(
-        "the product request failed (network down?): press R to request again",
-        "商品の取得に失敗しました (ネットワーク切断?): R で再取得")
+        "the product request failed (network down?): press \(key(.requestProducts)) to request again",
+        "商品の取得に失敗しました (ネットワーク切断?): \(key(.requestProducts)) で再取得")
     case .invalidProduct(let id):
       say("\(id) is in invalidProductIdentifiers", "\(id) は invalidProductIdentifiers にあります")
     case .firstProductSelected: say("the first product is selected", "先頭の商品です")
@@ -226,9 +240,9 @@ public struct Words: Sendable {
     case .noRequestWhileRestricted:
       say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
     case .onlyDeferredCanBeApproved:
-      say("only a deferred transaction can be approved", "承認できるのは保留中 (deferred) の取引だけです")
+      say("only a deferred transaction can be approved", "承認できるのは保留中 (.deferred) の取引だけです")
     case .onlyDeferredCanBeDeclined:
-      say("only a deferred transaction can be declined", "拒否できるのは保留中 (deferred) の取引だけです")
+      say("only a deferred transaction can be declined", "拒否できるのは保留中 (.deferred) の取引だけです")
     case .onlyPurchasedCanBeRefunded:
       say("only a purchased transaction not refunded yet can be refunded", "返金できるのは未返金の購入済み取引だけです")
     case .noTransactionSelected: noTransactions
@@ -279,7 +293,9 @@ public struct Words: Sendable {
   var issue: String { say("issue", "要解決") }
   /// The transaction manager's column headings: id, product, quantity, state, finished, note.
   var transactionColumns: [String] {
-    language == .ja ? ["#", "商品", "数量", "状態", "完了", "メモ"] : ["#", "product", "qty", "state", "finished", "note"]
+    [
+      "#", say("product", "商品"), say("qty", "数量"), say("state", "状態"), say("finished", "完了"), say("note", "メモ"),
+    ]
   }
   func fromTransaction(_ id: String) -> String { say("resolves payment \(id)", "支払い \(id) を解決") }
 
@@ -300,7 +316,7 @@ public struct Words: Sendable {
         "VerificationResult: .verified — 署名はこのデータフォルダの証明書チェーンと一致")
       : say(
         "VerificationResult: .unverified(invalidSignature) — completed under verification fail: a StoreKit 2 app ignores it (StoreKit 1 never checks)",
-        "VerificationResult: .unverified(invalidSignature) — verification fail で完了: StoreKit 2 のアプリは無視します (StoreKit 1 は検証しません)"
+        "VerificationResult: .unverified(invalidSignature) — 検証「失敗」の設定で完了: StoreKit 2 のアプリは無視します (StoreKit 1 は検証しません)"
       )
   }
   var notSigned: String {
@@ -324,7 +340,7 @@ public struct Words: Sendable {
     return includeConsumableHistory
       ? say(
         "consumable history on: Transaction.all keeps finished consumables; currentEntitlements never holds a consumable",
-        "消耗型の履歴 on: Transaction.all は完了した消耗型も含みます。currentEntitlements に消耗型は入りません")
+        "消耗型の履歴 オン: Transaction.all は完了した消耗型も含みます。currentEntitlements に消耗型は入りません")
       : say(
         "a finished consumable leaves Transaction.all unless refunded; currentEntitlements never holds a consumable",
         "完了した消耗型は返金されない限り Transaction.all から外れます。currentEntitlements に消耗型は入りません")
@@ -333,19 +349,24 @@ public struct Words: Sendable {
     say("Signed payload (JWSTransactionDecodedPayload, ES256)", "署名ペイロード (JWSTransactionDecodedPayload, ES256)")
   }
   var jwsHint: String {
-    say(
-      "monkeyshop store transactions --json: its JWS · store certificate: the root to verify it",
-      "monkeyshop store transactions --json: JWS · store certificate: 検証用のルート証明書")
+    let transactions = "monkeyshop store transactions --json"
+    let certificate = "store certificate"
+    return say(
+      "\(transactions): its JWS · \(certificate): the root to verify it",
+      "\(transactions): JWS · \(certificate): 検証用のルート証明書")
   }
   var purchasing: String { say("purchasing", "購入中") }
 
   // Help and quitting
   var help: String { say("Keys", "キー") }
   var quitWhileInFlight: String {
-    say("Quit while a purchase is in flight? (y/n)", "購入処理中です。終了しますか? (y/n)")
+    let answers = "\(key(.confirmQuit, in: .confirmQuit))/\(key(.keepRunning, in: .confirmQuit))"
+    return say("Quit while a purchase is in flight? (\(answers))", "購入処理中です。終了しますか? (\(answers))")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
-  var onlyQuitActs: String { say("until it is larger, only q (quit) acts", "大きくするまで q (終了) 以外のキーは効きません") }
+  var onlyQuitActs: String {
+    say("until it is larger, only \(key(.quit)) (quit) acts", "大きくするまで \(key(.quit)) (終了) 以外のキーは効きません")
+  }
   func needs(_ size: ScreenSize, has: ScreenSize) -> String {
     say(
       "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",

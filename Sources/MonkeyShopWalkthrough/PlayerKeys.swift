@@ -28,9 +28,10 @@ enum PlayerKeyContext: Equatable, Sendable, CaseIterable {
   case stepping, entry, freePlay, help
 
   var title: Phrase {
-    switch self {
+    let goTo = PlayerWords(.en).key(.goTo)
+    return switch self {
     case .stepping: Phrase("Playing the walkthrough", "ウォークスルーの再生")
-    case .entry: Phrase("Going to a step (g)", "手順へ移動 (g)")
+    case .entry: Phrase("Going to a step (\(goTo))", "手順へ移動 (\(goTo))")
     case .freePlay: Phrase("Free play, after the last step", "自由操作（最後の手順の後）")
     case .help: Phrase("This help", "このヘルプ")
     }
@@ -46,17 +47,17 @@ struct PlayerKeyBinding: Sendable {
   let hint: Phrase
   let help: Phrase
   let inHintBar: Bool
-  /// The keys as the band's keys line names them, when not all of them.
-  let bandLabel: String?
+  /// How many of its keys the band's keys line names, when not all of them.
+  let bandKeys: Int?
   /// Nil when the action can act now; otherwise why not, told in the band.
   let whyNot: @Sendable (PlayerModel) -> Phrase?
 
   init(
     _ keys: [Key], _ action: PlayerAction, _ context: PlayerKeyContext, hint: Phrase, help: Phrase,
-    inHintBar: Bool = true, bandLabel: String? = nil,
+    inHintBar: Bool = true, bandKeys: Int? = nil,
     whyNot: @escaping @Sendable (PlayerModel) -> Phrase? = { _ in nil }
   ) {
-    self.bandLabel = bandLabel
+    self.bandKeys = bandKeys
     self.keys = keys
     self.action = action
     self.context = context
@@ -65,6 +66,9 @@ struct PlayerKeyBinding: Sendable {
     self.inHintBar = inHintBar
     self.whyNot = whyNot
   }
+
+  /// The keys as the band's keys line names them: `q` for `q/Esc`.
+  var bandLabel: String? { bandKeys.map { keys.prefix($0).map(Self.name(of:)).joined(separator: "/") } }
 
   /// `b/⌫/←`: each key as the band names it.
   var keyLabel: String { keys == PlayerKeys.digits ? "0–9" : keys.map(Self.name(of:)).joined(separator: "/") }
@@ -90,16 +94,11 @@ enum PlayerKeys {
       help: Phrase("start again", "最初から")),
     PlayerKeyBinding(
       [.character("g")], .goTo, .stepping, hint: Phrase("go to step", "手順へ移動"),
-      help: Phrase("go to step N: g N Enter", "手順 N へ: g N Enter"), inHintBar: false),
+      help: Phrase("go to a step by number", "番号で手順へ移動"), inHintBar: false),
     PlayerKeyBinding(
       [.character("p")], .pauseAuto, .stepping, hint: Phrase("pause", "一時停止"),
       help: Phrase("pause/resume --auto", "--auto の一時停止/再開"),
-      whyNot: {
-        $0.autoAdvance == nil
-          ? Phrase(
-            "p pauses --auto; played without it, a step comes only on Space/Enter",
-            "p は --auto の一時停止です。--auto なしでは手順は Space/Enter でだけ進みます") : nil
-      }),
+      whyNot: { $0.autoAdvance == nil ? Phrase(PlayerWords(.en).noAutoToPause, PlayerWords(.ja).noAutoToPause) : nil }),
     PlayerKeyBinding(
       [.down, .pageDown], .scrollDown, .stepping, hint: Phrase("more", "続き"),
       help: Phrase("a tall panel: rows below", "長いパネルの下の行"),
@@ -112,7 +111,7 @@ enum PlayerKeys {
       [.character("?")], .openHelp, .stepping, hint: Phrase("keys", "キー一覧"), help: Phrase("this help", "このヘルプ")),
     PlayerKeyBinding(
       [.character("q"), .escape], .quit, .stepping, hint: Phrase("quit", "終了"), help: Phrase("quit", "終了"),
-      bandLabel: "q"),
+      bandKeys: 1),
 
     // Typing a step's number
     PlayerKeyBinding(

@@ -7,10 +7,33 @@ import MonkeyShopDomain
 /// state names, the details of a failed check) is shown as written.
 struct PlayerWords: Sendable {
   let language: Language
+  /// The player's key table the texts take their key names from.
+  let keyTable: [PlayerKeyBinding]
 
-  init(_ language: Language) { self.language = language }
+  init(_ language: Language, keyTable: [PlayerKeyBinding] = PlayerKeys.bindings) {
+    self.language = language
+    self.keyTable = keyTable
+  }
 
   private func say(_ en: String, _ ja: String) -> String { language == .ja ? ja : en }
+
+  /// The name of the key that does `action` in `context`, as the band names it: its first key.
+  func key(_ action: PlayerAction, in context: PlayerKeyContext = .stepping) -> String {
+    keyTable.first { $0.action == action && $0.context == context }?.keys.first.map(PlayerKeyBinding.name(of:)) ?? ""
+  }
+
+  /// Every key that does `action` in `context`: `Space/Enter`.
+  func keys(_ action: PlayerAction, in context: PlayerKeyContext = .stepping) -> [String] {
+    keyTable.first { $0.action == action && $0.context == context }?.keys.map(PlayerKeyBinding.name(of:)) ?? []
+  }
+
+  /// Why `p` does nothing when the walkthrough is played without `--auto`.
+  var noAutoToPause: String {
+    let next = keys(.next).joined(separator: "/")
+    return say(
+      "\(key(.pauseAuto)) pauses --auto; played without it, a step comes only on \(next)",
+      "\(key(.pauseAuto)) は --auto の一時停止です。--auto なしでは手順は \(next) でだけ進みます")
+  }
 
   // MARK: The band's frame
 
@@ -20,13 +43,16 @@ struct PlayerWords: Sendable {
   // MARK: Keys
 
   var skipWait: String { say("skip the wait", "待ちを飛ばす") }
-  var freePlayQuit: String { say("q or Ctrl-C quit", "q または Ctrl-C で終了") }
+  var freePlayQuit: String {
+    let keys = keys(.storefrontQuit, in: .freePlay)
+    return say(keys.joined(separator: " or ") + " quit", keys.joined(separator: " または ") + " で終了")
+  }
   func upNext(_ step: String) -> String { say("next: \(step)", "次: \(step)") }
   var narration: String { say("narration", "ナレーション") }
 
   var helpTitle: String { say("Walkthrough player: keys", "ウォークスルー再生: キー") }
-  var moreBelow: String { say("↓ more", "↓ 続きあり") }
-  var moreAbove: String { say("↑ more", "↑ 上にもあり") }
+  var moreBelow: String { say("\(key(.scrollDown)) more", "\(key(.scrollDown)) 続きあり") }
+  var moreAbove: String { say("\(key(.scrollUp)) more", "\(key(.scrollUp)) 上にもあり") }
   func goToPrompt(_ typed: String, of total: Int) -> String {
     say("go to step (0–\(total)): \(typed)▏", "移動先の手順 (0–\(total)): \(typed)▏")
   }
@@ -38,8 +64,8 @@ struct PlayerWords: Sendable {
   }
   func smallerThanNeeded(has: ScreenSize, needs: ScreenSize) -> String {
     say(
-      "Terminal \(has), smaller than the \(needs) this needs: tall panels scroll (↓)",
-      "端末 \(has) は必要な \(needs) より小さいため、長いパネルはスクロールします (↓)")
+      "Terminal \(has), smaller than the \(needs) this needs: tall panels scroll (\(key(.scrollDown)))",
+      "端末 \(has) は必要な \(needs) より小さいため、長いパネルはスクロールします (\(key(.scrollDown)))")
   }
 
   // MARK: Timing
@@ -48,9 +74,11 @@ struct PlayerWords: Sendable {
     say("\(step) — \(Self.seconds(left)) left", "\(step) — 残り \(Self.seconds(left))")
   }
   func autoNext(in seconds: TimeInterval) -> String {
-    say("auto \(Self.seconds(seconds)) (p pause)", "自動 \(Self.seconds(seconds))（p 一時停止）")
+    say(
+      "auto \(Self.seconds(seconds)) (\(key(.pauseAuto)) pause)", "自動 \(Self.seconds(seconds))（\(key(.pauseAuto)) 一時停止）"
+    )
   }
-  var autoPaused: String { say("auto paused (p resume)", "自動停止中（p 再開）") }
+  var autoPaused: String { say("auto paused (\(key(.pauseAuto)) resume)", "自動停止中（\(key(.pauseAuto)) 再開）") }
 
   /// `1.4s`: tenths, as a countdown reads.
   static func seconds(_ seconds: TimeInterval) -> String {
@@ -78,7 +106,7 @@ struct PlayerWords: Sendable {
   // MARK: The app's state
 
   var notRunning: [String] {
-    [say("The app is not running yet.", "アプリはまだ起動していません。"), say("Space: next step", "Space: 次の手順")]
+    [say("The app is not running yet.", "アプリはまだ起動していません。"), say("\(key(.next)): next step", "\(key(.next)): 次の手順")]
   }
   func crashed(_ point: String) -> [String] {
     [

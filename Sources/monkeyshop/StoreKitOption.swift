@@ -42,31 +42,3 @@ extension StoreKitAPI: ExpressibleByArgument {
 
   public static var allValueStrings: [String] { ["1", "2"] }
 }
-
-/// `monkeyshop restore`: Restore Purchases, as the storefront's `o` key does.
-struct Restore: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "restore",
-    abstract: "Restore Purchases, as the app's button would, without a screen.",
-    discussion: """
-      StoreKit 1: restoreCompletedTransactions(), then paymentQueueRestoreCompletedTransactionsFinished(_:). \
-      StoreKit 2: AppStore.sync(), then Transaction.currentEntitlements. Consumables are never \
-      restored; non-consumables come back, and StoreKit 1 downloads their hosted content again \
-      before the command ends. Exit status: 0 finished, 1 failed (network down), 65 unreadable data.
-      """)
-
-  @OptionGroup var storeKit: StoreKitOption
-  @OptionGroup var options: ShopOptions
-
-  func run() throws {
-    let catalog = try options.loadCatalog()
-    let folder = options.dataFolder
-    try options.checkDataFiles(folder)
-    try storeKit.apply(to: folder, catalog: catalog)
-    let runtime = Headless.launch(catalog: catalog, folder: folder, log: HeadlessLog(printing: true))
-    runtime.send(.restore)
-    Headless.runWhileDownloading(runtime)
-    if let failure = runtime.model.lastFailure { throw Failure(failure) }
-    if let text = runtime.model.statusText { say(text) }
-  }
-}

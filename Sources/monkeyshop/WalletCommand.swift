@@ -80,7 +80,13 @@ struct Spend: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "spend",
     abstract: "Spend monkey credits (feed the monkey); refused when the balance is too low.",
-    usage: "monkeyshop spend <credits> [--catalog <path>] [--data-dir <path>]")
+    usage: "monkeyshop spend <credits> [--json] [--catalog <path>] [--data-dir <path>]",
+    discussion: """
+      Takes the credits from the wallet, as the storefront's spend key does, or refuses when the \
+      balance is lower and takes nothing. Exit status: 0 spent, 1 refused (not enough credits, \
+      MS-E0010), 64 bad arguments, 65 unreadable or unwritable data, 75 another monkeyshop held \
+      the data folder too long.
+      """)
 
   // swift-argument-parser reads `-1` as a short option, never as the value of a positional
   // argument, and says "Missing expected argument"; a single @Argument has no parsing strategy
@@ -93,6 +99,12 @@ struct Spend: ParsableCommand {
 
   /// The number of credits, once validate() has accepted `amount`.
   var credits: Int { amount.first.flatMap { Int($0) } ?? 0 }
+
+  @Flag(
+    help:
+      "Print JSON instead: outcome (spent, refused, failed), credits, balance (after spending, or the balance that refused it), exitStatus, and error when it did not spend (docs/json/spend.schema.json)."
+  )
+  var json = false
 
   @OptionGroup var options: ShopOptions
 
@@ -113,8 +125,13 @@ struct Spend: ParsableCommand {
     let folder = options.dataFolder
     try options.checkDataFiles(folder)
     let catalog = try options.loadCatalog()
-    let balance = try CreditManager(storage: folder, catalog: catalog).spend(credits)
-    say("spent \(credits): \(counted(balance, "monkey credit")) left")
+    let outcome = try SpendOutcome(credits: credits, spendingFrom: CreditManager(storage: folder, catalog: catalog))
+    if json {
+      try printJSON(outcome)
+    } else if let line = outcome.line {
+      say(line)
+    }
+    if let error = outcome.error { throw Failure(error.message, error.errorID) }
   }
 }
 

@@ -230,6 +230,21 @@ struct CreditsTests {
     #expect(storage.wallet.balance == 0)
   }
 
+  @Test("what spend reports: spent with the balance left (exit 0), refused with the balance that refused it (exit 1)")
+  func spendOutcome() throws {
+    let storage = MemoryStorage(wallet: Wallet(balance: 5))
+    let manager = CreditManager(storage: storage, catalog: catalog)
+    let spent = try SpendOutcome(credits: 3, spendingFrom: manager)
+    #expect(spent.outcome == .spent && spent.balance == 2 && spent.exitStatus == 0 && spent.error == nil)
+    #expect(spent.line == "spent 3: 2 monkey credits left")
+    let refused = try SpendOutcome(credits: 3, spendingFrom: manager)
+    #expect(refused.outcome == .refused && refused.balance == 2 && refused.exitStatus == 1, "\(refused)")
+    #expect(refused.error?.errorID == .insufficientBalance && refused.line == nil)
+    #expect(storage.wallet.balance == 2, "a refused spend takes nothing")
+    let unreadable = SpendOutcome(credits: 1, error: ShopFailure(.unreadableDataFile, "wallet.json: not JSON"))
+    #expect(unreadable.outcome == .failed && unreadable.balance == nil && unreadable.exitStatus == 65)
+  }
+
   @Test("spending nothing or a negative amount is refused", arguments: [0, -1])
   func spendNothing(_ amount: Int) throws {
     let storage = MemoryStorage(wallet: Wallet(balance: 5))

@@ -19,6 +19,10 @@ struct LogLanguageTests {
     .appRestarted(.storeKit2),
     .refunded(transactionID: "1", reason: .other),
     .tookBack(transactionID: "1", credits: 5, balance: 0),
+    .storeKit2(.notCredited(transactionID: "1")),
+    .storeKit2(.purchaseResult(.pending)),
+    .download(.unlocked(transactionID: "1", productIdentifier: "com.monkeyshop.jungle-map")),
+    .download(.installed(transactionID: "1", path: "content/com.monkeyshop.jungle-map")),
   ]
 
   @Test("every line in words has Japanese, with its numbers", arguments: prose)

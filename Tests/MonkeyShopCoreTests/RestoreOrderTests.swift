@@ -38,6 +38,29 @@ import Testing
     #expect(shop.storage.store.transaction("2")?.finished == true)
   }
 
+  @Test(
+    "what restore reports: restored and finished, exit 0; content that cannot be unpacked leaves it unfinished, not 0")
+  func restoreOutcome() throws {
+    let shop = Self.bought()
+    shop.press("o")
+    shop.wait(10)
+    let done = RestoreOutcome(shop.model)
+    #expect(done.outcome == .restored && done.exitStatus == 0 && done.error == nil)
+    #expect(done.restored.map(\.originalTransactionIdentifier) == ["1"])
+    #expect(done.restored.map(\.productIdentifier) == [Self.map])
+    #expect(done.restored.first?.finished == true && done.restored.first?.content != nil)
+    #expect(done.line == "Restore finished: 1 purchase restored (consumables are never restored)")
+
+    let stuck = Self.bought()
+    stuck.disk.failContent = true
+    stuck.press("o")
+    stuck.wait(10)
+    let left = RestoreOutcome(stuck.model)
+    #expect(left.outcome == .unfinished && left.restored.first?.finished == false, "\(left)")
+    #expect(left.exitStatus != 0 && left.error?.message.contains("stays unfinished") == true, "\(left)")
+    #expect(left.line == nil)
+  }
+
   @Test func repeatedRestoresLeaveOneUnfinishedRestoredTransactionPerPurchase() throws {
     let shop = Self.bought()
     shop.disk.failContent = true

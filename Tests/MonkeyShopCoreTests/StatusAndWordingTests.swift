@@ -23,7 +23,7 @@ import Testing
     shop.press("r")
     shop.wait(0.1)
     let screen = shop.screen()
-    #expect(screen.contains("AppStore disabled"), "\(screen)")
+    #expect(screen.contains(language == .ja ? "AppStore 無効" : "AppStore disabled"), "\(screen)")
     #expect(!screen.contains(cancelled), "a stale status beside the disabled buttons:\n\(screen)")
   }
 

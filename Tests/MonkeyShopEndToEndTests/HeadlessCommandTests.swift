@@ -332,6 +332,31 @@ struct HeadlessCommandTests {
 
   // MARK: The wallet
 
+  @Test(
+    "spend --json: spent with the balance left, exit 0; refused with the balance that refused it, exit 1, nothing taken"
+  )
+  func spendJSON() async throws {
+    let folder = try ShopFolder("spend-json")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder))
+
+    let spent = try await monkeyshop("spend", "2", "--json", in: folder)
+    try expectSuccess(spent)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(spent.stdout.utf8)) as? [String: Any])
+    #expect(report["outcome"] as? String == "spent" && report["credits"] as? Int == 2, "\(spent)")
+    #expect(report["balance"] as? Int == 3 && report["exitStatus"] as? Int == 0, "\(spent)")
+    #expect(report["error"] == nil, "\(spent)")
+
+    let refused = try await monkeyshop("spend", "4", "--json", in: folder)
+    #expect(refused.exitStatus == 1, "\(refused)")
+    let refusal = try #require(try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])
+    #expect(refusal["outcome"] as? String == "refused" && refusal["balance"] as? Int == 3, "\(refused)")
+    #expect(refusal["exitStatus"] as? Int == 1, "\(refused)")
+    #expect((refusal["error"] as? [String: Any])?["errorID"] as? String == "MS-E0010", "\(refused)")
+    #expect(refused.stderr.contains("4 requested, 3 in the wallet"), "\(refused)")
+    #expect(try await walletBalance(folder) == 3, "a refused spend takes nothing")
+  }
+
   @Test("wallet reset and spend: the balance goes to 0; spending more than there is exits 1 with MS-E0010")
   func walletResetAndSpend() async throws {
     let folder = try ShopFolder("wallet")

@@ -53,6 +53,33 @@ struct JSONSchemaTests {
     try await JSONSchemaCheck.expectValid(wallet.stdout, against: "wallet-show.schema.json", in: folder)
   }
 
+  @Test("restore --json (restored in each API, failed) and spend --json (spent, refused) match their schemas")
+  func restoreAndSpend() async throws {
+    let folder = try ShopFolder("schema-restore-spend")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("buy", HostedPackage.jungleMap, in: folder))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: folder))
+    for storeKit in ["1", "2"] {
+      let restored = try await monkeyshop("restore", "--json", "--storekit", storeKit, in: folder)
+      try expectSuccess(restored)
+      try await JSONSchemaCheck.expectValid(restored.stdout, against: "restore.schema.json", in: folder)
+      #expect((try object(restored.stdout)["restored"] as? [Any])?.count == 1, "\(restored)")
+    }
+    let spent = try await monkeyshop("spend", "1", "--json", in: folder)
+    try expectSuccess(spent)
+    try await JSONSchemaCheck.expectValid(spent.stdout, against: "spend.schema.json", in: folder)
+    let refused = try await monkeyshop("spend", "99", "--json", in: folder)
+    #expect(refused.exitStatus == 1, "\(refused)")
+    try await JSONSchemaCheck.expectValid(refused.stdout, against: "spend.schema.json", in: folder)
+    #expect(try object(refused.stdout)["outcome"] as? String == "refused")
+
+    try await expectSuccess(monkeyshop("store", "set", "network", "down", in: folder))
+    let failed = try await monkeyshop("restore", "--json", in: folder)
+    #expect(failed.exitStatus == 1, "\(failed)")
+    try await JSONSchemaCheck.expectValid(failed.stdout, against: "restore.schema.json", in: folder)
+    #expect(try object(failed.stdout)["outcome"] as? String == "failed")
+  }
+
   @Test("walkthrough --json: a passing run, a failing check with what was expected and found, and a refused file")
   func walkthroughReport() async throws {
     let folder = try ShopFolder("schema-walkthrough")

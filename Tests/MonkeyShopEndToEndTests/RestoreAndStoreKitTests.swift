@@ -37,6 +37,55 @@ struct RestoreAndStoreKitTests {
     #expect(result.stderr.contains("MS-E0001"), "\(result)")
   }
 
+  private func object(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+  }
+
+  @Test(
+    "restore --json: the non-consumable comes back finished, in each API; exit 0 and the text's last line say the same")
+  func restoreJSON() async throws {
+    let folder = try ShopFolder("restore-json")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    try await expectSuccess(monkeyshop("buy", HostedPackage.jungleMap, in: folder))
+
+    let one = try await monkeyshop("restore", "--json", in: folder)
+    try expectSuccess(one)
+    let report = try object(one.stdout)
+    #expect(report["outcome"] as? String == "restored" && report["exitStatus"] as? Int == 0, "\(one)")
+    #expect(report["storeKit"] as? Int == 1)
+    let restored = try #require((report["restored"] as? [[String: Any]])?.first, "\(one)")
+    #expect(restored["productIdentifier"] as? String == HostedPackage.jungleMap)
+    #expect(restored["originalTransactionIdentifier"] as? String == "1", "it restores purchase #1: \(one)")
+    #expect(restored["transactionIdentifier"] as? String != "1", "a restored transaction is a new one: \(one)")
+    #expect(restored["finished"] as? Bool == true, "\(one)")
+    let events = (report["events"] as? [[String: Any]])?.compactMap { $0["event"] as? String } ?? []
+    #expect(events.contains("restoreFinished"), "the event log as events: \(one)")
+
+    let two = try await monkeyshop("restore", "--json", "--storekit", "2", in: folder)
+    try expectSuccess(two)
+    let entitlements = try #require(try object(two.stdout)["restored"] as? [[String: Any]], "\(two)")
+    #expect(entitlements.count == 1 && entitlements.first?["transactionIdentifier"] as? String == "1", "\(two)")
+    #expect(entitlements.first?["originalTransactionIdentifier"] == nil, "\(two)")
+
+    let text = try await monkeyshop("restore", "--storekit", "1", in: folder)
+    try expectSuccess(text)
+    #expect(
+      text.stdout.hasSuffix("Restore finished: 1 purchase restored (consumables are never restored)\n"), "\(text)")
+  }
+
+  @Test("restore --json without a network: outcome failed, exit 1, MS-E0001 in the object and on standard error")
+  func restoreJSONWithoutNetwork() async throws {
+    let folder = try ShopFolder("restore-json-offline")
+    try await expectSuccess(monkeyshop("store", "set", "network", "down", in: folder))
+    let result = try await monkeyshop("restore", "--json", in: folder)
+    #expect(result.exitStatus == 1, "\(result)")
+    let report = try object(result.stdout)
+    #expect(report["outcome"] as? String == "failed" && report["exitStatus"] as? Int == 1, "\(result)")
+    let error = try #require(report["error"] as? [String: Any], "\(result)")
+    #expect(error["errorID"] as? String == "MS-E0001", "\(result)")
+    #expect(result.stderr.contains("MS-E0001"), "\(result)")
+  }
+
   @Test("--storekit 2 is kept in the data folder: the next command runs the StoreKit 2 app too")
   func storeKitIsKept() async throws {
     let folder = try ShopFolder("storekit-kept")

@@ -1,7 +1,7 @@
 import MonkeyShopDomain
 
 /// What this session did with transactions, recorded by `update` as it happens: what a headless
-/// command reports (`BuyOutcome`, `LaunchOutcome`). The log says the same in words, but it is
+/// command reports (`BuyOutcome`, `LaunchOutcome`, `RestoreOutcome`). The log says the same in words, but it is
 /// capped and made for reading; these are the facts.
 public struct Settlements: Equatable, Sendable {
   /// How the app took a transaction it was given.
@@ -36,6 +36,13 @@ public struct Settlements: Equatable, Sendable {
   /// Payments of this session that another monkeyshop answered, delivered and finished, as the
   /// store (or its history) holds them now.
   public internal(set) var finishedElsewhere: [String: StoreTransaction] = [:]
+  /// What Restore Purchases gave back: StoreKit 1's restored transactions, as the App Store
+  /// delivered them; StoreKit 2's `currentEntitlements`.
+  public internal(set) var restored: [StoreTransaction] = []
+  /// Whether Restore Purchases ended: StoreKit 1's
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)` came, or StoreKit 2's
+  /// `currentEntitlements` were read.
+  public internal(set) var restoreFinished = false
 
   public init() {}
 

@@ -90,7 +90,11 @@ public enum StoreKit2Event: Equatable, Sendable {
     }
   }
 
-  var text: String {
+  /// The log line: StoreKit 2's calls and results as code, what they mean in the storefront's
+  /// language.
+  func text(_ language: Language) -> String {
+    func say(_ english: String, _ japanese: String) -> String { language == .ja ? japanese : english }
+    let none = say("(no transaction)", "(取引なし)")
     switch self {
     case .purchaseCalled(let identifier, let quantity, let token):
       let option = token.map { ", .appAccountToken(UUID(uuidString: \"\($0.uuidString.lowercased())\")!)" } ?? ""
@@ -98,18 +102,19 @@ public enum StoreKit2Event: Equatable, Sendable {
     case .purchaseResult(let outcome):
       switch outcome {
       case .success(let id, let verification): return "→ .success(\(verification.text)) Transaction #\(id)"
-      case .pending: return "→ .pending (no transaction)"
-      case .userCancelled: return "→ .userCancelled (no transaction)"
-      case .threw(let error): return "purchase threw \(error) (no transaction)"
+      case .pending: return "→ .pending \(none)"
+      case .userCancelled: return "→ .userCancelled \(none)"
+      case .threw(let error): return "purchase threw \(error) \(none)"
       }
     case .update(let id, let verification):
       return "Transaction.updates → \(verification.text) #\(id)"
     case .unfinished(let id, let verification):
       return "Transaction.unfinished → \(verification.text) #\(id)"
     case .notCredited(let id):
-      return "#\(id) unverified: not credited, not finished"
+      return say("#\(id) unverified: not credited, not finished", "#\(id) は .unverified: 付与も完了もしません")
     case .revoked(let id, let reason):
-      return "Transaction.updates → .verified #\(id), revocationDate set (\(reason))"
+      return "Transaction.updates → .verified #\(id), " + say("revocationDate set", "revocationDate あり")
+        + " (\(reason))"
     case .sync:
       return "try await AppStore.sync()"
     case .syncThrew(let error):

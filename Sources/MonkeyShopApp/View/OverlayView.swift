@@ -91,14 +91,15 @@ struct OverlayView {
     if let date = transaction.revocationDate {
       note = words.refunded(on: date)
     } else if transaction.hasPurchaseIssue {
-      note = words.issue + ": v"
+      note = words.issue + ": " + words.key(.resolve, in: .transactions)
     } else if let failure = transaction.failure {
       // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
       note = "\(failure.errorID) \(failure.code.label)"
     } else if let original = transaction.resolvedFromTransactionID {
       note = words.fromTransaction(original)
     } else {
-      note = transaction.state == .deferred ? "a/d" : ""
+      let answers = [ShopAction.approve, .decline].map { words.key($0, in: .transactions) }
+      note = transaction.state == .deferred ? answers.joined(separator: "/") : ""
     }
     let finished = transaction.finished ? words.finished : (transaction.awaitsFinish ? words.unfinishedState : "—")
     return [
