@@ -143,7 +143,7 @@ public enum KeyMap {
       help: Phrase("Restore Purchases", "購入を復元")),
     KeyBinding(
       [.character("p")], .pauseDownload, .main, hint: Phrase("pause/resume", "一時停止/再開"),
-      help: Phrase("pause/resume/retry download", "ダウンロード: 一時停止/再開/再試行"),
+      help: Phrase("pause/resume/retry download", "DL: 一時停止/再開/再試行"),
       whyNot: { $0.downloadToPauseOrResume == nil && $0.downloadToStartAgain == nil ? .noDownload : nil }),
     KeyBinding(
       [.character("x")], .cancelDownload, .main, hint: Phrase("cancel dl", "DL取消"),
@@ -151,7 +151,7 @@ public enum KeyMap {
       whyNot: { $0.downloadToCancel == nil ? .noDownload : nil }),
     KeyBinding(
       [.character("s")], .spend, .main, hint: Phrase("spend", "使う"), help: Phrase("spend a credit", "1 クレジット使う"),
-      whyNot: { $0.balance > 0 ? nil : .nothingToSpend }),
+      whyNot: { $0.balance > 0 ? nil : $0.balance < 0 ? .creditsOwed(-$0.balance) : .nothingToSpend }),
     KeyBinding(
       [.character("l")], .switchStoreKit, .main, hint: Phrase("SK1/SK2", "SK1/SK2"),
       help: Phrase("switch StoreKit 1 / 2", "StoreKit 1 / 2 に切替")),

@@ -94,6 +94,8 @@ public enum Reason: Equatable, Sendable {
   case quantityOnlyForConsumables
   case quantityAtLeast
   case nothingToSpend
+  /// Refunds took back credits already spent: the wallet owes this many.
+  case creditsOwed(Int)
   case noRequestWhileRestricted
   case onlyDeferredCanBeApproved
   case onlyDeferredCanBeDeclined
@@ -115,6 +117,12 @@ public enum BuyButton: Equatable, Sendable {
   case networkDown
   case notAvailable
   case buy(price: String)
+
+  /// Whether the button buys (the App Store answered and lets the app buy).
+  public var isBuy: Bool {
+    if case .buy = self { return true }
+    return false
+  }
 }
 
 /// A line of the event log that explains rather than records a StoreKit call.

@@ -17,8 +17,6 @@ extension ShopModel {
     {
       effects.append(.readNotifications(about: inspected))
     }
-    // The quit question is about the purchase in flight: once none is, it has nothing to ask.
-    if overlay == .confirmQuit, !isPurchaseInFlight { overlay = nil }
     // A status says what is true now: one whose reason no longer holds goes (or says what became of it).
     if let status, isStale(status) { self.status = successor(ofStale: status) }
     // A newly opened overlay starts with no status about something else (the last purchase, an

@@ -49,6 +49,10 @@ public struct Words: Sendable {
   var restricted: String {
     say("purchases are restricted (canMakePayments is false)", "購入が制限されています (canMakePayments が false)")
   }
+  var getAgain: String { say("Get again", "再入手") }
+  /// The payment sheet's total for a non-consumable owned already: Apple makes a regular
+  /// transaction and does not charge again (Apple, cited in ShopUpdate+Downloads.swift).
+  var ownedNotCharged: String { say("owned already: not charged again", "購入済み: 再び請求されません") }
   var notAvailable: String { say("Not available", "販売されていません") }
   func quantity(_ quantity: Int) -> String { say("qty \(quantity)", "数量 \(quantity)") }
   func invalidIdentifiers(_ ids: [String]) -> String {
@@ -237,6 +241,10 @@ public struct Words: Sendable {
         "a payment buys at least \(AppStore.quantityLimit.lowerBound)",
         "1 回の支払いは最低 \(AppStore.quantityLimit.lowerBound) 個")
     case .nothingToSpend: say("no monkey credits to spend", "使えるモンキークレジットがありません")
+    case .creditsOwed(let owed):
+      say(
+        "\(owed) monkey credits owed: refunds took back credits already spent; nothing can be spent until purchases pay them back",
+        "\(owed) モンキークレジットの未払い: 返金で使用済みのクレジットが回収されました。購入で返済されるまで使えません")
     case .noRequestWhileRestricted:
       say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
     case .onlyDeferredCanBeApproved:
@@ -331,7 +339,12 @@ public struct Words: Sendable {
       "StoreKit 2: Transaction.all \(mark(sequences.all))  unfinished \(mark(sequences.unfinished))  currentEntitlements \(mark(sequences.currentEntitlements))"
   }
   /// Why the sequences hold what they hold.
-  func sequencesWhy(consumable: Bool, includeConsumableHistory: Bool) -> String {
+  func sequencesWhy(consumable: Bool, includeConsumableHistory: Bool, restores purchase: String? = nil) -> String {
+    if let purchase {
+      return say(
+        "a restored transaction is StoreKit 1's copy: StoreKit 2 lists the purchase it restores, #\(purchase)",
+        "復元された取引は StoreKit 1 の複製です: StoreKit 2 は復元元の購入 #\(purchase) を挙げます")
+    }
     if !consumable {
       return say(
         "a non-consumable stays in Transaction.all, and in currentEntitlements until it is refunded",
@@ -359,9 +372,13 @@ public struct Words: Sendable {
 
   // Help and quitting
   var help: String { say("Keys", "キー") }
-  var quitWhileInFlight: String {
+  /// The quit question: asked while a purchase is in flight, and still open once it has ended (the
+  /// person asked to quit), then saying nothing is in flight now.
+  func quitQuestion(purchaseInFlight: Bool) -> String {
     let answers = "\(key(.confirmQuit, in: .confirmQuit))/\(key(.keepRunning, in: .confirmQuit))"
-    return say("Quit while a purchase is in flight? (\(answers))", "購入処理中です。終了しますか? (\(answers))")
+    return purchaseInFlight
+      ? say("Quit while a purchase is in flight? (\(answers))", "購入処理中です。終了しますか? (\(answers))")
+      : say("The purchase has ended. Quit now? (\(answers))", "購入処理は終わりました。終了しますか? (\(answers))")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
   var onlyQuitActs: String {

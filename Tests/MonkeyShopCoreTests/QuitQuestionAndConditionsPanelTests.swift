@@ -6,13 +6,13 @@ import Testing
 @testable import MonkeyShopStorage
 @testable import MonkeyShopWalkthrough
 
-/// The quit question asks, and goes once there is nothing to ask about; the conditions panel says
+/// The quit question asks, and says so once the purchase it asked about has ended; the conditions panel says
 /// why ↑ or ↓ did nothing, lists ↑↓ in its footer, and help names ← for what it does.
 @Suite(.tags(.screen)) struct QuitQuestionAndConditionsPanelTests {
   static func insideBox(_ screen: TextGrid) -> [String] { screen.lines.filter { $0.contains("│") } }
 
   @Test(arguments: [Language.en, .ja])
-  func theQuitQuestionAsksAndGoesWhenThePurchaseCompletes(language: Language) {
+  func theQuitQuestionAsksAndSaysWhenThePurchaseHasEnded(language: Language) {
     let shop = ShopHarness(language: language)
     shop.press("5")
     shop.press(.enter)
@@ -20,11 +20,19 @@ import Testing
     let question = language == .ja ? "購入処理中です。終了しますか?" : "Quit while a purchase is in flight?"
     #expect(shop.screen().contains(question), "\(shop.screen())")
     shop.wait(2)
-    let screen = shop.screen()
-    #expect(shop.model.overlay == nil, "\(screen)")
-    #expect(!screen.contains(question), "the question stays after the purchase completed:\n\(screen)")
-    #expect(!shop.model.isFinished)
+    // The person asked to quit: the question stays, now saying that nothing is in flight.
+    var screen = shop.screen()
+    let ended = language == .ja ? "購入処理は終わりました。終了しますか?" : "The purchase has ended. Quit now?"
+    #expect(shop.model.overlay == .confirmQuit, "\(screen)")
+    #expect(screen.contains(ended), "the question does not say the purchase ended:\n\(screen)")
+    #expect(!screen.contains(question), "the question still says a purchase is in flight:\n\(screen)")
     #expect(screen.contains(language == .ja ? "を購入しました" : "Purchased 5 Monkey Credits"), "\(screen)")
+    // n stays, with the storefront as it was; q then quits without asking.
+    shop.press("n")
+    screen = shop.screen()
+    #expect(!shop.model.isFinished && shop.model.overlay == nil, "\(screen)")
+    shop.press("q")
+    #expect(shop.model.isFinished)
   }
 
   @Test(arguments: [Language.en, .ja])

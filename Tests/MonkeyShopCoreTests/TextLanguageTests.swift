@@ -108,7 +108,8 @@ struct TextLanguageTests {
     let texts =
       DownloadState.allCases.filter { $0 != .finished }.map(words.downloadState)
       + [
-        words.scrolledBack(3), words.quitWhileInFlight, words.onlyQuitActs,
+        words.scrolledBack(3), words.quitQuestion(purchaseInFlight: true), words.quitQuestion(purchaseInFlight: false),
+        words.onlyQuitActs,
         words.reason(.requestFailed),
         words.notice(.waitingForApproval(transactionID: "1"), title: product),
         words.notice(.interrupted(transactionID: "1", .interrupted), title: product),

@@ -39,7 +39,9 @@ struct OverlayView {
     let rows: [(String, String, Style)] = [
       (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
       (words.unitPrice, storefront.format(unit), .plain),
-      (words.total, storefront.format(total), Style(tint: .price, bold: true)),
+      model.owned.owns(product.productIdentifier)
+        ? (words.total, words.ownedNotCharged, Style(tint: .success, bold: true))
+        : (words.total, storefront.format(total), Style(tint: .price, bold: true)),
       ("", product.credits.map { words.creditsGranted($0 * sheet.quantity) } ?? "", Style(tint: .success)),
       (words.account, words.sandboxAccount, .muted),
     ]
@@ -152,28 +154,60 @@ struct OverlayView {
     // The whole screen (its footer says how to close it): at 80×24 the key map fills two columns of 22.
     let rect = Rect(x: 0, y: 0, width: size.width, height: size.height)
     canvas.box(rect, title: words.help)
-    var lines: [(String, Style)] = []
+    // A heading (no keys) or a key line: its keys, then what they do.
+    var lines: [(keys: String?, text: String)] = []
     // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
     for context in KeyContext.allCases where ![.help, .confirmQuit, .global].contains(context) {
-      lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
+      lines.append((nil, context.title.text(words.language)))
       let keys = KeyMap.helpLines(in: context) + (context == .main ? KeyMap.helpLines(in: .global) : [])
-      for line in keys {
-        lines.append((TextWidth.fit(line.keys, to: 10) + line.help.text(words.language), .plain))
-      }
+      lines += keys.map { ($0.keys, $0.help.text(words.language)) }
     }
     let rows = rect.height - 2
-    let columns = (lines.count + rows - 1) / rows
-    let columnWidth = (rect.width - 4) / max(1, columns)
-    for (index, (text, style)) in lines.enumerated() {
-      let column = index / rows
-      let row = index % rows
-      canvas.put(text, x: rect.x + 2 + column * columnWidth, y: rect.y + 1 + row, width: columnWidth - 1, style: style)
+    let columns = stride(from: 0, to: lines.count, by: rows).map { lines[$0..<min(lines.count, $0 + rows)] }
+    // Each column's keys as wide as its longest and one space: its texts get the rest.
+    let keyWidths = columns.map { column in 1 + (column.compactMap { $0.keys.map(TextWidth.of) }.max() ?? 0) }
+    let widths = Self.columnWidths(
+      zip(columns, keyWidths).map { column, keyWidth in
+        column.map { ($0.keys == nil ? 0 : keyWidth) + TextWidth.of($0.text) }.max() ?? 0
+      }, fitting: rect.width - 4, gap: 2)
+    var x = rect.x + 2
+    for ((column, keyWidth), width) in zip(zip(columns, keyWidths), widths) {
+      for (row, line) in column.enumerated() {
+        let y = rect.y + 1 + row
+        if let keys = line.keys {
+          canvas.put(TextWidth.fit(keys, to: keyWidth) + line.text, x: x, y: y, width: width, style: .plain)
+        } else {
+          canvas.put(line.text, x: x, y: y, width: width, style: Style(tint: .accent, bold: true))
+        }
+      }
+      x += width + 2
     }
     drawKeys(on: &canvas, rect: rect)
   }
 
+  /// Widths for columns of text side by side: each as wide as its longest line where all fit;
+  /// otherwise the columns narrower than an equal share keep their width and the others share the
+  /// rest, so a short column never leaves room unused while a long one is cut.
+  static func columnWidths(_ natural: [Int], fitting available: Int, gap: Int) -> [Int] {
+    var room = available - gap * max(0, natural.count - 1)
+    guard natural.reduce(0, +) > room else { return natural }
+    var widths = natural
+    var open = Array(natural.indices)
+    while !open.isEmpty {
+      let share = room / open.count
+      let fitting = open.filter { natural[$0] <= share }
+      guard !fitting.isEmpty else {
+        for index in open { widths[index] = share }
+        break
+      }
+      for index in fitting { room -= natural[index] }
+      open.removeAll { fitting.contains($0) }
+    }
+    return widths
+  }
+
   private func drawQuit(on canvas: inout some Canvas) {
-    let text = words.quitWhileInFlight
+    let text = words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight)
     let rect = canvas.centered(width: TextWidth.of(text) + 6, height: 5)
     canvas.band(rect)
     canvas.box(rect, title: "monkeyshop", style: Style(tint: .warning))

@@ -42,7 +42,9 @@ public struct ShopView {
   private func drawTooSmall(on canvas: inout some Canvas) {
     let size = canvas.size
     // Only quitting acts here; the quit question, when asked, is the one thing to answer.
-    let last = model.overlay == .confirmQuit ? words.quitWhileInFlight : words.onlyQuitActs
+    let last =
+      model.overlay == .confirmQuit
+      ? words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight) : words.onlyQuitActs
     let lines = [words.terminalTooSmall, words.needs(.minimum, has: size), last]
     for (index, line) in lines.enumerated() {
       let text = TextWidth.truncate(line, to: size.width)
@@ -102,15 +104,18 @@ public struct ShopView {
   private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
     let text = product.localization(words.language.rawValue)
     let buyButton = model.buyButton(product)
-    let button = "[ \(words.buyButton(buyButton)) ]"
+    let owned = model.owned.owns(product.productIdentifier)
+    // An owned non-consumable can be bought again, as in the App Store, and is not charged again.
+    let label = owned && buyButton.isBuy ? words.getAgain : words.buyButton(buyButton)
+    let button = "[ \(label) ]"
     // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
-    // since that row's buy key pays for it.
+    // since that row's buy key pays for it. A non-consumable is bought one at a time: none shown.
     let rowQuantity = model.quantity(for: product)
-    let quantity = selected || rowQuantity > 1 ? words.quantity(rowQuantity) : ""
+    let quantity =
+      !product.isNonConsumable && (selected || rowQuantity > 1) ? words.quantity(rowQuantity) : ""
     let right = TextWidth.fit(quantity, to: 7) + " " + button + " "
     let rightWidth = TextWidth.of(right)
     // As with SKProduct, the app knows a price only once the App Store has answered for it.
-    let owned = model.owned.owns(product.productIdentifier)
     let price: String
     if owned {
       price = words.owned

@@ -65,7 +65,8 @@ extension OverlayView {
         style: Style(tint: inspection.verifies ? .success : .warning)))
     parts.append(Part(lines: [words.sequences(inspection.sequences)], style: Style(tint: .accent)))
     let why = words.sequencesWhy(
-      consumable: inspection.consumable, includeConsumableHistory: model.store.conditions.includeConsumableHistory)
+      consumable: inspection.consumable, includeConsumableHistory: model.store.conditions.includeConsumableHistory,
+      restores: transaction.restoredTransactionID)
     parts.append(Part(lines: ShopView.wrap(why, width: width, lines: 2), style: .muted, explains: true))
     parts.append(Part(lines: [words.payloadHeading], style: Style(tint: .accent, bold: true)))
     parts.append(Part(lines: Self.flow(payload.lines, width: width)))
