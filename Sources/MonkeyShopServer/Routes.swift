@@ -56,14 +56,14 @@ struct Routes: Sendable {
     // The transaction found by its key: in the store, else one row of the record.
     let found = try await Blocking.run { [source] in
       let record = try source.current()
-      return (appTransactionID: record.appTransactionID, entry: try record.entry(id))
+      return (appTransactionID: record.appTransactionID, jws: try record.jws(id))
     }
     // The path takes a transaction ID; an app transaction ID gets AppTransactionIdNotSupportedError
     // (listed on the page's 400 responses).
     if id == found.appTransactionID { throw APIError.appTransactionIdNotSupported }
-    guard let entry = found.entry else { throw APIError.transactionIdNotFound }
+    guard let jws = found.jws else { throw APIError.transactionIdNotFound }
     // TransactionInfoResponse: https://developer.apple.com/documentation/appstoreserverapi/transactioninforesponse
-    return json(["signedTransactionInfo": .string(entry.jws)])
+    return json(["signedTransactionInfo": .string(jws)])
   }
 
   func history(_ request: Request, _ context: BasicRequestContext, version1: Bool) async throws -> Response {

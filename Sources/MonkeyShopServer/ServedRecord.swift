@@ -66,6 +66,15 @@ struct ServedRecord: Sendable {
     return try signing.entry(transaction, store: store)
   }
 
+  /// The signed transaction `transactionID`'s JWS (Get Transaction Info): the store's, else the one
+  /// stored in its row of the record, read without decoding the transaction.
+  func jws(_ transactionID: String) throws -> String? {
+    if store.transaction(transactionID) == nil, let stored = try rows?.storedJWS(transactionID) {
+      if let jws = stored { return jws }
+    }
+    return try entry(transactionID)?.jws
+  }
+
   /// The signed transactions of an order, in number order.
   func entries(ofOrder orderID: String) throws -> [Entry] {
     var found = storeEntries.filter { $0.orderID == orderID }

@@ -54,6 +54,27 @@ public struct RecordRows: Sendable {
   /// The transaction numbered `id`; nil when the record does not hold it.
   public func transaction(_ id: String) throws(DataFileError) -> StoreTransaction? { try record.transaction(id) }
 
+  /// The stored signed transaction of the signed transaction numbered `id`, read from its row
+  /// without decoding the rest (Get Transaction Info): nil when the record holds no such signed
+  /// transaction; `.some(nil)` when it holds one without a stored JWS (completed before
+  /// transactions were signed and kept), which the caller signs from `transaction(_:)`.
+  public func storedJWS(_ id: String) throws(DataFileError) -> String?? {
+    guard let number = Int64(id), String(number) == id else { return nil }
+    return try record.access {
+      try record.database.read { db -> String?? in
+        let row = try Row.fetchOne(
+          db,
+          sql: """
+            SELECT CASE WHEN revocationDate IS NULL THEN json_extract(json, '$.signedPurchase')
+              ELSE json_extract(json, '$.signedRefund') END AS jws
+            FROM storeTransaction WHERE number = ? AND orderID IS NOT NULL
+            """, arguments: [number])
+        guard let row else { return nil }
+        return .some(row["jws"])
+      }
+    }
+  }
+
   /// Up to `limit` transactions after `after`, in the history's order: by the date each was last
   /// changed (its refund, else its purchase), then number; descending from `after` when asked.
   /// Refunded and not refunded transactions are read from their own indexes (and, with products,
