@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "monkeyshop-benchmarks", targets: ["MonkeyShopBenchmarks"]),
     .executable(name: "minimal-ncurses", targets: ["MinimalNCurses"]),
     .executable(name: "minimal-ncurses-foundation", targets: ["MinimalNCursesFoundation"]),
+    .executable(name: "minimal-hummingbird", targets: ["MinimalHummingbird"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -129,6 +130,11 @@ let package = Package(
       name: "MinimalNCursesFoundation",
       dependencies: ["CNCurses"],
       path: "Benchmarks/MinimalNCursesFoundation"
+    ),
+    .executableTarget(
+      name: "MinimalHummingbird",
+      dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+      path: "Benchmarks/MinimalHummingbird"
     ),
     .testTarget(
       name: "MonkeyShopCoreTests",
