@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "monkeyshop-benchmarks", targets: ["MonkeyShopBenchmarks"]),
     .executable(name: "minimal-ncurses", targets: ["MinimalNCurses"]),
     .executable(name: "minimal-ncurses-foundation", targets: ["MinimalNCursesFoundation"]),
+    .executable(name: "minimal-hummingbird", targets: ["MinimalHummingbird"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +25,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
   ],
   targets: [
     .systemLibrary(
@@ -75,6 +77,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
     ),
     // App Store Server Notifications V2: the sender that POSTs each recorded notification to the
@@ -126,6 +130,11 @@ let package = Package(
       name: "MinimalNCursesFoundation",
       dependencies: ["CNCurses"],
       path: "Benchmarks/MinimalNCursesFoundation"
+    ),
+    .executableTarget(
+      name: "MinimalHummingbird",
+      dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+      path: "Benchmarks/MinimalHummingbird"
     ),
     .testTarget(
       name: "MonkeyShopCoreTests",

@@ -37,7 +37,7 @@ let start = Date(timeIntervalSince1970: 1_800_000_000)
 if arguments.first == "--write-data-folder", let path = arguments.dropFirst().first,
   let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
 {
-  try writeDataFolder(path, past: count)
+  try writeDataFolder(path, past: count, storedJWS: arguments.dropFirst(3).first == "--stored-jws")
   exit(0)
 }
 if arguments.first == "--record-cost", let operation = arguments.dropFirst().first,
@@ -115,13 +115,27 @@ func rawDurableWrite(folder: String, bytes: Data) {
 /// newest finished transactions in the store, the others in the App Store's record, every one
 /// credited. Built directly rather than by `count` purchases: the record is written 50,000
 /// transactions a change, so a million take a minute.
-func writeDataFolder(_ path: String, past count: Int) throws {
+/// `storedJWS`: each transaction keeps a signed transaction as a purchase of this version does,
+/// shaped as one (three Base64URL parts: a header, the payload's fields, 64 bytes of signature) but
+/// not signed, which for a million transactions would take longer than the rest of the run: what
+/// the server serves (docs/performance.md). Without it, the server signs each transaction it serves.
+func writeDataFolder(_ path: String, past count: Int, storedJWS: Bool = false) throws {
   try FileManager.default.createDirectory(
     atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
   let transactions = (0..<count).map { $0 + 1 }.map { number in
     StoreTransaction(
       id: "\(number)", productIdentifier: "com.monkeyshop.credits.5", quantity: 1, state: .purchased,
       purchaseDate: start.addingTimeInterval(Double(number)), finished: true, environment: .sandbox)
+  }.map { transaction in
+    var transaction = transaction
+    if storedJWS {
+      // What the App Store recorded at purchase, as the shaped signed transaction says it.
+      transaction.record = PurchaseRecord(
+        price: 990, currency: "USD", type: PurchaseRecord.consumable, bundleId: "com.monkeyshop.app", credits: 5)
+      transaction.storefront = "USA"
+      transaction.signedPurchase = shapedJWS(transaction)
+    }
+    return transaction
   }
   let kept = transactions.suffix(StoreState.finishedHistoryLimit)
   let folder = DataFolder(path: path)
@@ -141,6 +155,23 @@ func writeDataFolder(_ path: String, past count: Int) throws {
     if count > 0 { wallet.recordCredit(count, store: store) }
     wallet.lastTransactionNumber = count
   }
+}
+
+/// A signed transaction's shape and size, unsigned (`writeDataFolder`).
+func shapedJWS(_ transaction: StoreTransaction) -> String {
+  func part(_ text: String) -> String {
+    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+  }
+  let milliseconds = Int64(transaction.purchaseDate.timeIntervalSince1970 * 1000)
+  let payload = """
+    {"appTransactionId":"704295373919744811","bundleId":"com.monkeyshop.app","currency":"USD",\
+    "environment":"Sandbox","inAppOwnershipType":"PURCHASED","originalPurchaseDate":\(milliseconds),\
+    "originalTransactionId":"\(transaction.id)","price":990,"productId":"\(transaction.productIdentifier)",\
+    "purchaseDate":\(milliseconds),"quantity":1,"signedDate":\(milliseconds),"storefront":"USA",\
+    "storefrontId":"143441","transactionId":"\(transaction.id)","transactionReason":"PURCHASE","type":"Consumable"}
+    """
+  return part(#"{"alg":"ES256","typ":"JWT"}"#) + "." + part(payload) + "." + part(String(repeating: "s", count: 64))
 }
 
 /// Per transaction: the store answers (not timed), then the app credits and finishes (timed),

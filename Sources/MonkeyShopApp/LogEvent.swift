@@ -185,11 +185,8 @@ public enum LogEvent: Equatable, Sendable {
     case .download(let event):
       return event.text(language)
     case .notificationSent(let type, let id, let number, let attempt):
-      let about = id.map { " #\($0)" } ?? ""
-      return say(
-        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(attempt.answer) · attempt \(number)",
-        "App Store Server Notification \(type.rawValue)\(about) → \(attempt.url) · \(attempt.answer) · \(number) 回目の送信"
-      )
+      let said = attempt.line(notificationType: type, transactionID: id)
+      return say("\(said) · attempt \(number)", "\(said) · \(number) 回目の送信")
     case .consumptionReceived(let id, let inWindow):
       return say(
         "Send Consumption Information #\(id) received\(inWindow ? "" : ", after Apple's 12-hour window")",

@@ -144,9 +144,9 @@ public enum NotificationSender {
       folder.signer = FolderSigner()
       let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
       let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
-      let about = delivery.pending.transactionID.map { " #\($0)" } ?? ""
-      var line =
-        "App Store Server Notification \(delivery.pending.notificationType)\(about) → \(url) · \(attempt.answer) · \(count)"
+      let said = attempt.line(
+        notificationType: delivery.pending.notificationType, transactionID: delivery.pending.transactionID)
+      var line = "\(said) · \(count)"
       if attempt.result != .success {
         line +=
           updated?.nextAttemptDate.map { " · next retry at \(ISO8601.string(from: $0))" } ?? " · no retry left"

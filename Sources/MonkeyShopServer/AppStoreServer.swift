@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import MonkeyShopDomain
 import MonkeyShopStorage
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -18,19 +19,22 @@ public enum AppStoreServer {
     public var catalog: Catalog
     /// The app's version, which the app transaction gives (Get App Transaction Info).
     public var applicationVersion: String
+    /// How long a client may take to send a whole request (`RequestDeadline`).
+    public var requestTimeout: Duration
     /// Work that runs as long as the server does, beside it (the notification sender), ended by
     /// task cancellation when the server stops.
     public var companions: [@Sendable () async throws -> Void]
 
     public init(
       host: String, port: Int, folderPath: String, catalog: Catalog, applicationVersion: String,
-      companions: [@Sendable () async throws -> Void] = []
+      requestTimeout: Duration = .seconds(10), companions: [@Sendable () async throws -> Void] = []
     ) {
       self.host = host
       self.port = port
       self.folderPath = folderPath
       self.catalog = catalog
       self.applicationVersion = applicationVersion
+      self.requestTimeout = requestTimeout
       self.companions = companions
     }
   }
@@ -90,8 +94,10 @@ public enum AppStoreServer {
     var logger = Logger(label: "monkeyshop.server")
     logger.logLevel = .error
     let host = settings.host
+    let limit = TimeAmount(settings.requestTimeout)
     let app = Application(
       router: router,
+      server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limit: limit)])),
       configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? settings.port

@@ -1,5 +1,6 @@
 import Foundation
 import MonkeyShopDomain
+import MonkeyShopStorage
 
 /// The query of Get Transaction History (v2 `GET /inApps/v2/history/{anyTransactionId}`,
 /// https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history, and V1
@@ -121,12 +122,20 @@ struct HistoryQuery: Equatable, Sendable {
     return true
   }
 
-  /// One page of the history: up to `Page.size` matching transactions after the revision, in the
-  /// sort's order.
-  func page(of record: ServedRecord) -> Page {
-    Page.take(
-      from: record.byModified, of: record, descending: sort == .descending, after: revision, kind: sort.revisionKind,
-      key: { ($0.modified, $0.number) }, matching: matches)
+  /// The same filters as the record's rows answer them (`RecordRows.historyPage`), leaving out
+  /// `excluded` (the store's); nil when no transaction can match (another family member's
+  /// purchases, a subscription group).
+  func recordFilter(excluding excluded: Set<Int>) -> RecordFilter? {
+    guard ownership == nil || ownership == "PURCHASED", subscriptionGroups.isEmpty else { return nil }
+    var filter = RecordFilter()
+    filter.purchasedFrom = startDate
+    filter.purchasedBefore = endDate
+    filter.products = productIDs
+    filter.types = types
+    filter.revoked = revoked
+    filter.leavesOutFinishedConsumables = excludesFinishedConsumables
+    filter.excluded = excluded
+    return filter
   }
 }
 
@@ -211,47 +220,23 @@ struct Page: Sendable {
   var hasMore: Bool
   var revision: Revision
 
-  /// Up to `size` entries of `order` (indices into the record, sorted ascending by `key`) that
-  /// match, after `revision`'s key; `hasMore` when another matching one follows. The start is
-  /// found by binary search, so a page costs the same at any depth of a long history.
-  static func take(
-    from order: [Int], of record: ServedRecord, descending: Bool, after revision: Revision?, kind: Revision.Kind,
-    key: (ServedRecord.Entry) -> (Int64, Int), matching: (ServedRecord.Entry) -> Bool
-  ) -> Page {
-    func keyAt(_ position: Int) -> (Int64, Int) { key(record.entries[order[position]]) }
-    // The first position past the revision's key, in the direction of the sort.
-    var position: Int
-    if let last = revision?.after {
-      let watermark = (last.date, last.number)
-      // The count of keys <= watermark (ascending start), or < watermark (descending end).
-      var low = 0
-      var high = order.count
-      while low < high {
-        let middle = (low + high) / 2
-        let below = descending ? keyAt(middle) < watermark : keyAt(middle) <= watermark
-        if below { low = middle + 1 } else { high = middle }
-      }
-      position = descending ? low - 1 : low
-    } else {
-      position = descending ? order.count - 1 : 0
+  /// The first `size` of `candidates` past the revision's key in the direction of the sort;
+  /// `hasMore` when another follows. Each source of candidates gives at most `size + 1` past the
+  /// key, in order, so the first `size + 1` of all of them merged are the page's and the next.
+  init(
+    _ candidates: [(key: RecordKey, entry: ServedRecord.Entry)], descending: Bool, after revision: Revision?,
+    kind: Revision.Kind
+  ) {
+    let last = revision?.after.map { RecordKey(date: $0.date, number: $0.number) }
+    let sorted = candidates.filter { candidate in
+      guard let last else { return true }
+      return descending ? candidate.key < last : last < candidate.key
     }
-    var taken: [ServedRecord.Entry] = []
-    var hasMore = false
-    while position >= 0, position < order.count {
-      let entry = record.entries[order[position]]
-      if matching(entry) {
-        if taken.count == size {
-          hasMore = true
-          break
-        }
-        taken.append(entry)
-      }
-      position += descending ? -1 : 1
-    }
-    let after = taken.last.map { entry -> (date: Int64, number: Int) in
-      let (date, number) = key(entry)
-      return (date, number)
-    }
-    return Page(entries: taken, hasMore: hasMore, revision: Revision(kind: kind, after: after ?? revision?.after))
+    .sorted { descending ? $1.key < $0.key : $0.key < $1.key }
+    let taken = sorted.prefix(Self.size)
+    entries = taken.map(\.entry)
+    hasMore = sorted.count > Self.size
+    let after = taken.last.map { (date: $0.key.date, number: $0.key.number) }
+    self.revision = Revision(kind: kind, after: after ?? revision?.after)
   }
 }

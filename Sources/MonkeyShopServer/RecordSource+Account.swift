@@ -46,7 +46,7 @@ extension RecordSource {
   /// No `appAppleId`: there is none outside the App Store.
   func signedAppTransaction(_ record: ServedRecord) throws -> String {
     guard let appTransactionID = record.appTransactionID else { throw APIError.appTransactionDoesNotExist }
-    let firstPurchase = record.entries.map(\.purchased).min() ?? 0
+    let firstPurchase = try record.firstPurchase() ?? 0
     let payload: [String: JSONValue] = [
       "appTransactionId": .string(appTransactionID),
       "bundleId": .string(catalog.bundleIdentifier),

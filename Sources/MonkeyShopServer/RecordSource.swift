@@ -6,24 +6,18 @@ import MonkeyShopStorage
 import Synchronization
 
 /// The data folder's record as the server reads it: like every other reader, without the lock (each
-/// file is replaced whole, or the history appended to), and again only when a file changed since
-/// (`DataFolder.recordStamp`), so a request costs no more for a long history and still sees at once
-/// what `monkeyshop buy` or `store refund` did a moment ago.
+/// file is replaced whole, the record written in SQLite transactions), the store read again only
+/// when a file changed since (`DataFolder.recordStamp`), and the record's rows read by index as each
+/// request needs them (`ServedRecord`), so a request costs the same, and the server holds the same,
+/// however long the record, and still sees at once what `monkeyshop buy` or `store refund` did a
+/// moment ago.
 final class RecordSource: Sendable {
   let folderPath: String
   let catalog: Catalog
-  private let cache = Mutex<Loaded?>(nil)
-  /// Held while the files are read: requests that find the cache stale wait for one reading rather
-  /// than each reading the history at once.
+  private let cache = Mutex<ServedRecord?>(nil)
+  /// Held while the store is read: requests that find the cache stale wait for one reading rather
+  /// than each reading it at once.
   private let reading = Mutex<Void>(())
-
-  /// What was read, and how far into the history.
-  private struct Loaded: Sendable {
-    var stamp: [Int64]
-    var record: ServedRecord
-    var place: HistoryPlace?
-    var history: [Int: StoreTransaction]
-  }
 
   /// The app's version, which its app transaction gives.
   let applicationVersion: String
@@ -42,9 +36,8 @@ final class RecordSource: Sendable {
     return folder
   }
 
-  /// The record as the files are now. The history is only appended to: after the first reading,
-  /// only what was appended since is read (`DataFolder.readHistory(since:)`), so a purchase made
-  /// while the server runs costs a reading of the store and one line, however long the history.
+  /// The record as the files are now: the store, read again when a file changed, and the record's
+  /// connection, kept while it is the same file.
   func current() throws -> ServedRecord {
     let folder = folder()
     if let record = cached(folder) { return record }
@@ -52,46 +45,18 @@ final class RecordSource: Sendable {
       if let record = cached(folder) { return record }
       let stamp = folder.recordStamp()
       let previous = cache.withLock { $0 }
-      let read = try folder.readHistory(since: previous?.place)
-      var history = read.whole ? [:] : previous?.history ?? [:]
-      for transaction in read.transactions { history[transaction.number ?? 0] = transaction }
-      let record = try served(read.store.withHistory(Array(history.values)), store: read.store)
-      cache.withLock { $0 = Loaded(stamp: stamp, record: record, place: read.place, history: history) }
+      let (store, rows) = try folder.readForServing(reusing: previous?.rows)
+      let signing = ServedRecord.Signing(catalog: catalog, folder: { [self] in self.folder() })
+      let record = try ServedRecord(stamp: stamp, store: store, rows: rows, signing: signing)
+      cache.withLock { $0 = record }
       return record
     }
   }
 
-  func cached(_ folder: DataFolder) -> ServedRecord? {
+  private func cached(_ folder: DataFolder) -> ServedRecord? {
     let stamp = folder.recordStamp()
-    guard let loaded = cache.withLock({ $0 }), loaded.stamp == stamp else { return nil }
-    return loaded.record
-  }
-
-  func served(_ every: [StoreTransaction], store: StoreState) throws -> ServedRecord {
-    var entries: [ServedRecord.Entry] = []
-    entries.reserveCapacity(every.count)
-    var signers: [StoreEnvironment: EnvironmentSigner] = [:]
-    for transaction in every where SignedTransactionPayload.isSigned(transaction) {
-      var jws = transaction.storedJWS
-      if jws == nil {
-        // Completed before transactions were signed and kept: signed from its record, as
-        // `store transactions --json` shows it (docs/signing.md).
-        let environment = transaction.environment ?? .sandbox
-        let signer = try signers[environment] ?? EnvironmentSigner.of(folder(), environment: environment)
-        signers[environment] = signer
-        let storefront = store.conditions.activeStorefront(default: catalog.defaultStorefront)
-        jws = try signer.signedTransaction(
-          transaction, catalog: catalog, storefront: storefront, appTransactionID: store.appTransactionID)
-      }
-      if let entry = ServedRecord.Entry(transaction, jws: jws) { entries.append(entry) }
-    }
-    // The folder's app transaction ID; one made before this version stamped one is derived as the
-    // signed transactions derive it (`StoreState.derivedAppTransactionID`).
-    let appTransactionID =
-      entries.isEmpty
-      ? nil
-      : store.appTransactionID ?? StoreState.derivedAppTransactionID(bundleIdentifier: catalog.bundleIdentifier)
-    return ServedRecord(entries: entries, environment: store.conditions.environment, appTransactionID: appTransactionID)
+    guard let record = cache.withLock({ $0 }), record.stamp == stamp else { return nil }
+    return record
   }
 }
 

@@ -26,7 +26,9 @@ extension Routes {
     let record = try await Blocking.run { [source] in try source.current() }
     guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
     if id == record.appTransactionID { throw APIError.appTransactionIdNotSupported }
-    guard let entry = record.entry(id) else { throw APIError.originalTransactionIdNotFound }
+    guard let entry = try await Blocking.run({ try record.entry(id) }) else {
+      throw APIError.originalTransactionIdNotFound
+    }
     // A restored transaction's `originalTransactionId` is the purchase it restores: its own ID is
     // not an original transaction ID (TransactionIdIsNotOriginalTransactionIdError).
     guard entry.transaction.restoredTransactionID == nil else {

@@ -15,7 +15,7 @@ extension Routes {
     let record = try await Blocking.run { [source] in try source.current() }
     guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
     if id == record.appTransactionID { throw APIError.appTransactionIdNotSupported }
-    guard record.entry(id) != nil else { throw APIError.transactionIdNotFound }
+    guard try await Blocking.run({ try record.entry(id) }) != nil else { throw APIError.transactionIdNotFound }
     let body = try await Self.jsonObject(request)
     if version1 { try Self.checkConsumptionV1(body) } else { try Self.checkConsumption(body) }
     let report = ConsumptionReport(

@@ -31,7 +31,9 @@ extension Routes {
         let id = context.parameters.get("originalTransactionId") ?? ""
         let record = try await Blocking.run { [source] in try source.current() }
         guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidOriginalTransactionId }
-        guard record.entry(id) != nil else { throw APIError.originalTransactionIdNotFound }
+        guard try await Blocking.run({ try record.entry(id) }) != nil else {
+          throw APIError.originalTransactionIdNotFound
+        }
         let body = try await Self.jsonObject(request)
         // ExtendRenewalDateRequest: https://developer.apple.com/documentation/appstoreserverapi/extendrenewaldaterequest
         guard case .integer(let days)? = body["extendByDays"], (1...90).contains(days) else {

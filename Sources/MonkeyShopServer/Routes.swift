@@ -53,20 +53,24 @@ struct Routes: Sendable {
 
   func transactionInfo(_ id: String) async throws -> Response {
     guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
-    let found = try await Blocking.run { [source] in try source.lookUp(id) }
+    // The transaction found by its key: in the store, else one row of the record.
+    let found = try await Blocking.run { [source] in
+      let record = try source.current()
+      return (appTransactionID: record.appTransactionID, jws: try record.jws(id))
+    }
     // The path takes a transaction ID; an app transaction ID gets AppTransactionIdNotSupportedError
     // (listed on the page's 400 responses).
     if id == found.appTransactionID { throw APIError.appTransactionIdNotSupported }
-    guard let entry = found.entry else { throw APIError.transactionIdNotFound }
+    guard let jws = found.jws else { throw APIError.transactionIdNotFound }
     // TransactionInfoResponse: https://developer.apple.com/documentation/appstoreserverapi/transactioninforesponse
-    return json(["signedTransactionInfo": .string(entry.jws)])
+    return json(["signedTransactionInfo": .string(jws)])
   }
 
   func history(_ request: Request, _ context: BasicRequestContext, version1: Bool) async throws -> Response {
     let id = context.parameters.get("anyTransactionId") ?? ""
     let record = try await customerRecord(id)
     let query = try HistoryQuery(parameters: Self.parameters(request), version1: version1)
-    let page = query.page(of: record)
+    let page = try await Blocking.run { try record.historyPage(query) }
     // HistoryResponse: https://developer.apple.com/documentation/appstoreserverapi/historyresponse.
     // No `appAppleId`: there is none outside the App Store ("It isn't present in the sandbox
     // environment", https://developer.apple.com/documentation/appstoreservernotifications/data).
@@ -87,9 +91,7 @@ struct Routes: Sendable {
       }
       revision = token
     }
-    let page = Page.take(
-      from: record.refunds, of: record, descending: false, after: revision, kind: .refunds,
-      key: { ($0.revoked ?? 0, $0.number) }, matching: { _ in true })
+    let page = try await Blocking.run { [revision] in try record.refundPage(after: revision) }
     // RefundHistoryResponse: https://developer.apple.com/documentation/appstoreserverapi/refundhistoryresponse
     return json([
       "signedTransactions": .strings(page.entries.map(\.jws)), "revision": .string(page.revision.token),
@@ -104,8 +106,7 @@ struct Routes: Sendable {
     // refuses as malformed; here, anything but up to 64 letters and digits.
     guard !orderID.isEmpty, orderID.count <= 64, orderID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
     else { throw APIError.generalBadRequest }
-    let record = try await Blocking.run { [source] in try source.current() }
-    let entries = record.entries(ofOrder: orderID)
+    let entries = try await Blocking.run { [source] in try source.current().entries(ofOrder: orderID) }
     // OrderLookupResponse: https://developer.apple.com/documentation/appstoreserverapi/orderlookupresponse.
     // "A response with an OrderLookupStatus value of 1 doesn't contain a signed transactions array."
     guard !entries.isEmpty else { return json(["status": .integer(1)]) }
@@ -114,10 +115,16 @@ struct Routes: Sendable {
 
   /// The record, once `id` is checked as an `anyTransactionId` of this customer.
   func customerRecord(_ id: String) async throws -> ServedRecord {
-    let record = try await Blocking.run { [source] in try source.current() }
-    guard ServedRecord.isWellFormedID(id) else { throw APIError.invalidTransactionId }
-    guard record.belongsToCustomer(id) else { throw APIError.transactionIdNotFound }
-    return record
+    guard ServedRecord.isWellFormedID(id) else {
+      // The folder is still read first, so an unreadable one answers as it did before the ID.
+      _ = try await Blocking.run { [source] in try source.current() }
+      throw APIError.invalidTransactionId
+    }
+    return try await Blocking.run { [source] in
+      let record = try source.current()
+      guard try record.belongsToCustomer(id) else { throw APIError.transactionIdNotFound }
+      return record
+    }
   }
 
   // MARK: Requests and responses

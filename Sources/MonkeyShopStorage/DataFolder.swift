@@ -28,7 +28,7 @@ public final class DataFolder: ShopStorage {
 
   /// The record's connection, kept for this folder object's later reads and changes while the
   /// file stays the same.
-  private var openedRecord: TransactionRecord?
+  var openedRecord: TransactionRecord?
 
   public init(path: String) {
     self.path = path
@@ -36,10 +36,17 @@ public final class DataFolder: ShopStorage {
 
   /// The App Store's record, opened once and reused while it is the same file; nil when there is
   /// none and `creating` is false.
-  func record(in folder: Int32, creating: Bool) throws(DataFileError) -> TransactionRecord? {
-    openedRecord = try TransactionRecord.open(
-      folder: folder, folderPath: path, creating: creating, reusing: openedRecord)
-    return openedRecord
+  /// `migrating`: the lock is held, so a record of an earlier schema is brought up to date here;
+  /// without it, the lock is taken for that (`migrateRecordLocking`).
+  func record(in folder: Int32, creating: Bool, migrating: Bool = false) throws(DataFileError) -> TransactionRecord? {
+    var record = try TransactionRecord.open(
+      folder: folder, folderPath: path, creating: creating, migrating: migrating, reusing: openedRecord)
+    if let earlier = record, !earlier.isCurrent {
+      if !creating && !migrating { try migrateRecordLocking() }
+      record = try TransactionRecord.open(folder: folder, folderPath: path, creating: creating, migrating: true)
+    }
+    openedRecord = record
+    return record
   }
 
   /// `--data-dir`, else `MONKEYSHOP_DATA_DIR`, else `$XDG_DATA_HOME/monkeyshop`, else
@@ -270,7 +277,7 @@ public final class DataFolder: ShopStorage {
       try file("store.json", in: folder).read().map { data throws(DataFileError) in
         try DataFileReader(path: storePath, data: data).store()
       } ?? StoreState()
-    let record = try self.record(in: folder, creating: false)
+    let record = try self.record(in: folder, creating: false, migrating: locked)
     let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
     if let wallet {
       try TransactionNumbers.checkWallet(

@@ -20,7 +20,7 @@ import MonkeyShopDomain
 ///   each transaction in the store, here, or both (the store's copy winning), as before.
 /// - Read without the folder's lock: WAL gives every reader a snapshot, so a long listing never
 ///   holds up a purchase, and a purchase never waits for a listing.
-struct TransactionRecord {
+struct TransactionRecord: Sendable {
   static let name = "record.sqlite"
 
   let database: DatabaseQueue
@@ -29,6 +29,9 @@ struct TransactionRecord {
   /// The file opened (device and inode): a record deleted, or another put in its place, is a
   /// different file, opened anew.
   let identity: [UInt64]
+  /// False for a record of an earlier version's schema, opened by a reader without the lock: it
+  /// is brought up to date under the lock before anything reads it.
+  var isCurrent = true
 
   /// The record in `folder` (whose path is `folderPath`); nil when there is none and `creating` is
   /// false. A link in its place, a hard-linked file or anything but a regular file is refused,
@@ -41,9 +44,12 @@ struct TransactionRecord {
   /// files (`-wal`, `-shm`) are made by SQLite beside the database with its mode.
   ///
   /// `reusing`: the record a caller opened before, given back when it is still the same file (one
-  /// connection for all of a command's reads and changes).
+  /// connection for all of a command's reads and changes). `migrating`: the caller holds the
+  /// folder's lock, so a record of an earlier version's schema is brought up to this one's; without
+  /// it such a record is opened with `isCurrent` false (`DataFolder.record(in:creating:)` then takes
+  /// the lock for that).
   static func open(
-    folder: Int32, folderPath: String, creating: Bool, reusing: TransactionRecord? = nil
+    folder: Int32, folderPath: String, creating: Bool, migrating: Bool = false, reusing: TransactionRecord? = nil
   ) throws(DataFileError) -> TransactionRecord? {
     let path = folderPath + "/" + name
     var info = stat()
@@ -80,11 +86,19 @@ struct TransactionRecord {
       // A reader never writes: a record without its schema yet (made by a writer killed before
       // its first commit) holds nothing. A writer (`creating`, under the folder's lock) makes it.
       let migrator = migrator
-      if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
+      let applied = try database.read { try migrator.appliedIdentifiers($0) }
+      if applied.isEmpty {
         guard creating else { return nil }
         // WAL, kept in the file: readers see a snapshot and never block the writer
         // (https://www.sqlite.org/wal.html).
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        try migrator.migrate(database)
+      } else if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
+        // An earlier version's record: each migration is one SQLite transaction, so a crash
+        // leaves the schema before it or after it, and the next opening goes on from there.
+        guard creating || migrating else {
+          return TransactionRecord(database: database, path: path, identity: identity, isCurrent: false)
+        }
         try migrator.migrate(database)
       }
       return TransactionRecord(database: database, path: path, identity: identity)
@@ -123,6 +137,32 @@ struct TransactionRecord {
         table.column("revision", .integer).notNull().indexed()
         table.column("json", .text).notNull()
       }
+    }
+    // What the server's reads find by index (`RecordRows`): each transaction's order ID, its
+    // refund in refund order, and a product's purchases in date order. An earlier record gets the
+    // order IDs of its rows here, in the same SQLite transaction as the column.
+    migrator.registerMigration("serving") { db in
+      try db.alter(table: RecordedTransaction.databaseTableName) { $0.add(column: "orderID", .text) }
+      let rows = try Row.fetchCursor(db, sql: "SELECT number, json FROM storeTransaction")
+      var orders: [(Int64, String)] = []
+      while let row = try rows.next() {
+        let number: Int64 = row["number"]
+        let json: String = row["json"]
+        guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))),
+          let orderID = OrderID.of(transaction)
+        else { continue }
+        orders.append((number, orderID))
+      }
+      let update = try db.makeStatement(sql: "UPDATE storeTransaction SET orderID = ? WHERE number = ?")
+      for (number, orderID) in orders { try update.execute(arguments: [orderID, number]) }
+      try db.execute(
+        sql: """
+          CREATE INDEX storeTransaction_on_orderID ON storeTransaction(orderID);
+          CREATE INDEX storeTransaction_on_product_purchaseDate ON storeTransaction(productIdentifier, purchaseDate);
+          CREATE INDEX storeTransaction_on_refund ON storeTransaction(revocationDate) WHERE revocationDate IS NOT NULL;
+          CREATE INDEX storeTransaction_on_version1 ON storeTransaction(purchaseDate)
+            WHERE \(RecordRows.shownByVersion1);
+          """)
     }
     return migrator
   }
@@ -282,6 +322,9 @@ struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
   var revocationDate: Int64?
   /// Finished by the app with a transaction identifier (credited or unlocked).
   var delivered: Bool
+  /// The order ID Look Up Order ID finds it by (`OrderID.of`); nil for a transaction without a
+  /// transaction ID, which the App Store never signed.
+  var orderID: String?
   /// When the row was last written, counting up across the record.
   var revision: Int64
   /// The transaction as `JSONEncoder` with sorted keys writes it (what `history.jsonl` held).
@@ -300,6 +343,7 @@ struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
     productType = transaction.record?.type
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
     delivered = transaction.finished && transaction.transactionIdentifier != nil
+    orderID = OrderID.of(transaction)
     revision = 0
     let line = try HistoryLines.encode([transaction], path: path)
     json = String(decoding: line.dropLast(), as: UTF8.self)

@@ -35,6 +35,12 @@ struct ServerCommand: ParsableCommand {
         valueName: "seconds"))
     var notificationTimeout: Double = 30
 
+    @Option(
+      help: ArgumentHelp(
+        "Seconds a client may take to send a whole request before its connection is closed (Apple does not say how long it waits).",
+        valueName: "seconds"))
+    var requestTimeout: Double = 10
+
     @OptionGroup var options: ShopOptions
 
     func validate() throws {
@@ -44,6 +50,9 @@ struct ServerCommand: ParsableCommand {
       guard notificationTimeout > 0, notificationTimeout <= 3600 else {
         throw ValidationError(
           "--notification-timeout \(notificationTimeout): expected seconds from more than 0 to 3600")
+      }
+      guard requestTimeout > 0, requestTimeout <= 3600 else {
+        throw ValidationError("--request-timeout \(requestTimeout): expected seconds from more than 0 to 3600")
       }
     }
 
@@ -62,6 +71,7 @@ struct ServerCommand: ParsableCommand {
       let sending = NotificationSender.Options(timeout: .milliseconds(Int64(notificationTimeout * 1000)))
       let settings = AppStoreServer.Settings(
         host: host, port: port, folderPath: path, catalog: catalog, applicationVersion: MonkeyShop.version,
+        requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
         companions: [{ try await NotificationSender.run(folder: path, options: sending, log: { Output.say($0) }) }])
       do {
         try AppStoreServer.run(settings) { address in

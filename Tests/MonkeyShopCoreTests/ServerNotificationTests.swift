@@ -367,10 +367,16 @@ struct NotificationFilesTests {
       #expect(
         try folder.notificationHistory(request, paginationToken: "not-a-token!", at: t0)
           == .failure(.invalidPaginationToken))
-      let both = NotificationHistoryRequest(notificationType: "REFUND", transactionId: "1")
+      let both = NotificationHistoryRequest(
+        startDate: request.startDate, endDate: request.endDate, notificationType: "REFUND", transactionId: "1")
       #expect(try folder.notificationHistory(both, paginationToken: nil, at: t0) == .failure(.multipleFiltersSupplied))
-      let unknown = NotificationHistoryRequest(transactionId: "999")
+      let unknown = NotificationHistoryRequest(
+        startDate: request.startDate, endDate: request.endDate, transactionId: "999")
       #expect(try folder.notificationHistory(unknown, paginationToken: nil, at: t0) == .failure(.transactionIdNotFound))
+      // Both dates are required: `{}` asks for nothing Apple answers.
+      #expect(try folder.notificationHistory(.init(), paginationToken: nil, at: t0) == .failure(.invalidStartDate))
+      let noEnd = NotificationHistoryRequest(startDate: request.startDate)
+      #expect(try folder.notificationHistory(noEnd, paginationToken: nil, at: t0) == .failure(.invalidEndDate))
     }
   }
 

@@ -22,13 +22,13 @@ struct ServerAPITests {
     let key: [String: Any]
     let root: String
 
-    init(_ folder: ShopFolder) async throws {
+    init(_ folder: ShopFolder, arguments: [String] = []) async throws {
       self.folder = folder
       let made = try expectSuccess(await monkeyshop("server", "key", "--json", in: folder))
       key = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
       root = folder.file("root.der").path
       try expectSuccess(await monkeyshop("store", "certificate", "--out", root, in: folder))
-      child = try Child(["server", "--port", "0"], in: folder)
+      child = try Child(["server", "--port", "0"] + arguments, in: folder)
       let deadline = ContinuousClock.now + .seconds(60)
       var found: String?
       while found == nil, ContinuousClock.now < deadline {
@@ -246,6 +246,11 @@ struct ServerAPITests {
         "body": "{\"customerConsented\":true,\"deliveryStatus\":\"SOMEWHAT\",\"sampleContentProvided\":false}",
       ],
       ["op": "raw", "path": "/inApps/v1/history/1?startDate=soon"],
+      // A known path with a method it does not take: 404, as an unknown path (docs/server.md).
+      ["op": "raw", "method": "DELETE", "path": "/inApps/v1/transactions/1"],
+      ["op": "raw", "method": "POST", "path": "/inApps/v1/transactions/1", "body": "{}"],
+      // Get Notification History without the startDate it requires.
+      ["op": "raw", "method": "POST", "path": "/inApps/v1/notifications/history", "body": "{}"],
     ])
     #expect(Self.error(bad[0])?.code == 4_000_006, "\(bad[0])")
     #expect(Self.error(bad[1])?.code == 4_000_005, "\(bad[1])")
@@ -267,6 +272,15 @@ struct ServerAPITests {
         == #"{"errorCode":4000036,"errorMessage":"Invalid request. The delivery status field is invalid."}"#)
     let date = try Self.response(bad[10])
     #expect(date["status"] as? Int == 400 && (date["body"] as? String)?.contains("4000015") == true, "\(date)")
+    for index in [11, 12] {
+      #expect(try Self.response(bad[index])["status"] as? Int == 404, "\(bad[index])")
+    }
+    let history = try Self.response(bad[13])
+    #expect(
+      history["status"] as? Int == 400
+        && history["body"] as? String
+          == #"{"errorCode":4000015,"errorMessage":"Invalid request. The start date is invalid."}"#,
+      "\(history)")
     // Nothing bad was recorded.
     #expect(!FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("consumption.json").path))
 
@@ -410,6 +424,68 @@ struct ServerAPITests {
     #expect(refused.exitStatus == 64, "\(refused)")
     #expect(refused.stderr.contains("a different file is already there"), "\(refused)")
     #expect(FileManager.default.contents(atPath: copy) == Data("someone else's key\n".utf8))
+  }
+
+  @Test("A client that sends its request a byte at a time is cut off; others are answered meanwhile")
+  func slowClient() async throws {
+    let folder = try ShopFolder("server-slow-client")
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let server = try await RunningServer(folder, arguments: ["--request-timeout", "2"])
+    let port = try #require(server.url.split(separator: ":").last.flatMap { UInt16($0) })
+    let slow = try SlowClient(port: port)
+    let started = ContinuousClock.now
+    let request = Array("GET /inApps/v1/transactions/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
+    var sent = 0
+    var answered = false
+    // One byte every 200 ms: never idle long, never a whole request.
+    while slow.send(request[sent % request.count]) {
+      sent += 1
+      if sent == 3 {
+        // Meanwhile another client is answered at once.
+        let answer = try await server.call([["op": "raw", "path": "/inApps/v1/transactions/1"]])
+        answered = try Self.response(answer[0])["status"] as? Int == 200
+      }
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(ContinuousClock.now - started < .seconds(30), "the slow connection is never closed")
+      if ContinuousClock.now - started > .seconds(30) { break }
+    }
+    let closedAfter = ContinuousClock.now - started
+    #expect(answered)
+    #expect(closedAfter >= .seconds(1.5) && closedAfter < .seconds(20), "closed after \(closedAfter)")
+    let ended = try await server.stop()
+    #expect(ended.exitStatus == 0, "\(ended)")
+  }
+
+  /// A TCP connection to the server that sends a byte at a time.
+  final class SlowClient {
+    let socket: Int32
+
+    init(port: UInt16) throws {
+      socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = port.bigEndian
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard connected == 0 else { throw E2EFailure("cannot connect to port \(port)") }
+    }
+
+    deinit { close(socket) }
+
+    /// False once the server has closed the connection.
+    func send(_ byte: UInt8) -> Bool {
+      var closed = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      if poll(&closed, 1, 0) > 0 {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        if recv(socket, &buffer, buffer.count, 0) <= 0 { return false }
+      }
+      var byte = byte
+      return Glibc.send(socket, &byte, 1, Int32(MSG_NOSIGNAL)) == 1
+    }
   }
 
   @Test("A host other than loopback is warned about")

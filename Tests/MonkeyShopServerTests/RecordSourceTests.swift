@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import MonkeyShopDomain
@@ -60,7 +61,7 @@ struct RecordSourceTests {
     try Self.lines((1...30).map { Self.transaction($0) }).write(to: history)
     try Self.write(store: [Self.transaction(31)], last: 31, in: folder)
     let source = RecordSource(folderPath: folder, catalog: Catalog(products: []))
-    #expect(try source.current().entries.map(\.number) == Array(1...31))
+    #expect(try Self.numbers(source.current()) == Array(1...31))
     #expect(!FileManager.default.fileExists(atPath: history.path), "converted into the record")
 
     // Another command moves #31 to the record, refunds #7 (its row written again) and buys #32.
@@ -70,9 +71,10 @@ struct RecordSourceTests {
     }
     try Self.write(store: [Self.transaction(32)], last: 32, in: folder)
     let after = try source.current()
-    #expect(after.entries.map(\.number) == Array(1...32))
-    #expect(after.entry("7")?.jws == "refund.7.jws")
-    #expect(after.refunds.map { after.entries[$0].number } == [7])
+    // #7's refund is its latest change: it comes last.
+    #expect(try Self.numbers(after) == Array(1...6) + Array(8...32) + [7])
+    #expect(try after.entry("7")?.jws == "refund.7.jws")
+    #expect(try after.refundPage(after: nil).entries.map(\.number) == [7])
 
     // A record replaced whole (another file in its place) is read whole.
     for suffix in ["", "-wal", "-shm"] {
@@ -80,6 +82,45 @@ struct RecordSourceTests {
     }
     try Self.lines((1...5).map { Self.transaction($0) }).write(to: history)
     try Self.write(store: [], last: 32, in: folder)
-    #expect(try source.current().entries.map(\.number) == Array(1...5))
+    #expect(try Self.numbers(source.current()) == Array(1...5))
+  }
+
+  @Test("A record of the previous schema gains its order IDs and indexes at the server's first reading")
+  func convertsAnEarlierRecord() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-record-\(UUID())").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.write(store: [], last: 30, in: folder)
+    do {
+      let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+      defer { close(descriptor) }
+      let record = try #require(try TransactionRecord.open(folder: descriptor, folderPath: folder, creating: true))
+      try record.record((1...30).map { Self.transaction($0, refunded: $0 == 7) })
+      // What the previous version wrote: no order IDs, none of the serving indexes.
+      try record.database.write { db in
+        for index in ["orderID", "product_purchaseDate", "refund", "version1"] {
+          try db.execute(sql: "DROP INDEX storeTransaction_on_\(index)")
+        }
+        try db.execute(sql: "ALTER TABLE storeTransaction DROP COLUMN orderID")
+        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'serving'")
+      }
+    }
+    let record = try RecordSource(folderPath: folder, catalog: Catalog(products: [])).current()
+    let order = try #require(OrderID.of(Self.transaction(12)))
+    #expect(try record.entries(ofOrder: order).map(\.number) == [12])
+    #expect(try record.refundPage(after: nil).entries.map(\.number) == [7])
+    #expect(try Self.numbers(record).count == 30)
+  }
+
+  /// Every transaction of the history, page after page, in its order.
+  static func numbers(_ record: ServedRecord) throws -> [Int] {
+    var numbers: [Int] = []
+    var parameters: [String: [String]] = [:]
+    while true {
+      let page = try record.historyPage(HistoryQuery(parameters: parameters))
+      numbers += page.entries.map(\.number)
+      guard page.hasMore else { return numbers }
+      parameters["revision"] = [page.revision.token]
+    }
   }
 }

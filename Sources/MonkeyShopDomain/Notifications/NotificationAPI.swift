@@ -141,10 +141,14 @@ extension NotificationHistoryRequest {
   /// Checks the request as Apple does; `now` for the 30 days the sandbox keeps ("the past 30 days
   /// in the sandbox environment"). `knowsTransaction` tells whether a `transactionId` exists.
   public func validate(now: Date, knowsTransaction: (String) -> Bool) -> NotificationHistoryError? {
-    if let startDate, startDate < 0 { return .invalidStartDate }
-    if let endDate, endDate < 0 { return .invalidEndDate }
-    if let startDate, let endDate, startDate >= endDate { return .startDateAfterEndDate }
-    if let startDate, startDate < ServerNotification.milliseconds(now.addingTimeInterval(-30 * 86_400)) {
+    // "The request requires the startDate and endDate fields"
+    // (https://developer.apple.com/documentation/appstoreserverapi/notificationhistoryrequest): one
+    // missing is as invalid as one out of range, InvalidStartDateError ("the start date is
+    // invalid") or InvalidEndDateError.
+    guard let startDate, startDate >= 0 else { return .invalidStartDate }
+    guard let endDate, endDate >= 0 else { return .invalidEndDate }
+    if startDate >= endDate { return .startDateAfterEndDate }
+    if startDate < ServerNotification.milliseconds(now.addingTimeInterval(-30 * 86_400)) {
       return .startDateTooFarInPast
     }
     if transactionId != nil, notificationType != nil { return .multipleFiltersSupplied }

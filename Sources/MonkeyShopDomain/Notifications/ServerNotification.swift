@@ -79,6 +79,14 @@ public struct SendAttempt: Codable, Equatable, Sendable {
     return result == .success ? "\(httpStatus)" : "\(httpStatus) \(result.rawValue)"
   }
 
+  /// The line that says this attempt, in the server's output and the storefront's log: `App Store
+  /// Server Notification REFUND #7 → http://127.0.0.1:9000/ · 200` (the transaction, when the
+  /// notification is about one). Each place adds which attempt it was, in its own words.
+  public func line(notificationType: NotificationType, transactionID: String?) -> String {
+    let about = transactionID.map { " #\($0)" } ?? ""
+    return "App Store Server Notification \(notificationType.rawValue)\(about) → \(url) · \(answer)"
+  }
+
   public init(date: Date, result: SendAttemptResult, url: String, httpStatus: Int? = nil, detail: String? = nil) {
     self.date = date
     self.result = result
