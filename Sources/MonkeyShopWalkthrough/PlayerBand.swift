@@ -171,9 +171,12 @@ extension PlayerView {
       }
     }
     var helpItem: String?
+    // ↓ and ↑ act only while something is out of view: then they come right after the first key.
+    var scrolls: [String] = []
     for binding in active where binding.action != .pauseAuto {
       let label = binding.bandLabel ?? binding.keyLabel
       switch binding.action {
+      case .scrollDown, .scrollUp: scrolls.append("\(label) \(binding.hint.text(words.language))")
       case .storefrontQuit: items.append(words.freePlayQuit)
       case .next where model.isWaiting: items.append("\(label) \(words.skipWait)")
       case .openHelp: helpItem = "\(label) \(binding.hint.text(words.language))"
@@ -183,6 +186,7 @@ extension PlayerView {
     let separator = " · "
     guard let last = items.popLast() else { return " " }
     let first = items.isEmpty ? nil : items.removeFirst()
+    items.insert(contentsOf: scrolls, at: 0)
     // The next step keeps up to half the row (a long check's details may be cut, never what it
     // is); the keys that always show come first.
     let whole = upNext.map { TextWidth.of("   " + $0) } ?? 0

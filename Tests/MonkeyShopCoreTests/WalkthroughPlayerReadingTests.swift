@@ -149,6 +149,7 @@ struct WalkthroughPlayerReadingTests {
     let description = try #require(player.walkthrough.summary)
     let first = screen(player)
     #expect(bandRows(first).contains { $0.contains("↓ more") }, "\(first)")
+    #expect(bandRows(first).last?.contains("↓/PgDn more") == true, "the keys line names ↓:\(first)")
     #expect(above(first).contains { $0.contains("monkey credits") }, "the storefront keeps its rows:\(first)")
     var shown = joined(bandRows(first))
     for _ in 0..<20 where bandRows(screen(player)).contains(where: { $0.contains("↓ more") }) {
