@@ -101,12 +101,12 @@ enum PlayerKeys {
       whyNot: { $0.autoAdvance == nil ? Phrase(PlayerWords(.en).noAutoToPause, PlayerWords(.ja).noAutoToPause) : nil }),
     PlayerKeyBinding(
       [.down, .pageDown], .scrollDown, .stepping, hint: Phrase("more", "続き"),
-      help: Phrase("a tall panel: rows below", "長いパネルの下の行"),
-      whyNot: { $0.overlayRowsBelow > 0 ? nil : Phrase("nothing below", "下には何もありません") }),
+      help: Phrase("panel or narration below", "長い表示の下の行"),
+      whyNot: { $0.overlayRowsBelow + $0.narrationRowsBelow > 0 ? nil : Phrase("nothing below", "下には何もありません") }),
     PlayerKeyBinding(
       [.up, .pageUp], .scrollUp, .stepping, hint: Phrase("back up", "上へ"),
-      help: Phrase("a tall panel: rows above", "長いパネルの上の行"),
-      whyNot: { $0.overlayScroll > 0 ? nil : Phrase("nothing above", "上には何もありません") }),
+      help: Phrase("panel or narration above", "長い表示の上の行"),
+      whyNot: { $0.overlayScroll + $0.narrationScroll > 0 ? nil : Phrase("nothing above", "上には何もありません") }),
     PlayerKeyBinding(
       [.character("?")], .openHelp, .stepping, hint: Phrase("keys", "キー一覧"), help: Phrase("this help", "このヘルプ")),
     PlayerKeyBinding(
@@ -142,9 +142,9 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.character(" "), .enter], .walkthroughOver, .freePlay, hint: Phrase("", ""),
       help: Phrase("step no more: it is over", "手順はもうありません"), inHintBar: false,
-      // Where Enter would buy (the storefront's main screen); in a panel the person opened, the
-      // storefront's own Enter acts.
-      whyNot: { $0.scene.shop.map { $0.keyContext == .main } == false ? Phrase("", "") : nil }),
+      // Where Enter would buy or confirm a payment (the storefront's main screen, the payment
+      // sheet); in the other panels the storefront's own Enter acts.
+      whyNot: { $0.scene.shop.map { [.main, .paymentSheet].contains($0.keyContext) } == false ? Phrase("", "") : nil }),
     PlayerKeyBinding(
       [.pageDown], .scrollDown, .freePlay, hint: Phrase("more", "続き"),
       help: Phrase("a tall panel: rows below", "長いパネルの下の行"), inHintBar: false,

@@ -39,6 +39,15 @@ struct PlayerModel: Sendable {
   /// Rows of an overlay scrolled out of view above (the overlay is taller than the rows above
   /// the band).
   var overlayScroll = 0
+  /// The rows the open panel needs to show everything it shows on a whole screen, measured when
+  /// the storefront or the terminal changed; nil with no panel that can be taller than the rows
+  /// above the band.
+  var panelHeight: Int?
+  /// Rows of the narration scrolled out of view above (it is longer than the band holds).
+  var narrationScroll = 0
+  /// Whether the band warns that the terminal is smaller than the walkthrough's screen and the
+  /// band: before the first step, and after the terminal shrank, until the next step.
+  var sizeWarning = false
 
   init(walkthrough: Walkthrough, language: Language?, shopLanguage: Language?, autoAdvance: TimeInterval?) {
     self.walkthrough = walkthrough

@@ -12,12 +12,23 @@ extension PlayerModel {
       scheduleAuto(now: now)
       return []
     case .resized(let size):
+      let before = screenSize
       screenSize = size
-      overlayScroll = min(overlayScroll, overlayHiddenRows)
+      // Warned before the first step, and again when the terminal shrank below what it needs.
+      if !isSmallerThanNeeded {
+        sizeWarning = false
+      } else if let before {
+        if size.width < before.width || size.height < before.height { sizeWarning = true }
+      } else {
+        sizeWarning = next == 0
+      }
+      measurePanel()
+      clampScrolls()
       return []
     case .key(let key, let now):
       self.now = now
       notice = nil
+      defer { clampScrolls() }
       return press(key, now: now)
     case .tick(let now):
       self.now = now
@@ -32,7 +43,11 @@ extension PlayerModel {
       return performed(record, written: written)
     case .replayed(let records, let scene):
       see(scene)
-      return replayed(records)
+      let effects = replayed(records)
+      // The narration the replay ended on sets the band's height, and so the panel's room.
+      measurePanel()
+      clampScrolls()
+      return effects
     case .advanced(let scene):
       see(scene)
       return advanced()
@@ -43,7 +58,16 @@ extension PlayerModel {
   private mutating func see(_ scene: Scene) {
     if scene.shop?.overlay != self.scene.shop?.overlay { overlayScroll = 0 }
     self.scene = scene
+    measurePanel()
+    clampScrolls()
+  }
+
+  /// Neither the panel nor the narration scrolled past its last row (the band or the rows above
+  /// it may have grown).
+  private mutating func clampScrolls() {
     overlayScroll = min(overlayScroll, overlayHiddenRows)
+    let shown = screenSize.map { band(for: $0) }
+    narrationScroll = min(narrationScroll, shown.map { max(0, $0.narration.count - $0.narrationRows) } ?? 0)
   }
 
   // MARK: Keys
@@ -87,6 +111,7 @@ extension PlayerModel {
     switch action {
     case .next:
       autoAt = nil
+      sizeWarning = false
       return timed != nil ? timedEffects(now: now, skip: true) : step(now: now)
     case .back:
       return [.replay(to: max(0, next - 1))]
@@ -112,13 +137,18 @@ extension PlayerModel {
       helpOpen.toggle()
     case .quit:
       quit = true
-    case .scrollDown:
+    case .scrollDown where overlayRowsBelow > 0:
       overlayScroll = min(overlayHiddenRows, overlayScroll + (key == .pageDown ? overlayHiddenRows : 1))
-    case .scrollUp:
+    case .scrollDown:
+      // No panel rows below: the narration's.
+      narrationScroll += min(narrationRowsBelow, key == .pageDown ? narrationPage : 1)
+    case .scrollUp where overlayScroll > 0:
       overlayScroll = max(0, overlayScroll - (key == .pageUp ? overlayHiddenRows : 1))
+    case .scrollUp:
+      narrationScroll = max(0, narrationScroll - (key == .pageUp ? narrationPage : 1))
     case .walkthroughOver:
       notice = Outcome(
-        text: words.overNotice(key: PlayerKeyBinding.name(of: key), instead: storefrontAlternative(to: key)),
+        text: words.overNotice(key: PlayerKeyBinding.name(of: key), instead: storefrontAlternative),
         tone: .warning)
     case .storefrontQuit:
       return storefrontKey(key, now: now)
@@ -126,11 +156,15 @@ extension PlayerModel {
     return []
   }
 
-  /// The storefront's other key for what `key` does where the storefront is now (b for Enter's
-  /// buy): Enter and Space step no more in free play, the other key does what the storefront says.
-  private func storefrontAlternative(to key: Key) -> String? {
-    guard let shop = scene.shop, let binding = KeyMap.binding(for: key, in: shop.keyContext),
-      let other = binding.keys.first(where: { $0 != key && $0 != .enter && $0 != .character(" ") })
+  /// The rows of narration the band shows at once: what PgDn and PgUp scroll it by.
+  private var narrationPage: Int { screenSize.map { max(1, band(for: $0).narrationRows) } ?? 1 }
+
+  /// The storefront's other key for what Enter does where the storefront is now (b for its buy, y
+  /// on the payment sheet): Enter and Space step no more in free play, the other key does what
+  /// the storefront says.
+  private var storefrontAlternative: String? {
+    guard let shop = scene.shop, let binding = KeyMap.binding(for: .enter, in: shop.keyContext),
+      let other = binding.keys.first(where: { $0 != .enter && $0 != .character(" ") })
     else { return nil }
     return "\(other.description) \(binding.hint.text(words.language))"
   }
@@ -155,6 +189,7 @@ extension PlayerModel {
       return [.perform(index: index, .notWaitingForProducts)]
     case .say(let text):
       narration = text
+      narrationScroll = 0
       return [.perform(index: index, .asWritten)]
     default:
       return [.perform(index: index, .asWritten)]
@@ -162,6 +197,7 @@ extension PlayerModel {
   }
 
   private mutating func performed(_ record: StepRecord, written: WalkthroughStep) -> [PlayerEffect] {
+    sizeWarning = false
     if case .wait(let seconds) = written.action {
       // The wait runs on the wall clock from here.
       phase = .timed(
@@ -194,6 +230,10 @@ extension PlayerModel {
     autoAt = nil
     next = 0
     narration = walkthrough.summary
+    // What the replay shows is new: its panel and narration from their tops, the warning said.
+    overlayScroll = 0
+    narrationScroll = 0
+    sizeWarning = false
     outcome = nil
     failure = nil
     entry = nil

@@ -14,8 +14,8 @@ struct PlayerView {
 
   func draw(on canvas: inout some Canvas) {
     let size = canvas.size
-    let band = model.bandHeight(for: size)
-    let shopRows = size.height - band
+    let band = model.band(for: size)
+    let shopRows = size.height - band.height
     var region = RegionCanvas(
       base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
     if size.isLargeEnough, shopRows < ScreenSize.minimum.height, let shop = model.shownShop {
@@ -33,7 +33,7 @@ struct PlayerView {
       drawApp(on: &region)
     }
     canvas = region.base
-    drawBand(on: &canvas, top: max(0, size.height - band), height: band)
+    drawBand(on: &canvas, top: max(0, size.height - band.height), band: band)
     if model.helpOpen, size.isLargeEnough { drawHelp(on: &canvas) }
   }
 
@@ -57,12 +57,12 @@ struct PlayerView {
     }
   }
 
-  /// The storefront at its minimum height, the rows from `overlayScroll` on; `↑ more` and
-  /// `↓ more` where rows are out of view.
+  /// The storefront drawn as tall as its open panel needs, the rows from `overlayScroll` on;
+  /// `↑ more` and `↓ more` where rows are out of view.
   private func drawScrolled(_ shop: ShopModel, on canvas: inout some Canvas) {
     let rows = canvas.size.height
-    var whole = TextGrid(size: ScreenSize(width: canvas.size.width, height: rows + model.overlayHiddenRows))
-    ShopView(model: shop).draw(on: &whole)
+    let whole = Self.drawn(
+      shop, width: canvas.size.width, height: rows + model.overlayHiddenRows, freePlay: model.isFreePlay)
     for y in 0..<rows {
       var x = 0
       var run = ""
@@ -94,166 +94,78 @@ struct PlayerView {
     }
   }
 
+  /// Sections (a heading, then its lines) in columns of `rows`: a section that does not fit under
+  /// the one before starts a column of its own, and one taller than a column goes on in the next
+  /// under its heading again, so each column says whose keys it lists.
+  static func columns<Line>(_ sections: [[Line]], rows: Int) -> [[Line]] {
+    var columns: [[Line]] = [[]]
+    for section in sections {
+      guard let heading = section.first else { continue }
+      let current = columns[columns.count - 1]
+      if !current.isEmpty, current.count + section.count > rows { columns.append([]) }
+      columns[columns.count - 1].append(heading)
+      for line in section.dropFirst() {
+        if columns[columns.count - 1].count >= rows { columns.append([heading]) }
+        columns[columns.count - 1].append(line)
+      }
+    }
+    return columns
+  }
+
+  /// The storefront drawn at a height: whole from the minimum up, else as above the band.
+  static func drawn(_ shop: ShopModel, width: Int, height: Int, freePlay: Bool) -> TextGrid {
+    var grid = TextGrid(size: ScreenSize(width: width, height: height))
+    let room: ShopView.Room = height >= ScreenSize.minimum.height ? .screen : .aboveBand(hintBar: freePlay)
+    ShopView(model: shop, room: room).draw(on: &grid)
+    return grid
+  }
+
+  /// The open panel's rows that show something, drawn at a height: from its top edge (`┌`) to its
+  /// bottom edge (`└` under it), its empty rows left out.
+  static func panelRows(_ shop: ShopModel, width: Int, height: Int, freePlay: Bool) -> [String] {
+    let lines = drawn(shop, width: width, height: height, freePlay: freePlay).lines
+    guard let top = lines.firstIndex(where: { $0.contains("┌") }),
+      let column = lines[top].firstIndex(of: "┌").map({ lines[top].distance(from: lines[top].startIndex, to: $0) })
+    else { return lines }
+    let bottom =
+      lines.indices.dropFirst(top + 1).first {
+        Array(lines[$0]).indices.contains(column) && Array(lines[$0])[column] == "└"
+      } ?? lines.count - 1
+    return lines[top...bottom].filter { $0.contains { $0 != " " && $0 != "│" } }
+  }
+
   /// The player's keys, from its key table, over the storefront.
   private func drawHelp(on canvas: inout some Canvas) {
     let size = canvas.size
     let rect = Rect(x: 0, y: 0, width: size.width, height: size.height)
     canvas.box(rect, title: words.helpTitle)
-    var lines: [(String, Style)] = []
+    var sections: [[(String, Style)]] = []
     for context in PlayerKeyContext.allCases where context != .help {
-      lines.append((context.title.text(words.language), Style(tint: .accent, bold: true)))
+      var lines = [(context.title.text(words.language), Style(tint: .accent, bold: true))]
       for binding in PlayerKeys.bindings(in: context) {
         lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
       }
       // The storefront's keys that act everywhere close the list of the player's own.
-      guard context == .stepping else { continue }
-      for binding in KeyMap.bindings(in: .global) where [.quitNow, .redraw, .suspend].contains(binding.action) {
-        lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
+      if context == .stepping {
+        for binding in KeyMap.bindings(in: .global) where [.quitNow, .redraw, .suspend].contains(binding.action) {
+          lines.append((TextWidth.fit(binding.keyLabel, to: 12) + binding.help.text(words.language), .plain))
+        }
       }
+      sections.append(lines)
     }
-    let rows = max(1, rect.height - 2)
-    let columns = (lines.count + rows - 1) / rows
-    let columnWidth = (rect.width - 4) / max(1, columns)
-    for (index, (text, style)) in lines.enumerated() {
-      canvas.put(
-        text, x: rect.x + 2 + index / rows * columnWidth, y: rect.y + 1 + index % rows, width: columnWidth - 1,
-        style: style)
+    let columns = Self.columns(sections, rows: max(2, rect.height - 2))
+    let columnWidth = (rect.width - 4) / max(1, columns.count)
+    for (column, lines) in columns.enumerated() {
+      for (row, (text, style)) in lines.enumerated() {
+        canvas.put(
+          text, x: rect.x + 2 + column * columnWidth, y: rect.y + 1 + row, width: columnWidth - 1, style: style)
+      }
     }
     let close =
       " "
       + PlayerKeys.bindings(in: .help).map { "\($0.keyLabel) \($0.hint.text(words.language))" }
       .joined(separator: " · ") + " "
     canvas.put(close, x: 2, y: rect.height - 1, style: .muted)
-  }
-
-  // MARK: The band
-
-  private func drawBand(on canvas: inout some Canvas, top: Int, height: Int) {
-    let width = canvas.size.width
-    canvas.fill(Rect(x: 0, y: top, width: width, height: height))
-    let total = model.walkthrough.steps.count
-    let title = "── \(words.title(model.walkthrough.name)) "
-    let progress = " \(words.progress(done: model.next, of: total)) ──"
-    let titleWidth = max(0, width - TextWidth.of(progress))
-    let rule = TextWidth.truncate(title, to: titleWidth)
-    canvas.put(
-      rule + String(repeating: "─", count: max(0, titleWidth - TextWidth.of(rule))) + progress, x: 0, y: top,
-      style: Style(tint: .accent, bold: true))
-    if model.isStopped, let outcome = model.outcome {
-      // A failure takes the narration's place, whole: what was expected and what was found.
-      for (offset, line) in model.failureLines(width: width).prefix(height - 2).enumerated() {
-        canvas.put("  " + line, x: 0, y: top + 1 + offset, style: outcome.tone.style)
-      }
-      if let notice = model.notice {
-        canvas.put("  " + notice.text, x: 0, y: top + height - 2, width: width, style: notice.tone.style)
-      }
-    } else {
-      // In free play the last two rows say the walkthrough is over.
-      for (offset, line) in Self.wrap(model.narration ?? "", width: width - 4, lines: model.isFreePlay ? 2 : 3)
-        .enumerated()
-      {
-        canvas.put("  " + line, x: 0, y: top + 1 + offset, style: Style(bold: true))
-      }
-      if let status = statusLine {
-        canvas.put("  " + status.text, x: 0, y: top + 4, width: width, style: status.tone.style)
-      }
-      if model.isFreePlay {
-        // What a key said (the step keys step no more) in place of the line saying it is over.
-        let over = model.notice ?? PlayerModel.Outcome(text: words.over, tone: .success)
-        canvas.put("  " + over.text, x: 0, y: top + 3, width: width, style: over.tone.style)
-        canvas.put("  " + words.freePlay, x: 0, y: top + 4, width: width, style: Style(bold: true))
-      }
-    }
-    canvas.put(keysLine(width: width), x: 0, y: top + height - 1, width: width, style: Style(reverse: true))
-  }
-
-  /// The band's fifth row: the countdown of a wait, else what the last step did, else a warning
-  /// that the terminal is smaller than the walkthrough's screen and the band.
-  private var statusLine: PlayerModel.Outcome? {
-    if let notice = model.notice { return notice }
-    if let timed = model.timed, case .time(let target) = timed.until {
-      let virtual = model.now.map { min(target, timed.virtual(at: $0)) } ?? timed.virtualStart
-      let countdown = words.waiting(timed.label, left: target.timeIntervalSince(virtual))
-      let last =
-        model.scene.logCount > timed.logStart ? model.scene.lastLog.map { " → " + $0.text(words.language) } : nil
-      return PlayerModel.Outcome(text: countdown + (last ?? ""), tone: .info)
-    }
-    if let outcome = model.outcome { return outcome }
-    if model.isSmallerThanNeeded, let size = model.screenSize {
-      return PlayerModel.Outcome(text: words.smallerThanNeeded(has: size, needs: model.neededSize), tone: .warning)
-    }
-    return nil
-  }
-
-  /// The keys that act now, most important first, as many as fit; then what comes next.
-  func keysLine(width: Int) -> String {
-    var items: [String] = []
-    var upNext: String?
-    let active = model.activeBindings
-    switch model.keyContext {
-    case .entry:
-      items.append(words.goToPrompt(model.entry ?? "", of: model.walkthrough.steps.count))
-    case .help, .freePlay:
-      break
-    case .stepping:
-      if model.phase == .ready, model.autoAdvance != nil {
-        if let autoAt = model.autoAt, let now = model.now {
-          items.append(words.autoNext(in: autoAt.timeIntervalSince(now)))
-        } else if model.autoPaused {
-          items.append(words.autoPaused)
-        }
-      }
-      if model.phase == .ready, !model.isOver {
-        upNext = words.upNext(words.step(model.walkthrough.steps[model.next]))
-      }
-    }
-    /// Help's key only where what comes next still fits.
-    var helpItem: String?
-    for binding in active where binding.action != .pauseAuto {
-      let label = binding.bandLabel ?? binding.keyLabel
-      switch binding.action {
-      case .storefrontQuit: items.append(words.freePlayQuit)
-      case .next where model.isWaiting: items.append("\(label) \(words.skipWait)")
-      case .openHelp: helpItem = "\(label) \(binding.hint.text(words.language))"
-      default: items.append("\(label) \(binding.hint.text(words.language))")
-      }
-    }
-    // The last item (quit, cancel) always shows; the others while they fit, in order.
-    let separator = " · "
-    var line = " "
-    guard let last = items.popLast() else { return line }
-    for item in items where TextWidth.of(line + item + separator + last) <= width {
-      line += item + separator
-    }
-    let after = upNext.map { "   " + $0 } ?? ""
-    if let helpItem, TextWidth.of(line + helpItem + separator + last + after) <= width {
-      line += helpItem + separator
-    }
-    line += last
-    // Last, so the canvas cuts only it when the row is full.
-    if let upNext { line += "   " + upNext }
-    return line
-  }
-
-  /// Words to at most `lines` lines of `width` cells, the last cut with `…`.
-  static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
-    guard width > 0 else { return [] }
-    var result: [String] = []
-    var current = ""
-    for word in text.split(separator: " ") {
-      let candidate = current.isEmpty ? String(word) : current + " " + word
-      if TextWidth.of(candidate) <= width || current.isEmpty {
-        current = candidate
-      } else {
-        result.append(current)
-        current = String(word)
-      }
-    }
-    if !current.isEmpty { result.append(current) }
-    guard result.count > lines else { return result.map { TextWidth.truncate($0, to: width) } }
-    var kept = Array(result.prefix(lines))
-    kept[lines - 1] = TextWidth.fit(kept[lines - 1] + " " + result[lines...].joined(separator: " "), to: width)
-    return kept.map { TextWidth.truncate($0, to: width) }
   }
 
   /// Text in rows of at most `width` cells, every space kept (a quoted `"Quantity        1"` reads
@@ -291,27 +203,43 @@ extension PlayerModel {
     return PlayerView.wrapKeepingSpaces(outcome.text, width: width - 4) + (notice == nil ? [] : [""])
   }
 
-  /// The band's rows on a screen of this size: six, or as many as a failure needs, leaving the
-  /// storefront half the screen.
-  func bandHeight(for size: ScreenSize) -> Int {
-    let failure = failureLines(width: size.width).count + 2
-    return max(PlayerView.bandHeight, min(failure, size.height / 2))
-  }
-
   /// Rows above the band.
-  var shopRows: Int? { screenSize.map { $0.height - bandHeight(for: $0) } }
+  var shopRows: Int? { screenSize.map { $0.height - band(for: $0).height } }
 
-  /// Rows of the open panel out of view: a panel as tall as the screen (the transaction's detail,
-  /// the conditions, help) is drawn at the storefront's minimum height and scrolls in the rows
-  /// above the band.
+  /// Rows of the open panel out of view: a panel taller than the rows above the band (the
+  /// transaction's detail, the conditions, help at 80×24) is drawn at the height it needs, at most
+  /// the storefront's minimum, and scrolls in the rows above the band.
   var overlayHiddenRows: Int {
     guard let size = screenSize, size.isLargeEnough, let rows = shopRows, rows < ScreenSize.minimum.height,
-      let overlay = scene.shop?.overlay
+      let panelHeight
     else { return 0 }
+    return max(0, panelHeight - rows)
+  }
+
+  /// Measures the open panel: the fewest rows, from those above the band up to the storefront's
+  /// minimum, in which it shows all it shows at the minimum (nothing left out, nothing cut).
+  mutating func measurePanel() {
+    panelHeight = nil
+    guard let size = screenSize, size.isLargeEnough, let rows = shopRows, rows < ScreenSize.minimum.height,
+      let shop = shownShop, let overlay = shop.overlay
+    else { return }
     switch overlay {
-    case .transactionDetail, .conditions, .help: return ScreenSize.minimum.height - rows
-    case .paymentSheet, .transactions, .confirmQuit: return 0
+    case .transactionDetail, .conditions, .help: break
+    case .paymentSheet, .transactions, .confirmQuit: return
     }
+    let whole = PlayerView.panelRows(shop, width: size.width, height: ScreenSize.minimum.height, freePlay: isFreePlay)
+    // A panel given more rows leaves out no more: the fewest that hold it, found by halving.
+    var low = max(1, rows)
+    var high = ScreenSize.minimum.height
+    while low < high {
+      let middle = (low + high) / 2
+      if PlayerView.panelRows(shop, width: size.width, height: middle, freePlay: isFreePlay) == whole {
+        high = middle
+      } else {
+        low = middle + 1
+      }
+    }
+    panelHeight = low
   }
 
   var overlayRowsBelow: Int { max(0, overlayHiddenRows - overlayScroll) }

@@ -132,8 +132,8 @@ struct WalkthroughPlayerKeysTests {
     #expect(text.contains("(no restoreFinished after productsRequested)"), "\(failure)\n\(text)")
   }
 
-  /// After the last step Enter (the step key) neither opens the payment sheet nor buys: the band
-  /// says the walkthrough is over and names the storefront's own buy key.
+  /// After the last step Enter (the step key) neither opens the payment sheet nor confirms one:
+  /// the band says the walkthrough is over and names the storefront's own buy key.
   @Test func enterInFreePlayDoesNotBuy() throws {
     let player = try player("buy-5")
     step(player, to: player.walkthrough.steps.count)
@@ -145,10 +145,13 @@ struct WalkthroughPlayerKeysTests {
     let text = band(screen(player))
     #expect(text.contains("The walkthrough is over: Enter steps no more"), "\(text)")
     #expect(text.contains("b buy"), "\(text)")
-    // A payment sheet the person opened takes the storefront's Enter.
+    // A payment sheet the person opened is not confirmed by Enter either: its own y is named.
     player.handle(.character("5"), now: now)
     player.handle(.enter, now: now)
-    #expect(player.session?.storage.store.transactions.count == (transactions ?? 0) + 1, "bought on purpose")
+    #expect(player.session?.storage.store.transactions.last?.awaitsPaymentSheet == true, "not confirmed")
+    #expect(band(screen(player)).contains("y buy"), "\(band(screen(player)))")
+    player.handle(.character("y"), now: now)
+    #expect(player.session?.storage.store.transactions.last?.awaitsPaymentSheet == false, "bought on purpose")
   }
 
   /// At 80×24 the three products show above the band while the log keeps its newest lines.

@@ -186,7 +186,7 @@ struct WalkthroughPlayerTrainingTests {
     #expect(end.contains("5 buy-5"), "\(end)")
     player.handle(.character("0"), now: start.addingTimeInterval(1))
     #expect(screen(player).contains("Total"), "the storefront's 0 opened the payment sheet")
-    player.handle(.enter, now: start.addingTimeInterval(1))
+    player.handle(.character("y"), now: start.addingTimeInterval(1))
     if let deadline = player.nextDeadline { player.tick(now: deadline) }
     for _ in 0..<20 { if let deadline = player.nextDeadline { player.tick(now: deadline) } }
     #expect(player.session?.storage.wallet.balance == 15)

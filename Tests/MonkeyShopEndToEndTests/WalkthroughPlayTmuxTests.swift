@@ -103,13 +103,9 @@ struct WalkthroughPlayTmuxTests {
     try await tmux.run(try playCommand("signed-transaction-inspected"))
     let first = try await tmux.waitFor("── Walkthrough: A signed transaction")
     #expect(first.contains("Terminal 80×24, smaller than the 80×30"), "\(first)")
-    var screen = first
-    for _ in 0..<40 where !screen.contains("step 10/") {
-      try await tmux.press("Space")
-      try await Task.sleep(for: .milliseconds(100))
-      screen = try await tmux.screen()
-    }
-    screen = try await tmux.waitFor("↓ more")
+    // Step 10 opens the detail (g 10 Enter: replayed there, as stepping would).
+    for key in ["g", "1", "0", "Enter"] { try await tmux.press(key) }
+    var screen = try await tmux.waitFor("↓ more")
     #expect(screen.contains("step 10/"), "\(screen)")
     #expect(!screen.contains("Esc close"), "\(screen)")
     // ↓ brings the price the narration names into view.
@@ -128,8 +124,9 @@ struct WalkthroughPlayTmuxTests {
   }
 
   /// After the last step Enter, pressed out of habit, buys nothing: the band says the
-  /// walkthrough is over.
-  @Test("free play: Enter says the walkthrough is over and opens no payment sheet")
+  /// walkthrough is over. On a payment sheet the person opened, Enter confirms nothing either: the
+  /// band names the sheet's own key, y.
+  @Test("free play: Enter says the walkthrough is over, opens no payment sheet and confirms none")
   func enterAfterTheEndBuysNothing() async throws {
     let folder = try ShopFolder("play-over")
     let tmux = try await TmuxSession(folder: folder, width: 100, height: 30)
@@ -143,6 +140,61 @@ struct WalkthroughPlayTmuxTests {
     try await tmux.press("Enter")
     try await Task.sleep(for: .milliseconds(200))
     #expect(!(try await tmux.screen()).contains("Total"))
+    try await tmux.press("5")
+    try await tmux.waitFor("Total")
+    try await tmux.press("Enter")
+    let sheet = try await tmux.waitFor("in the storefront, y buy")
+    #expect(sheet.contains("Total"), "the sheet stays open:\(sheet)")
+    try await tmux.press("Escape")
+    try await tmux.waitForScreen("the sheet closed") { !$0.contains("Total") }
+    #expect(!(try await tmux.screen()).contains(".purchased #2"), "nothing bought")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+  }
+
+  /// At 80×24 a panel scrolled at one step does not open scrolled at a later one: its title is in
+  /// sight, and a short panel says no `↓ more`.
+  @Test("at 80×24 a later step's panel opens at its top")
+  func aLaterPanelOpensAtItsTop() async throws {
+    let folder = try ShopFolder("play-panel-top")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("signed-transaction-inspected"))
+    try await tmux.waitFor("── Walkthrough: A signed transaction")
+    for key in ["g", "1", "1", "Enter"] { try await tmux.press(key) }
+    try await tmux.waitFor("step 11/")
+    for _ in 0..<7 { try await tmux.press("Down") }
+    try await tmux.waitFor("↑ more")
+    for key in ["g", "3", "3", "Enter"] { try await tmux.press(key) }
+    let screen = try await tmux.waitFor("step 33/")
+    let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough:") }, "\(screen)")
+    let above = screen.lines[..<band]
+    #expect(above.contains { $0.contains("Transaction payment 3") }, "\(screen)")
+    #expect(above.contains { $0.contains("No signed transaction") }, "\(screen)")
+    #expect(!screen.contains("↓ more"), "\(screen)")
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0)
+  }
+
+  /// The description is shown whole before the first step; the keys line names the next step
+  /// whole at 80×24; the size note is not said again after a `say`.
+  @Test("the description whole, the next step named whole, the size note said once")
+  func theBandCanBeReadWhole() async throws {
+    let folder = try ShopFolder("play-read")
+    let tmux = try await TmuxSession(folder: folder, width: 80, height: 24)
+    defer { tmux.close() }
+    try await tmux.run(try playCommand("buy-5"))
+    let first = try await tmux.waitFor("── Walkthrough: Buy 5 credits")
+    let text = first.text.filter { !$0.isWhitespace }
+    #expect(text.contains("(https://developer.apple.com/documentation/storekit/processing-a-transaction)."), "\(first)")
+    #expect(first.contains("next: narration"), "\(first)")
+    #expect(first.contains("smaller than the 80×30"), "\(first)")
+    try await tmux.press("Space")
+    let said = try await tmux.waitFor("step 1/")
+    #expect(said.contains("next: launch"), "\(said)")
+    #expect(!said.contains("smaller than"), "\(said)")
     try await tmux.press("q")
     let shell = try await tmux.shellStateAfterExit()
     #expect(shell.exitStatus == 0)
