@@ -161,7 +161,9 @@ extension PlayerWords {
     if let failure = record.failure { return "\(place): \(step(record.step)): \(failure)" }
     let checks = record.checks.filter { !$0.passed }.map { check in
       say("expect ", "確認 ") + expectation(check.expectation) + ": "
-        + say("expected \(check.expected), found \(check.found)", "期待 \(check.expected)、実際 \(check.found)")
+        + say(
+          "expected \(check.expected), found \(check.found)",
+          "期待 \(check.expectedPhrase.ja)、実際 \(check.foundPhrase.ja)")
     }
     return "\(place): " + checks.joined(separator: "; ")
   }

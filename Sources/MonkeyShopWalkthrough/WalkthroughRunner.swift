@@ -6,14 +6,18 @@ import MonkeyShopDomain
 public struct Check: Sendable {
   public let expectation: Expectation
   public let passed: Bool
-  public let expected: String
-  public let found: String
+  /// What was expected and what was found, in English and Japanese (the player's band).
+  let expectedPhrase: Phrase
+  let foundPhrase: Phrase
+  /// In English: the transcript, `--json` and JUnit.
+  public var expected: String { expectedPhrase.en }
+  public var found: String { foundPhrase.en }
 
-  init(_ expectation: Expectation, passed: Bool, expected: String, found: String) {
+  init(_ expectation: Expectation, passed: Bool, expected: Phrase, found: Phrase) {
     self.expectation = expectation
     self.passed = passed
-    self.expected = expected
-    self.found = found
+    expectedPhrase = expected
+    foundPhrase = found
   }
 }
 

@@ -33,7 +33,7 @@ public final class WalkthroughSession {
   public private(set) var log: [LogEntry] = []
   private var crashPoint: CrashPoint?
   /// Where `event`/`events` checks look from: the log after the previous such check.
-  private var eventWindow = (from: 0, afterStep: 0)
+  var eventWindow = (from: 0, afterStep: 0)
   /// Steps performed so far.
   public private(set) var performed = 0
 
@@ -63,14 +63,7 @@ public final class WalkthroughSession {
   var appAccountToken: UUID?
 
   /// Why keys and the screen are out of reach now, or nil while the app runs.
-  public var whyNotRunning: String? {
-    switch appState {
-    case .running: nil
-    case .notLaunched: "the app is not running: add launch"
-    case .crashed(let point): "the app is down (crashed at \(point.rawValue)): add relaunch"
-    case .quit: "the app has quit: add relaunch"
-    }
-  }
+  public var whyNotRunning: String? { app == nil ? notRunning.en : nil }
 
   /// The screen as a person would see it now, at the walkthrough's size; nil while the app is not
   /// running.
@@ -221,112 +214,6 @@ public final class WalkthroughSession {
       advance(to: clock)
     }
     return nil
-  }
-
-  // MARK: Expectations
-
-  private func check(_ expectation: Expectation, on screen: TextGrid?) -> Check {
-    switch expectation {
-    case .screen(let text):
-      guard let screen else {
-        return Check(expectation, passed: false, expected: "\"\(text)\" on the screen", found: whyNotRunning ?? "")
-      }
-      let found = screen.contains(text)
-      return Check(
-        expectation, passed: found, expected: "\"\(text)\" on the screen",
-        found: found ? "on the screen" : "not on the screen")
-    case .notScreen(let text):
-      guard let screen else {
-        return Check(expectation, passed: false, expected: "no \"\(text)\" on the screen", found: whyNotRunning ?? "")
-      }
-      if let row = screen.lines.firstIndex(where: { $0.contains(text) }) {
-        return Check(
-          expectation, passed: false, expected: "no \"\(text)\" on the screen",
-          found: "on line \(row + 1): \(screen.lines[row].trimmingCharacters(in: .whitespaces))")
-      }
-      return Check(expectation, passed: true, expected: "no \"\(text)\" on the screen", found: "not on the screen")
-    case .status(let text):
-      let expected = "\"\(text)\" on the status line"
-      guard let app else { return Check(expectation, passed: false, expected: expected, found: whyNotRunning ?? "") }
-      let line = app.model.statusText
-      return Check(
-        expectation, passed: line?.contains(text) == true, expected: expected,
-        found: line.map { "the status line reads \"\($0)\"" } ?? "no status")
-    case .balance(let balance):
-      let stored = storage.wallet.balance
-      return Check(
-        expectation, passed: stored == balance, expected: "\(balance) credits in the wallet",
-        found: "\(stored) credits")
-    case .event(let name):
-      let names = windowNames
-      return Check(
-        expectation, passed: names.contains(name), expected: "\(name) logged \(windowText)",
-        found: names.isEmpty ? "no events" : names.joined(separator: ", "))
-    case .events(let expected):
-      let names = windowNames
-      let missing = Self.firstMissing(expected, in: names)
-      var found = names.isEmpty ? "no events" : names.joined(separator: ", ")
-      if let missing {
-        found += missing == 0 ? " (no \(expected[0]))" : " (no \(expected[missing]) after \(expected[missing - 1]))"
-      }
-      return Check(
-        expectation, passed: missing == nil,
-        expected: expected.joined(separator: " → ") + " in this order \(windowText)",
-        found: found)
-    case .transaction(let expected):
-      return check(expected, expectation)
-    case .notification(let type):
-      let recorded = storage.notifications.map(\.notificationType.rawValue)
-      return Check(
-        expectation, passed: recorded.contains(type.rawValue),
-        expected: "an App Store Server Notification \(type.rawValue) recorded",
-        found: recorded.isEmpty ? "no notification recorded" : "recorded: " + recorded.joined(separator: ", "))
-    }
-  }
-
-  private var windowNames: [String] { log[eventWindow.from...].map(\.event.name) }
-
-  private var windowText: String {
-    eventWindow.afterStep == 0 ? "since the start" : "since step \(eventWindow.afterStep)"
-  }
-
-  /// The index of the first expected name not found in order, or nil when all are.
-  static func firstMissing(_ expected: [String], in names: [String]) -> Int? {
-    var position = names.startIndex
-    for (index, name) in expected.enumerated() {
-      guard let found = names[position...].firstIndex(of: name) else { return index }
-      position = found + 1
-    }
-    return nil
-  }
-
-  private func check(_ expected: TransactionExpectation, _ expectation: Expectation) -> Check {
-    let transactions = storage.store.transactions
-    let transaction = expected.id == "last" ? transactions.last : transactions.first { $0.id == expected.id }
-    guard let transaction else {
-      let known = transactions.map { "#\($0.id)" }.joined(separator: ", ")
-      let found = transactions.isEmpty ? "no transactions in the store" : "no such transaction (the store has \(known))"
-      return Check(expectation, passed: false, expected: "transaction \(expected)", found: found)
-    }
-    var wrong: [String] = []
-    if let state = expected.state, state != transaction.state { wrong.append("state") }
-    if let finished = expected.finished, finished != transaction.finished { wrong.append("finished") }
-    if let code = expected.errorCode, code != transaction.failure?.code.code { wrong.append("errorCode") }
-    if let quantity = expected.quantity, quantity != transaction.quantity { wrong.append("quantity") }
-    if let product = expected.product, product != transaction.productIdentifier { wrong.append("product") }
-    var found = "#\(transaction.id) \(transaction.productIdentifier) ×\(transaction.quantity) \(transaction.state)"
-    found += transaction.finished ? ", finished" : ", unfinished"
-    if let failure = transaction.failure { found += ", \(failure.code)" }
-    if !wrong.isEmpty { found += " (wrong \(wrong.joined(separator: ", ")))" }
-    let name = expected.id == "last" ? "the last transaction (#\(transaction.id))" : "transaction #\(transaction.id)"
-    var parts: [String] = []
-    if let state = expected.state { parts.append("\(state)") }
-    if let finished = expected.finished { parts.append(finished ? "finished" : "unfinished") }
-    if let code = expected.errorCode { parts.append("errorCode \(code)") }
-    if let quantity = expected.quantity { parts.append("×\(quantity)") }
-    if let product = expected.product { parts.append(product) }
-    return Check(
-      expectation, passed: wrong.isEmpty, expected: "\(name) \(parts.joined(separator: ", "))", found: found)
   }
 }
 

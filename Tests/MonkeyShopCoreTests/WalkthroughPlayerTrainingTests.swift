@@ -83,7 +83,8 @@ struct WalkthroughPlayerTrainingTests {
       "name: Fails\nsteps:\n  - launch\n  - expect: { balance: 50 }\n", language: .ja)
     for _ in 0..<3 { player.handle(.enter, now: start) }
     let text = band(screen(player))
-    #expect(text.contains("✗ 手順 2（4 行目）: 確認 残高 50: 期待 50 credits in the wallet"), "\(text)")
+    #expect(text.contains("✗ 手順 2（4 行目）: 確認 残高 50: 期待 ウォレットに 50 クレジット、実際 0"), "\(text)")
+    #expect(!text.contains("credits"), "\(text)")
     #expect(text.contains("ウォークスルーはここで止まります"), "\(text)")
   }
 

@@ -227,6 +227,8 @@ enum TextCheck {
     "true", "false",
     // `Transaction.unfinished`, as the transaction detail's line of StoreKit 2 sequences writes it.
     "unfinished",
+    // Walkthrough steps, as a walkthrough file writes them (`- launch`, `- relaunch`).
+    "launch", "relaunch",
   ]
 
   /// English words of a text that are not names: a word of two letters or more, all lower case,
