@@ -30,8 +30,8 @@ public struct Words: Sendable {
   }
   /// The balance; below zero (refunds took back credits already spent) it is shown as owed.
   func balance(_ credits: Int) -> String {
-    guard credits < 0 else { return say("\(credits) monkey credits", "\(credits) モンキークレジット") }
-    return say("\(-credits) monkey credits owed", "\(-credits) モンキークレジットの未払い")
+    guard credits < 0 else { return say(counted(credits, "monkey credit"), "\(credits) モンキークレジット") }
+    return say("\(counted(-credits, "monkey credit")) owed", "\(-credits) モンキークレジットの未払い")
   }
   func unfinished(_ count: Int) -> String { say("\(count) unfinished", "未完了 \(count)") }
 
@@ -89,7 +89,9 @@ public struct Words: Sendable {
   var sandboxAccount: String { "sandbox@monkeyshop.test" }
   var confirm: String { say("Buy", "購入") }
   var cancel: String { say("Cancel", "キャンセル") }
-  func creditsGranted(_ credits: Int) -> String { say("+\(credits) monkey credits", "+\(credits) モンキークレジット") }
+  func creditsGranted(_ credits: Int) -> String {
+    say("+" + counted(credits, "monkey credit"), "+\(credits) モンキークレジット")
+  }
 
   // Progress and results
 
@@ -243,7 +245,7 @@ public struct Words: Sendable {
     case .nothingToSpend: say("no monkey credits to spend", "使えるモンキークレジットがありません")
     case .creditsOwed(let owed):
       say(
-        "\(owed) monkey credits owed: refunds took back credits already spent; nothing can be spent until purchases pay them back",
+        "\(counted(owed, "monkey credit")) owed: refunds took back credits already spent; nothing can be spent until purchases pay them back",
         "\(owed) モンキークレジットの未払い: 返金で使用済みのクレジットが回収されました。購入で返済されるまで使えません")
     case .noRequestWhileRestricted:
       say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")

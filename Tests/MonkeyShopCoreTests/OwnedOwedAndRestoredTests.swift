@@ -54,6 +54,17 @@ import Testing
     #expect(!screen.contains("no monkey credits to spend"), "\(screen)")
   }
 
+  @Test func oneCreditIsSaidInTheSingular() {
+    let shop = ShopHarness(conditions: { $0.latency = .instant })
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press("ssss")
+    #expect(shop.model.balance == 1)
+    let screen = shop.screen()
+    #expect(screen.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "1 monkey credit" }, "\(screen)")
+  }
+
   @Test func aRestoredTransactionsDetailSaysStoreKit2ListsThePurchase() throws {
     let shop = ShopHarness(conditions: { $0.latency = .instant })
     shop.buyJungleMap()
