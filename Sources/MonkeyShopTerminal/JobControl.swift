@@ -8,7 +8,7 @@ import CNCurses
 
 /// Ctrl-Z and SIGTSTP: the storefront gives the shell its terminal back as it was (modes, cursor,
 /// main screen) and stops as a job, so the shell says it stopped. When `fg` continues it, it takes
-/// the terminal again at whatever size it now has, drops what was typed before it stopped, and
+/// the terminal again at whatever size it now has, drops what was typed for the shell meanwhile, and
 /// repaints every cell.
 enum JobControl {
   /// Who stops.
@@ -38,15 +38,17 @@ enum JobControl {
     _ = CrashGuard.saveTerminalModes()
     CrashGuard.arm()
     takeTerminalBack(window)
+    // Keys typed while it was stopped were meant for the shell, which had the terminal.
+    _ = flushinp()
   }
 
   /// After SIGCONT, whoever stopped the storefront: the tty may be in the shell's modes and of
-  /// another size, and what is on the screen is not what curses last drew.
+  /// another size, and what is on the screen is not what curses last drew. Keys typed while
+  /// another process held it stopped (SIGSTOP) stay: the storefront kept the terminal, so they
+  /// were typed for it, and are read now.
   static func takeTerminalBack(_ window: UnsafeMutablePointer<WINDOW>) {
     _ = reset_prog_mode()
     Terminal.followSize(of: window)
-    // Keys typed before the storefront stopped were meant for a screen the user has left.
-    _ = flushinp()
     _ = clearok(window, true)
   }
 }

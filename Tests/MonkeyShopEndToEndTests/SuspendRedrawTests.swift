@@ -61,6 +61,31 @@ struct SuspendRedrawTests {
     #expect(after.exitStatus == 0, "\(after)")
   }
 
+  @Test("a key typed while another process holds the storefront stopped (SIGSTOP) acts once it continues")
+  func aKeyTypedWhileStoppedActsAfterSIGCONT() async throws {
+    let folder = try ShopFolder("sigstop-key")
+    let tmux = try await TmuxSession(folder: folder)
+    defer { tmux.close() }
+    // The pane runs the storefront from a shell without job control, as `tmux new-session
+    // 'monkeyshop'` does: no shell takes the terminal while it is stopped, so what is typed
+    // meanwhile is typed for it.
+    _ = try await tmux.command(
+      "respawn-pane", "-k", "-t", TmuxSession.session, try tmux.storefrontCommandLine() + "; sleep 60")
+    try await tmux.waitFor("Buy $0.99")
+    let pid = try await tmux.storefrontPID()
+    let name = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+    #expect(name.hasPrefix("monkeyshop"), "\(name)")
+    kill(pid, SIGSTOP)
+    try await Task.sleep(for: .milliseconds(300))
+    let state = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    #expect(state.contains(") T "), "\(state)")
+    try await tmux.press("n")
+    try await Task.sleep(for: .milliseconds(300))
+    kill(pid, SIGCONT)
+    try await tmux.waitFor("network DOWN")
+    try await tmux.press("q")
+  }
+
   @Test("Ctrl-L repaints every cell: what another program wrote over the storefront is gone")
   func ctrlLRepaints() async throws {
     let folder = try ShopFolder("redraw")
