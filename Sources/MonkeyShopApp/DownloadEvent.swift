@@ -201,12 +201,12 @@ extension Words {
     case .downloading(let product):
       return say(
         "Downloading \(title(product)) from the App Store: \(pause) pause, \(cancel) cancel",
-        "\(title(product)) を App Store からダウンロード中: \(pause) 一時停止、\(cancel) キャンセル")
+        "\(title(product))を App Store からダウンロード中: \(pause) 一時停止、\(cancel) キャンセル")
     case .paused(let product):
       return say(
         "Download of \(title(product)) paused: \(pause) resumes", "\(title(product)) のダウンロードを一時停止: \(pause) で再開")
     case .installed(let product, let path):
-      return say("\(title(product)) downloaded to \(path)", "\(title(product)) を \(path) にダウンロードしました")
+      return say("\(title(product)) downloaded to \(path)", "\(title(product))を \(path) にダウンロードしました")
     case .failed(let product, let error):
       return say(
         "Download of \(title(product)) failed (\(error)): \(pause) starts it again",

@@ -126,7 +126,7 @@ public enum KeyMap {
       [.character("n")], .toggleNetwork, .main, hint: Phrase("network", "ネット"),
       help: Phrase("network up/down", "ネットワーク 接続/切断")),
     KeyBinding(
-      [.character("a")], .toggleAskToBuy, .main, hint: Phrase("ask", "承認"),
+      [.character("a")], .toggleAskToBuy, .main, hint: Phrase("ask", "承認と購入"),
       help: Phrase("Ask to Buy on/off", "承認と購入 オン/オフ")),
     KeyBinding(
       [.character("i")], .toggleInterrupted, .main, hint: Phrase("interrupt", "中断"),

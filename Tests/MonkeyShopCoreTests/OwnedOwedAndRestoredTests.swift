@@ -88,6 +88,17 @@ import Testing
     #expect(cut.isEmpty, "help lines cut while room was left:\n\(screen)")
   }
 
+  @Test func japaneseWordsForAskToBuyAndADownload() {
+    let shop = ShopHarness(language: .ja)
+    // a toggles Ask to Buy, which the conditions call 承認と購入; 承認 alone is the manager's approve.
+    #expect(shop.screen(120, 40).contains("a 承認と購入"), "\(shop.screen(120, 40))")
+    shop.buyJungleMap()
+    shop.wait(1)
+    let screen = shop.screen(120, 40)
+    #expect(screen.contains("ジャングルマップを App Store からダウンロード中"), "\(screen)")
+    #expect(!screen.contains("ジャングルマップ を"), "\(screen)")
+  }
+
   @Test func columnsShareWhatIsLeftAfterTheNarrowOnes() {
     #expect(OverlayView.columnWidths([10, 20], fitting: 40, gap: 2) == [10, 20])
     #expect(OverlayView.columnWidths([10, 50], fitting: 40, gap: 2) == [10, 28])
