@@ -141,11 +141,14 @@ func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) ->
 
 @inline(__always)
 /// Writes every byte, retrying after a signal; false when a write fails.
-func writeAll(_ fd: Int32, _ bytes: some DataProtocol & ContiguousBytes) -> Bool {
+func writeAll(
+  _ fd: Int32, _ bytes: some DataProtocol & ContiguousBytes,
+  using write: (Int32, UnsafeRawPointer, Int) -> Int = systemWrite
+) -> Bool {
   bytes.withUnsafeBytes { buffer -> Bool in
     var offset = 0
     while offset < buffer.count {
-      let count = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
       if count < 0 {
         if errno == EINTR { continue }
         return false

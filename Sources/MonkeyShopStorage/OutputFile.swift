@@ -123,56 +123,96 @@ public enum OutputFile {
   public enum WriteError: Error, Sendable, CustomStringConvertible {
     /// Without `replacing`, something appeared at the path meanwhile; it was kept.
     case exists
+    /// Another monkeyshop holds the file at the path as it grows (`isBeingRecorded`); it was kept.
+    case recording
     case failed(String)
 
     public var description: String {
       switch self {
       case .exists: "exists"
+      case .recording: "another monkeyshop is recording to it"
       case .failed(let reason): "cannot be written: \(reason)"
       }
     }
   }
 
+  /// write(2), or what a test puts in its place to play a full disk.
+  public typealias SystemWrite = (_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+
   /// Starts a file that grows while monkeyshop runs (a recording of the storefront): `bytes` are
   /// written to a new file beside `path` (never through a link), which is then moved over `path`
   /// as `write` does, and left open for appending (`Growing`). From the start `path` holds a whole
-  /// file, and each later append is one write(2), so a process killed at any moment leaves
-  /// everything appended before.
-  public static func startAppending(_ bytes: Data, to path: String) throws(WriteError) -> Growing {
+  /// file, and each later append is whole or not there at all, so a process killed at any moment
+  /// leaves everything appended before.
+  ///
+  /// The file is held with an exclusive flock(2) from before it is moved into place until it is
+  /// closed (the lock stays with the open file, whatever its name), so another monkeyshop sees
+  /// it is being recorded (`isBeingRecorded`) and leaves it be: a file that another monkeyshop
+  /// is recording at `path` is not replaced (`WriteError.recording`).
+  public static func startAppending(_ bytes: Data, to path: String, write: SystemWrite? = nil) throws(WriteError)
+    -> Growing
+  {
     let temporary = (folder(of: path) as NSString).appendingPathComponent(
       ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
     unlink(temporary)
     let descriptor = open(temporary, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard descriptor >= 0 else { throw .failed(String(cString: strerror(errno))) }
-    var failure: Int32 = writeAll(descriptor, bytes) ? 0 : errno
+    var failure: Int32 = flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
+    if failure == 0, !writeAll(descriptor, bytes, using: write ?? systemWrite) { failure = errno }
     var replaced = stat()
     if failure == 0, lstat(path, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG,
       fchmod(descriptor, replaced.st_mode & 0o7777) != 0
     {
       failure = errno
     }
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
-    guard failure == 0 else {
+    let recorded = failure == 0 && isBeingRecorded(path)
+    if failure == 0, !recorded, rename(temporary, path) != 0 { failure = errno }
+    guard failure == 0, !recorded else {
       close(descriptor)
       unlink(temporary)
-      throw .failed(String(cString: strerror(failure)))
+      throw recorded ? .recording : .failed(String(cString: strerror(failure)))
     }
-    return Growing(descriptor: descriptor)
+    return Growing(descriptor: descriptor, length: off_t(bytes.count), write: write ?? systemWrite)
   }
 
-  /// A file `startAppending` began, open for appending until closed (or deinitialised).
+  /// Whether another monkeyshop holds the regular file at `path` as it grows (`startAppending`):
+  /// it is locked exclusively.
+  public static func isBeingRecorded(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  }
+
+  /// A file `startAppending` began, open for appending (and locked) until closed (or
+  /// deinitialised).
   public final class Growing {
     private var descriptor: Int32
+    /// How long the file is: the bytes of every append that was written whole.
+    private var length: off_t
+    private let write: SystemWrite
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32, length: off_t, write: @escaping SystemWrite) {
+      self.descriptor = descriptor
+      self.length = length
+      self.write = write
+    }
 
     deinit { close() }
 
-    /// Appends `bytes` at the end of the file; not synced (what is written survives the process,
-    /// not the machine).
+    /// Appends `bytes` at the end of the file, whole or not at all: when they cannot all be
+    /// written (a full disk), the part that was is cut off again, so the file ends where the
+    /// last append ended. Not synced (what is written survives the process, not the machine).
     public func append(_ bytes: Data) throws(WriteError) {
       guard descriptor >= 0 else { throw .failed("the file is closed") }
-      guard writeAll(descriptor, bytes) else { throw .failed(String(cString: strerror(errno))) }
+      guard writeAll(descriptor, bytes, using: write) else {
+        let reason = String(cString: strerror(errno))
+        _ = ftruncate(descriptor, length)
+        throw .failed(reason)
+      }
+      length += off_t(bytes.count)
     }
 
     public func close() {

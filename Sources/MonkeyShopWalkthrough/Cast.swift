@@ -122,42 +122,55 @@ extension Cast {
 }
 
 extension Cast {
-  /// Makes `path` ready for a recording before the walkthrough runs, as `ReportFile.prepare` does
-  /// for a report; a file already there is replaced only when it is empty or a recording (its first
-  /// line an asciicast header), so a mistyped path never costs a person a file of theirs.
+  /// Makes `path` ready for a recording before anything runs (`walkthrough --cast`, the
+  /// storefront's `--cast`), as `ReportFile.prepare` does for a report. A file already there is
+  /// replaced only when it is empty or a recording monkeyshop made (`isMonkeyshopHeader`), so a
+  /// mistyped path never costs a person a file of theirs, their own asciinema recordings
+  /// included; and never while another monkeyshop is recording to it (`OutputFile.isBeingRecorded`).
   public static func prepare(
     _ path: String, example: String = "walkthrough.cast", dataFolder: DataFolder
   ) throws(ReportFile.PlaceError) {
     try ReportFile.prepare(path, example: example, dataFolder: dataFolder)
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
-    let start = (try? handle.read(upToCount: 4096)) ?? Data()
-    guard !start.isEmpty, !isHeader(start) else { return }
+    if OutputFile.isBeingRecorded(path) {
+      throw ReportFile.PlaceError(
+        path: path,
+        problem: "another monkeyshop is recording to it; it is left as it is (expected another file name, "
+          + "or to record there once that monkeyshop has quit)")
+    }
+    let start = (try? handle.read(upToCount: 65536)) ?? Data()
+    guard !start.isEmpty, !isMonkeyshopHeader(start) else { return }
     throw ReportFile.PlaceError(
       path: path,
-      problem: "is a file that is not an asciicast recording; it is left as it is (expected a new file name, "
-        + "or a recording to replace)")
+      problem: "is not a monkeyshop recording; it is left as it is (expected a new file name, "
+        + "or a recording monkeyshop made to replace)")
   }
 
-  /// Whether a file starts with an asciicast header: a JSON object on its first line with a
-  /// numeric `version` and the terminal's size (`width` in version 2, `term` in version 3).
-  static func isHeader(_ start: Data) -> Bool {
+  /// Whether a file starts with the header monkeyshop writes (`header`), exactly: the
+  /// storefront's (`LiveCast`, titled "monkeyshop", no duration) or a walkthrough's (a duration,
+  /// and the walkthrough's clock start as its timestamp). asciinema's own recordings carry the
+  /// shell and other fields, or another version, and are not one.
+  static func isMonkeyshopHeader(_ start: Data) -> Bool {
     let line = start.prefix { $0 != UInt8(ascii: "\n") }
-    return (try? JSONDecoder().decode(Header.self, from: line))?.sized == true
+    guard let header = try? JSONDecoder().decode(Header.self, from: line), header.version == 2 else { return false }
+    let live = header.title == LiveCast.title && header.duration == nil
+    let walkthrough =
+      header.duration != nil && header.timestamp == Int(WalkthroughSession.epoch.timeIntervalSince1970)
+    guard live || walkthrough else { return false }
+    let written = Self.header(
+      size: ScreenSize(width: header.width, height: header.height), timestamp: header.timestamp,
+      duration: header.duration, title: header.title)
+    return Data(written.utf8) == Data(line)
   }
 
-  /// The header's fields that make it one: `version`, and `width` or a `term` object.
+  /// The fields of the header monkeyshop writes.
   private struct Header: Decodable {
-    let sized: Bool
-
-    private enum Key: String, CodingKey { case version, width, term }
-
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: Key.self)
-      _ = try container.decode(Int.self, forKey: .version)
-      let width = try? container.decode(Int.self, forKey: .width)
-      let term = try? container.nestedContainer(keyedBy: Key.self, forKey: .term)
-      sized = width != nil || term != nil
-    }
+    let version: Int
+    let width: Int
+    let height: Int
+    let timestamp: Int
+    let duration: TimeInterval?
+    let title: String
   }
 }

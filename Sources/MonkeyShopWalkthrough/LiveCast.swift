@@ -16,9 +16,12 @@ import MonkeyShopStorage
 /// and a player that follows them (asciinema-player 3.6 and later) resizes its screen too.
 ///
 /// The file is in place from the first frame (header and frame written beside it, then moved over
-/// FILE, `OutputFile.startAppending`), and each frame is appended with one write(2), so a kill -9
-/// or a crash leaves a recording that plays up to the last frame drawn. When the storefront quits,
-/// a last event shows the cursor again, as the storefront leaves the terminal.
+/// FILE, `OutputFile.startAppending`), and each frame is appended whole, so a kill -9 or a crash
+/// leaves a recording that plays up to the last frame drawn. A frame that cannot be written whole
+/// (a full disk) is cut off again and ends the recording there: frames after it are counted, not
+/// written, so the file never holds a torn line and plays up to the failure. While it records,
+/// the file is locked, and another monkeyshop refuses to record to it (`Cast.prepare`). When the
+/// storefront quits, a last event shows the cursor again, as the storefront leaves the terminal.
 public final class LiveCast {
   public let path: String
   /// Whether frames carry the palette's colours; false in monochrome, as the terminal showed them.
@@ -33,14 +36,16 @@ public final class LiveCast {
   /// Frames that could not be written (a full disk), and why the first could not.
   public private(set) var lost = 0
   private var firstLoss: String?
+  private let write: OutputFile.SystemWrite?
 
   /// What the header names the recording.
   static let title = "monkeyshop"
 
   /// A recording to `path`, which `Cast.prepare` has made ready; nothing is written before the
-  /// first frame.
-  public init(path: String) {
+  /// first frame. `write` stands for write(2), for tests that play a full disk.
+  public init(path: String, write: OutputFile.SystemWrite? = nil) {
     self.path = path
+    self.write = write
   }
 
   deinit { file?.close() }
@@ -88,7 +93,7 @@ public final class LiveCast {
       size: grid.size, timestamp: Int(Date().timeIntervalSince1970), duration: nil, title: Self.title)
     let first = Cast.line(time: 0, code: "o", data: CastScreen.output(from: nil, to: grid, colours: colours))
     do {
-      file = try OutputFile.startAppending(Data((header + "\n" + first + "\n").utf8), to: path)
+      file = try OutputFile.startAppending(Data((header + "\n" + first + "\n").utf8), to: path, write: write)
     } catch {
       noteLoss("\(error)")
     }
@@ -99,7 +104,10 @@ public final class LiveCast {
     do {
       try file.append(Data(lines.map { $0 + "\n" }.joined().utf8))
     } catch {
+      // The recording ends at the last frame written whole.
       noteLoss("\(error)")
+      file.close()
+      self.file = nil
     }
   }
 

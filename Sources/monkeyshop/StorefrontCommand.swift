@@ -23,7 +23,7 @@ struct StorefrontCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Record the session to this asciicast v2 file as the terminal shows it, with its real timing (asciinema play FILE plays it; a resize is recorded). Written frame by frame: a kill leaves a recording up to the last frame. Replaces only an earlier recording.",
+      "Record the session to this asciicast v2 file as the terminal shows it, with its real timing (asciinema play FILE plays it; a resize is recorded). Written frame by frame: a kill leaves a recording up to the last frame, a full disk one up to the last frame written whole. Replaces only a recording monkeyshop made (never an asciinema recording of your own), and not while another monkeyshop is recording to it.",
       valueName: "file"))
   var cast: String?
 
@@ -78,9 +78,9 @@ struct StorefrontCommand: ParsableCommand {
 }
 
 extension StorefrontCommand {
-  /// `--cast FILE`, made ready before the screen opens (`OutputFile`'s rule, and only an earlier
-  /// recording is replaced, `Cast.prepare`); refused when it names the file `--log-file` or
-  /// `MONKEYSHOP_SCREEN_DUMP` writes.
+  /// `--cast FILE`, made ready before the screen opens (`OutputFile`'s rule, and only a recording
+  /// monkeyshop made, that no other monkeyshop is recording to, is replaced: `Cast.prepare`);
+  /// refused when it names the file `--log-file` or `MONKEYSHOP_SCREEN_DUMP` writes.
   static func recording(
     to path: String, logFile: String?, environment: [String: String], dataFolder: DataFolder
   ) throws(Failure) -> LiveCast {

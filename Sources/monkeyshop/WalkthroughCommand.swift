@@ -34,7 +34,7 @@ struct WalkthroughCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Also record the one walkthrough given to this asciicast v2 file (asciinema play plays it). Replaces only an earlier recording.",
+      "Also record the one walkthrough given to this asciicast v2 file (asciinema play plays it). Replaces only a recording monkeyshop made (never an asciinema recording of your own), and not while another monkeyshop is recording to it.",
       valueName: "path"))
   var cast: String?
 

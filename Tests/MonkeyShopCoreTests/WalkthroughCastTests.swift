@@ -362,7 +362,8 @@ struct CastPlaceTests {
     return url
   }
 
-  /// A file that is not a recording is never replaced; an earlier recording or an empty file is.
+  /// A file that is not a recording is never replaced; a recording monkeyshop made, a walkthrough's
+  /// or the storefront's, or an empty file is.
   @Test func onlyAnEarlierRecordingOrAnEmptyFileIsReplaced() throws {
     let root = try folder()
     defer { try? FileManager.default.removeItem(at: root) }
@@ -371,17 +372,23 @@ struct CastPlaceTests {
     #expect {
       try Cast.prepare(notes, dataFolder: Self.elsewhere)
     } throws: { error in
-      "\(error)".contains("\(notes): is a file that is not an asciicast recording; it is left as it is")
+      "\(error)".contains("\(notes): is not a monkeyshop recording; it is left as it is")
     }
     let json = root.appendingPathComponent("package.json").path
     try Data("{\"version\": \"1.0\", \"name\": \"x\"}\n".utf8).write(to: URL(fileURLWithPath: json))
     #expect(throws: ReportFile.PlaceError.self) { try Cast.prepare(json, dataFolder: Self.elsewhere) }
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
 
-    let earlier = root.appendingPathComponent("earlier.cast").path
-    try Data("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"hi\"]\n".utf8)
-      .write(to: URL(fileURLWithPath: earlier))
-    try Cast.prepare(earlier, dataFolder: Self.elsewhere)
+    let walkthrough = root.appendingPathComponent("walkthrough.cast").path
+    try Data(record(try bundled("buy-5")).cast.text.utf8).write(to: URL(fileURLWithPath: walkthrough))
+    try Cast.prepare(walkthrough, dataFolder: Self.elsewhere)
+    let session = root.appendingPathComponent("session.cast").path
+    let live = LiveCast(path: session)
+    var grid = TextGrid(size: ScreenSize(width: 100, height: 30))
+    grid.put("Monkey Shop", x: 0, y: 0, style: .plain)
+    live.record(grid)
+    live.finish()
+    try Cast.prepare(session, dataFolder: Self.elsewhere)
     let empty = root.appendingPathComponent("empty.cast").path
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
     try Cast.prepare(empty, dataFolder: Self.elsewhere)
@@ -390,5 +397,42 @@ struct CastPlaceTests {
     #expect(
       FileManager.default.fileExists(atPath: root.appendingPathComponent("new/folder").path, isDirectory: &isFolder))
     #expect(isFolder.boolValue)
+  }
+
+  /// A person's own asciicast files, as asciinema writes them in each version, and one shaped like
+  /// monkeyshop's but not made by it, are never replaced.
+  @Test(arguments: [
+    (
+      "v2.cast",
+      "{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1700000000, \"env\": {\"SHELL\": "
+        + "\"/bin/bash\", \"TERM\": \"xterm-256color\"}, \"title\": \"My conference demo\"}\n[0.5, \"o\", \"hi\"]\n"
+    ),
+    (
+      "look-alike.cast",
+      "{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1700000000, \"title\": "
+        + "\"My conference demo\", \"env\": {\"TERM\": \"xterm-256color\"}}\n[0.5, \"o\", \"hi\"]\n"
+    ),
+    (
+      "v1.json",
+      "{\"version\": 1, \"width\": 80, \"height\": 24, \"duration\": 1.5, \"command\": null, \"title\": null, "
+        + "\"env\": {\"TERM\": \"xterm-256color\"}, \"stdout\": [[0.5, \"hi\"]]}\n"
+    ),
+    (
+      "v3.cast",
+      "{\"version\": 3, \"term\": {\"cols\": 80, \"rows\": 24}, \"timestamp\": 1700000000}\n[0.5, \"o\", \"hi\"]\n"
+    ),
+    ("one-line.cast", "{\"version\": 2, \"width\": 80}\n"),
+  ])
+  func anAsciicastFileOfThePersonsIsNotReplaced(name: String, text: String) throws {
+    let root = try folder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let path = root.appendingPathComponent(name).path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    #expect {
+      try Cast.prepare(path, dataFolder: Self.elsewhere)
+    } throws: { error in
+      "\(error)".contains("\(path): is not a monkeyshop recording; it is left as it is")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
   }
 }

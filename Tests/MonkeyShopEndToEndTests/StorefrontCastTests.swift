@@ -160,9 +160,41 @@ struct StorefrontCastTests {
     try await expectPlayedScreen(path, equals: last, width: 80, height: 24, in: folder)
   }
 
+  /// A second monkeyshop told to record to the file a storefront is recording to, with another data
+  /// folder, refuses before its screen opens (the storefront's `--cast` and `walkthrough --cast`
+  /// alike), and the first session's recording is whole when it quits.
+  @Test("a second storefront given the file another is recording to refuses it; the first recording is kept")
+  func aSecondRecorderOfTheSameFileRefuses() async throws {
+    let folder = try ShopFolder("cast-first")
+    let other = try ShopFolder("cast-second")
+    let path = folder.file("same.cast").path
+    let tmux = try await storefront(folder, cast: path)
+    defer { tmux.close() }
+    try await tmux.waitFor("Buy $0.99")
+    for arguments in [["--cast", path], ["walkthrough", "buy-5", "--cast", path]] {
+      let result = try await Child(arguments, in: other).wait(timeout: .seconds(20))
+      #expect(result.exitStatus == 64, "\(arguments): \(result)")
+      #expect(
+        result.stderr.contains("--cast \(path): another monkeyshop is recording to it"), "\(arguments): \(result)")
+      #expect(result.stdout.isEmpty, "\(arguments): \(result)")
+    }
+    try await tmux.press("5")
+    try await tmux.waitFor("Total")
+    try await tmux.press("Escape")
+    try await tmux.waitForScreen("the sheet closed") { !$0.contains("Total") }
+    let last = try await tmux.settledScreen()
+    try await tmux.press("q")
+    let shell = try await tmux.shellStateAfterExit()
+    #expect(shell.exitStatus == 0 && shell.isRestored, "\(shell)")
+    let recording = try Recording(path: path)
+    #expect(recording.time(ofFirst: "Total") != nil, "the first session's sheet, after the refusals, was recorded")
+    #expect(recording.events.last?.data.hasSuffix("\u{1B}[?25h") == true)
+    try await expectPlayedScreen(path, equals: last, width: 80, height: 24, in: folder)
+  }
+
   /// What cannot be written is refused before the screen opens (exit 64, without a terminal too),
   /// naming the option, the path and what is in the way; a file of the person's is left as it was.
-  @Test("--cast refuses a folder, a link, a FIFO, a device, the data folder, a file of the person's and a clash")
+  @Test("--cast refuses a folder, a link, a FIFO, a device, the data folder, files of the person's and a clash")
   func refusedBeforeTheScreenOpens() async throws {
     let folder = try ShopFolder("cast-refused")
     let notes = folder.file("notes.txt").path
@@ -171,6 +203,12 @@ struct StorefrontCastTests {
     #expect(symlink(notes, link) == 0)
     let fifo = folder.file("fifo.cast").path
     #expect(mkfifo(fifo, 0o600) == 0)
+    // The person's own asciinema recording, as `asciinema rec` writes its header.
+    let demo = folder.file("demo.cast").path
+    let demoText =
+      "{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1700000000, \"env\": {\"SHELL\": "
+      + "\"/bin/bash\", \"TERM\": \"xterm-256color\"}, \"title\": \"My conference demo\"}\n[0.5, \"o\", \"hi\"]\n"
+    #expect(FileManager.default.createFile(atPath: demo, contents: Data(demoText.utf8)))
     let log = folder.file("events.jsonl").path
     let dump = folder.file("screen.txt").path
     let cases: [(arguments: [String], environment: [String: String], fragment: String)] = [
@@ -182,7 +220,8 @@ struct StorefrontCastTests {
         ["--cast", folder.data.appendingPathComponent("session.cast").path], [:],
         "is in the data folder, whose files only monkeyshop writes"
       ),
-      (["--cast", notes], [:], "--cast \(notes): is a file that is not an asciicast recording; it is left as it is"),
+      (["--cast", notes], [:], "--cast \(notes): is not a monkeyshop recording; it is left as it is"),
+      (["--cast", demo], [:], "--cast \(demo): is not a monkeyshop recording; it is left as it is"),
       (["--cast", notes + "/session.cast"], [:], "cannot create the folder \(notes)"),
       (["--cast", log, "--log-file", log], [:], "--cast and --log-file name the same file, \(log)"),
       (["--cast", dump], ["MONKEYSHOP_SCREEN_DUMP": dump], "--cast and MONKEYSHOP_SCREEN_DUMP name the same file"),
@@ -195,6 +234,7 @@ struct StorefrontCastTests {
       #expect(result.stdout.isEmpty, "\(arguments): \(result)")
     }
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "mine\n")
+    #expect(try String(contentsOfFile: demo, encoding: .utf8) == demoText)
     #expect(!FileManager.default.fileExists(atPath: log), "nothing was written")
   }
 }

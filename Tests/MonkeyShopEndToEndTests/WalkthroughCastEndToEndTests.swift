@@ -137,7 +137,7 @@ struct WalkthroughCastEndToEndTests {
     let cases: [(arguments: [String], fragment: String)] = [
       (
         [buyFive, "--cast", notes],
-        "--cast \(notes): is a file that is not an asciicast recording; it is left as it is"
+        "--cast \(notes): is not a monkeyshop recording; it is left as it is"
       ),
       ([buyFive, "--cast", folder.root.path], "--cast \(folder.root.path): is a folder"),
       ([buyFive, "--cast", link], "--cast \(link): is a symbolic link; monkeyshop does not write through it"),
