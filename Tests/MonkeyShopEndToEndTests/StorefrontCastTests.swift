@@ -172,7 +172,7 @@ struct StorefrontCastTests {
     defer { tmux.close() }
     try await tmux.waitFor("Buy $0.99")
     for arguments in [["--cast", path], ["walkthrough", "buy-5", "--cast", path]] {
-      let result = try await Child(arguments, in: other).wait(timeout: .seconds(20))
+      let result = try await Child(arguments, in: other).wait()
       #expect(result.exitStatus == 64, "\(arguments): \(result)")
       #expect(
         result.stderr.contains("--cast \(path): another monkeyshop is recording to it"), "\(arguments): \(result)")
@@ -227,7 +227,7 @@ struct StorefrontCastTests {
       (["--cast", dump], ["MONKEYSHOP_SCREEN_DUMP": dump], "--cast and MONKEYSHOP_SCREEN_DUMP name the same file"),
     ]
     for (arguments, environment, fragment) in cases {
-      let result = try await Child(arguments, in: folder, environment: environment).wait(timeout: .seconds(20))
+      let result = try await Child(arguments, in: folder, environment: environment).wait()
       #expect(result.exitStatus == 64, "\(arguments): \(result)")
       #expect(result.stderr.contains(fragment), "\(arguments): \(result)")
       #expect(result.stderr.contains("the storefront did not open"), "\(arguments): \(result)")

@@ -151,7 +151,7 @@ struct WalkthroughCastEndToEndTests {
       ([buyFive, "--play", "--cast", "play.cast"], "no --play"),
     ]
     for (arguments, fragment) in cases {
-      let result = try await Child(["walkthrough"] + arguments, in: folder).wait(timeout: .seconds(20))
+      let result = try await Child(["walkthrough"] + arguments, in: folder).wait()
       #expect(result.exitStatus == 64, "\(arguments): \(result)")
       #expect(result.stderr.contains(fragment), "\(arguments): \(result)")
       #expect(result.stdout.isEmpty, "nothing ran: \(result)")

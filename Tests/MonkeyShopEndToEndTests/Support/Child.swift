@@ -131,9 +131,10 @@ final class Child: @unchecked Sendable {
     return true
   }
 
-  /// Waits for the process to end, polling, for at most `timeout`; a process still running then is
+  /// Waits for the process to end, polling, for at most `timeout` (a minute: a command that takes a
+  /// second alone can take twenty on a loaded 2-core machine); a process still running then is
   /// killed and the test fails with what it printed so far.
-  func wait(timeout: Duration = .seconds(20)) async throws -> ChildResult {
+  func wait(timeout: Duration = .seconds(60)) async throws -> ChildResult {
     let deadline = ContinuousClock.now + timeout
     while !reap(blocking: false) {
       if ContinuousClock.now >= deadline {
