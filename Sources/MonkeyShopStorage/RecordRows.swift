@@ -233,20 +233,9 @@ extension DataFolder {
   /// A record of an earlier version's schema brought up to this one's, for a reader, which holds
   /// no lock: it takes the lock for that, as a change would.
   func migrateRecordLocking() throws(DataFileError) {
-    do {
-      try locked { folder in
-        _ = try TransactionRecord.open(folder: folder, folderPath: path, creating: false, migrating: true)
-      }
-    } catch let error as DataFileError {
-      throw error
-    } catch let busy as DataFolderBusy {
-      throw DataFileError(
-        path: recordPath,
-        problem:
-          "is to be brought up to this version, but another monkeyshop holds the lock (\(busy.holder)); nothing was changed, try again",
-        errorID: .dataFolderBusy)
-    } catch {
-      throw DataFileError(path: recordPath, problem: "cannot be brought up to this version (\(error))")
+    try bringUpLocking(recordPath, "brought up to this version", failing: "cannot be brought up to this version") {
+      folder in
+      _ = try TransactionRecord.open(folder: folder, folderPath: path, creating: false, migrating: true)
     }
   }
 }

@@ -42,21 +42,30 @@ extension DataFolder {
   /// The conversion for a reader, which holds no lock: it takes the lock for the conversion, as a
   /// change would, and says so when it gives up waiting.
   func convertHistoryLocking() throws(DataFileError) {
+    try bringUpLocking(historyPath, "converted into \(recordPath)", failing: "cannot be converted") { folder in
+      // Another monkeyshop may have converted it while this one waited.
+      if HistoryFile.exists(in: folder) { try convertHistory(in: folder) }
+    }
+  }
+
+  /// A file of an earlier version brought up to this one for a reader, which holds no lock: `body`
+  /// runs under the folder's lock, as a change would. Giving up on the lock is said, naming the
+  /// file and what was to happen to it; nothing was changed.
+  func bringUpLocking(_ file: String, _ what: String, failing: String, _ body: (Int32) throws -> Void)
+    throws(DataFileError)
+  {
     do {
-      try locked { folder in
-        // Another monkeyshop may have converted it while this one waited.
-        if HistoryFile.exists(in: folder) { try convertHistory(in: folder) }
-      }
+      try locked { folder in try body(folder) }
     } catch let error as DataFileError {
       throw error
     } catch let busy as DataFolderBusy {
       throw DataFileError(
-        path: historyPath,
+        path: file,
         problem:
-          "is to be converted into \(recordPath), but another monkeyshop holds the lock (\(busy.holder)); nothing was changed, try again",
+          "is to be \(what), but another monkeyshop holds the lock (\(busy.holder)); nothing was changed, try again",
         errorID: .dataFolderBusy)
     } catch {
-      throw DataFileError(path: historyPath, problem: "cannot be converted (\(error))")
+      throw DataFileError(path: file, problem: "\(failing) (\(error))")
     }
   }
 }
