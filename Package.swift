@@ -164,7 +164,9 @@ let package = Package(
     ),
     .testTarget(
       name: "MonkeyShopServerTests",
-      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopServer"]
+      dependencies: [
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopServer", "MonkeyShopNotifications", "MonkeyShopSigning",
+      ]
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",

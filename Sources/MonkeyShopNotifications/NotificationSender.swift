@@ -14,8 +14,10 @@ import NIOPosix
 /// an answer from 200 to 206 delivers it, anything else is a failed attempt, retried by the
 /// `notificationRetry` condition with the same `notificationUUID`. Every attempt is recorded in
 /// the folder, under its lock, as it ends. It follows what other processes do to the folder by
-/// reading it every `pollInterval`; a receiver that hangs holds up only its own notification (each
-/// attempt has a timeout, and several go at once).
+/// looking every `pollInterval` at what changed (`DataFolder.recordStamp`, the rule the server's
+/// API reads by) and reading the folder only when a file changed, a retry fell due or an attempt
+/// ended: an idle sender reads nothing. A receiver that hangs holds up only its own notification
+/// (each attempt has a timeout, and several go at once).
 public enum NotificationSender {
   public struct Options: Sendable {
     /// How often the folder is read for notifications due.
@@ -24,6 +26,8 @@ public enum NotificationSender {
     public var timeout: Duration
     /// How many notifications are in flight at most.
     public var concurrency: Int
+    /// Reads what is to be done: the folder's `notificationWork(at:)` (a test counts the readings).
+    var read: @Sendable (DataFolder, Date) throws -> NotificationWork = { try $0.notificationWork(at: $1) }
 
     public init(pollInterval: Duration = .milliseconds(200), timeout: Duration = .seconds(30), concurrency: Int = 8) {
       self.pollInterval = pollInterval
@@ -49,6 +53,12 @@ public enum NotificationSender {
     // One sender per folder: held from the first round that gets it until the sender stops.
     var claim: SenderClaim?
     var waitedForAnother = false
+    // One folder object for every reading, so the record's connection stays open between them, as
+    // the API's does: SQLite removes `record.sqlite-wal` when its last connection closes, and a
+    // reading that closed its own would change the stamp it is compared by.
+    let reader = DataFolder(path: path)
+    // The last reading: the files' stamp taken before it, its number, and what it found.
+    var known: (stamp: [Int64], read: Int, work: NotificationWork)?
     while !Task.isCancelled {
       do {
         // A lock file deleted or replaced (its folder removed and made again) no longer keeps
@@ -61,6 +71,7 @@ public enum NotificationSender {
           switch try DataFolder(path: path).claimSending() {
           case .success(let claimed)?:
             claim = claimed
+            known = nil
             if waitedForAnother { log("notifications: the other server stopped; this one sends them now") }
           case .failure(let busy)?:
             waitedForAnother = true
@@ -70,8 +81,23 @@ public enum NotificationSender {
             break
           }
         }
-        let read = await flight.beginReading()
-        let work = try reader(path).notificationWork(at: Date())
+        // The stamp is taken before reading: a change made while the folder is read changes the
+        // stamp after it, so the next round reads again. Nothing changed, no retry due and no
+        // attempt ended: what was read still holds.
+        let now = Date()
+        let stamp = reader.recordStamp()
+        let read: Int
+        let work: NotificationWork
+        if let known, known.stamp == stamp, known.work.nextDate.map({ $0 > now }) ?? true,
+          await !flight.ended(since: known.read)
+        {
+          (read, work) = (known.read, known.work)
+        } else {
+          known = nil
+          read = await flight.beginReading()
+          work = try options.read(reader, now)
+          known = (stamp, read, work)
+        }
         if claim != nil { lastProblem = nil }
         if let held = claim, held.holds, let url = work.url {
           for delivery in work.due {
@@ -186,8 +212,6 @@ public enum NotificationSender {
     return .other
   }
 
-  private static func reader(_ path: String) -> DataFolder { DataFolder(path: path) }
-
   static func timeAmount(_ duration: Duration) -> TimeAmount {
     let (seconds, attoseconds) = duration.components
     return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -221,6 +245,9 @@ actor InFlight {
   func keep(_ task: Task<Void, Never>, for number: Int) {
     if numbers.contains(number) { tasks[number] = task }
   }
+
+  /// Whether an attempt ended during or after reading `read`: what that reading found is out of date.
+  func ended(since read: Int) -> Bool { endedDuring.values.contains { $0 >= read } }
 
   func end(_ number: Int) {
     numbers.remove(number)

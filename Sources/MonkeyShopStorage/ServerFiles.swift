@@ -117,7 +117,8 @@ extension DataFolder {
   /// What identifies the record's files as they are now (each file's inode, size and change time):
   /// equal stamps mean nothing was written since, so what was read from them still holds. Every
   /// write replaces a file whole (a new inode) or commits to the record (its write-ahead log
-  /// changes).
+  /// changes). The server's API and its notification sender read the folder again only when it
+  /// changed; each takes the stamp before reading, so a write during a reading is read at the next.
   public func recordStamp() -> [Int64] {
     var stamp: [Int64] = []
     let record = TransactionRecord.name
