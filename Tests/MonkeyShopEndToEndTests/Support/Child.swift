@@ -173,7 +173,7 @@ final class Child: @unchecked Sendable {
 @discardableResult
 func monkeyshop(
   _ arguments: String..., in folder: ShopFolder, environment: [String: String] = [:], unsetting: [String] = [],
-  directory: String? = nil, timeout: Duration = .seconds(20)
+  directory: String? = nil, timeout: Duration = .seconds(60)
 ) async throws -> ChildResult {
   try await Child(arguments, in: folder, environment: environment, unsetting: unsetting, directory: directory)
     .wait(timeout: timeout)
