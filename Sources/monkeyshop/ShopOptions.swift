@@ -57,7 +57,7 @@ extension ParsableArguments {
 }
 
 extension ShopPlaces {
-  var environment: [String: String] { ProcessInfo.processInfo.environment }
+  var environment: [String: String] { ProcessEnvironment.values }
 
   /// The data folder; a change that waits for another monkeyshop's lock says so on standard error.
   var dataFolder: DataFolder {
@@ -84,7 +84,8 @@ extension ShopPlaces {
     if let catalog { return .file(catalog) }
     if let path = environment["MONKEYSHOP_CATALOG"], !path.isEmpty { return .file(path) }
     // lstat: a dangling link named products.plist is there, and is refused as such.
-    if (try? FileManager.default.attributesOfItem(atPath: CatalogSource.localName)) != nil {
+    var status = stat()
+    if lstat(CatalogSource.localName, &status) == 0 {
       return .file(CatalogSource.localName)
     }
     return .shipped
@@ -211,4 +212,11 @@ struct ProductCredits: Equatable {
     }
     self = parsed
   }
+}
+
+/// The environment monkeyshop was started with, read once: Foundation builds the whole dictionary
+/// again on every `ProcessInfo.processInfo.environment`, half a million instructions of a
+/// storefront's start each time.
+enum ProcessEnvironment {
+  static let values = ProcessInfo.processInfo.environment
 }

@@ -274,24 +274,24 @@ public enum CatalogLoader {
     }
 
     /// Whether nothing is left of `text` once `trimmingCharacters(in: .whitespaces)` has trimmed
-    /// it. Only space and tab are whitespace in ASCII, so text that starts with any other ASCII
-    /// character is answered without Foundation, which is slow at this on Linux.
-    static func isBlank(_ text: String) -> Bool {
-      if let first = text.utf8.first, first < 0x80, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") {
-        return false
-      }
-      return text.trimmingCharacters(in: .whitespaces).isEmpty
+    /// it.
+    static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(isSpace) }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`.
+    static func trimmed(_ text: String) -> String {
+      let scalars = text.unicodeScalars
+      guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+      let last = scalars.lastIndex { !isSpace($0) }!
+      return String(scalars[first...last])
     }
 
-    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation when both ends are ASCII
-    /// other than space and tab.
-    static func trimmed(_ text: String) -> String {
-      if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
-        first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), last != UInt8(ascii: " "), last != UInt8(ascii: "\t")
-      {
-        return text
-      }
-      return text.trimmingCharacters(in: .whitespaces)
+    /// Foundation's `CharacterSet.whitespaces`: "the characters in Unicode General Category Zs and
+    /// CHARACTER TABULATION (U+0009)"
+    /// (https://developer.apple.com/documentation/foundation/characterset/whitespaces). Asked of
+    /// Swift's own Unicode properties: on Linux Foundation builds the set through ICU the first
+    /// time, a millisecond of every storefront's start.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      scalar == "\t" || scalar == " " || (scalar.value >= 0x80 && scalar.properties.generalCategory == .spaceSeparator)
     }
 
     /// The first key, in order, that is not one of `known`: dictionaries keep their keys in no

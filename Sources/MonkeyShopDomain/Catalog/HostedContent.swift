@@ -157,7 +157,9 @@ extension HostedContent {
     guard let info = all[contentInfoName] else {
       throw CatalogError(path: infoPath, product: productIdentifier, problem: "missing", expected: expectedPackage)
     }
-    guard case .dictionary(let fields)? = try? PropertyListValue.foundationReading(info) else {
+    // Read as the catalog is: the strict XML reader first, Foundation for anything else.
+    let read = XMLPropertyList.parse(info) ?? (try? PropertyListValue.foundationReading(info))
+    guard case .dictionary(let fields)? = read else {
       throw CatalogError(
         path: infoPath, product: productIdentifier, problem: "not a property list dictionary",
         expected: "ContentVersion and IAPProductIdentifier")

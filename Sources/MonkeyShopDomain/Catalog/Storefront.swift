@@ -26,18 +26,22 @@ public struct Storefront: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// The storefronts this shop can simulate: every App Store storefront (`StorefrontTable`).
   public static let all: [Storefront] = {
-    func rows(_ table: String) -> [[Substring]] {
-      table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    // Split as bytes: every storefront's start reads the table (its default storefront is looked
+    // up in it), and splitting by Character took a million instructions of that start.
+    func rows(_ table: String) -> [[String]] {
+      table.utf8.split(separator: UInt8(ascii: "\n")).map { line in
+        line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+      }
     }
-    let currencies = Dictionary(
-      uniqueKeysWithValues: rows(StorefrontTable.currencies).map { ($0[0], (digits: Int($0[1])!, unit: $0[2])) })
+    var currencies: [String: [String]] = [:]
+    for row in rows(StorefrontTable.currencies) { currencies[row[0]] = row }
     return rows(StorefrontTable.storefronts).map { row in
       let currency = currencies[row[2]]!
       return Storefront(
-        code: String(row[0]), currencyCode: String(row[2]), localeIdentifier: String(row[3]),
+        code: row[0], currencyCode: row[2], localeIdentifier: row[3],
         // The App Store in Japan writes the full-width yen sign.
-        currencySymbol: row[2] == "JPY" ? "￥" : nil, minorUnitDigits: currency.digits,
-        unitName: String(currency.unit), appleID: String(row[1]))
+        currencySymbol: row[2] == "JPY" ? "￥" : nil, minorUnitDigits: Int(currency[1])!,
+        unitName: currency[2], appleID: row[1])
     }
   }()
 
