@@ -47,6 +47,10 @@ public enum NotificationSender {
     configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
     configuration.timeout = HTTPClient.Configuration.Timeout(
       connect: timeAmount(min(options.timeout, .seconds(10))), read: timeAmount(options.timeout))
+    // A receiver that refuses the connection is a failed attempt at once (SOCKET_ISSUE), retried on
+    // Apple's schedule: the client's own retrying of the connection would hold the attempt until
+    // the connect timeout, and a `fast` retry due in 1 s would come 10 s late.
+    configuration.connectionPool.retryConnectionEstablishment = false
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let flight = InFlight()
     var lastProblem: String?

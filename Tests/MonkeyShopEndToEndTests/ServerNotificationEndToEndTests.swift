@@ -117,6 +117,44 @@ struct ServerNotificationEndToEndTests {
         == Set(listed.compactMap { $0["notificationUUID"] as? String }))
   }
 
+  @Test("a receiver that refuses the connection: SOCKET_ISSUE at once, and the fast retry a second later")
+  func refusedConnection() async throws {
+    let folder = try ShopFolder("notify-refused")
+    let port = try Self.unusedPort()
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", "http://127.0.0.1:\(port)/", in: folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationRetry", "fast", in: folder))
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    let sender = try Child(["server", "--port", "0"], in: folder)
+    let listed = try await waitFor(folder, "two attempts") { ($0.first?["sendAttempts"] as? [Any])?.count ?? 0 >= 2 }
+    sender.kill(SIGTERM)
+    _ = try await sender.wait()
+    let attempts = try #require(listed[0]["sendAttempts"] as? [[String: Any]])
+    #expect(attempts.prefix(2).map { $0["sendAttemptResult"] as? String } == ["SOCKET_ISSUE", "SOCKET_ISSUE"])
+    // `fast` retries 1 s after a failed attempt. Had the refused connection been tried again
+    // until the connect timeout (10 s), the second attempt would have begun 10 s after the first.
+    let format = ISO8601DateFormatter()
+    format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let dates = attempts.prefix(2).compactMap { ($0["attemptDate"] as? String).flatMap(format.date(from:)) }
+    #expect(dates.count == 2 && dates[1].timeIntervalSince(dates[0]) < 5, "\(attempts)")
+  }
+
+  /// A loopback port nothing listens on: one the system hands out, let go again.
+  static func unusedPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+      }
+    }
+    guard named else { throw E2EFailure("no free loopback port: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
   @Test("a receiver answering 500 gets the retry with the same notificationUUID; both attempts are listed")
   func retrySameUUID() async throws {
     let folder = try ShopFolder("notify-retry")
