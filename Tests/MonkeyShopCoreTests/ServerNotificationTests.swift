@@ -128,6 +128,10 @@ struct ServerNotificationTests {
     }
     #expect(decided?.isRevoked == true)
     #expect(storage.notifications.suffix(2).map(\.notificationType) == [.consumptionRequest, .refund])
+    // Made in one change, the REFUND is signed a millisecond after its CONSUMPTION_REQUEST: a
+    // server keeping the notification with the latest signedDate, as Apple advises, keeps it.
+    let dates = storage.notifications.suffix(2).map { ServerNotification.milliseconds($0.signedDate) }
+    #expect(dates == [ServerNotification.milliseconds(t0.addingTimeInterval(4)), dates[0] + 1])
   }
 
   @Test("a reversed refund leaves the transaction unrevoked, REFUND_REVERSED; only a refund can be reversed")

@@ -192,9 +192,19 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
     testNotificationToken: String? = nil
   ) -> ServerNotification {
     lastNumber += 1
+    // Apple's notifications can arrive out of order, and Apple's advice is to act on the one with
+    // the most recent signedDate
+    // (https://developer.apple.com/documentation/appstoreservernotifications/signeddate). A change
+    // that makes two about one transaction (a refund request granted at once: CONSUMPTION_REQUEST,
+    // then REFUND) signs the later one a millisecond after the earlier, so that advice holds.
+    var signedDate = now
+    if let transactionID, let earlier = outgoing.last(where: { $0.transactionID == transactionID }) {
+      let next = ServerNotification.milliseconds(earlier.signedDate) + 1
+      if ServerNotification.milliseconds(now) < next { signedDate = Date(timeIntervalSince1970: Double(next) / 1000) }
+    }
     let notification = ServerNotification(
       number: lastNumber, notificationUUID: UUID().uuidString.lowercased(), notificationType: type,
-      transactionID: transactionID, consumptionRequestReason: reason, signedDate: now, environment: environment,
+      transactionID: transactionID, consumptionRequestReason: reason, signedDate: signedDate, environment: environment,
       bundleId: bundleId, testNotificationToken: testNotificationToken, signedTransactionInfo: signedTransactionInfo)
     outgoing.append(notification)
     return notification
