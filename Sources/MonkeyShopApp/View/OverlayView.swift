@@ -29,6 +29,7 @@ struct OverlayView {
     let x = rect.x + 3
     let width = rect.width - 6
     let storefront = model.storefront
+    let owned = model.owned.owns(product.productIdentifier)
     let unit = product.price(in: storefront) ?? 0
     let total = unit * Decimal(sheet.quantity)
     var y = rect.y + 2
@@ -39,7 +40,7 @@ struct OverlayView {
     let rows: [(String, String, Style)] = [
       (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
       (words.unitPrice, storefront.format(unit), .plain),
-      model.owned.owns(product.productIdentifier)
+      owned
         ? (words.total, words.ownedNotCharged, Style(tint: .success, bold: true))
         : (words.total, storefront.format(total), Style(tint: .price, bold: true)),
       ("", product.credits.map { words.creditsGranted($0 * sheet.quantity) } ?? "", Style(tint: .success)),
@@ -51,7 +52,8 @@ struct OverlayView {
       y += 1
     }
     y += 1
-    let buy = "[ \(words.confirm) ]"
+    // The product row's words: an owned product is got again, not bought (it is not charged again).
+    let buy = "[ \(owned ? words.getAgain : words.confirm) ]"
     let cancel = "[ \(words.cancel) ]"
     canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
     canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
