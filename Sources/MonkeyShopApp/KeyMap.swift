@@ -17,13 +17,15 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
+  /// The question `l` asks mid-purchase: switch StoreKit now (the app restarts), or keep this one.
+  case switchNow, keepStoreKit
   /// The event log on the storefront, the list in the transaction manager.
   case pageUp, pageDown, toTop, toBottom
 }
 
 /// The part of the screen that has the keys.
 public enum KeyContext: String, Sendable, CaseIterable {
-  case main, paymentSheet, transactions, conditions, help, confirmQuit
+  case main, paymentSheet, transactions, conditions, help, confirmQuit, confirmSwitch
   /// Keys that act the same everywhere: quit at once, repaint, suspend.
   case global
 
@@ -36,6 +38,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case .conditions: Phrase("Conditions panel", "条件パネル")
     case .help: Phrase("Help", "ヘルプ")
     case .confirmQuit: Phrase("Quit?", "終了?")
+    case .confirmSwitch: Phrase("Switch StoreKit?", "StoreKit を切替?")
     }
   }
 }
@@ -249,6 +252,14 @@ public enum KeyMap {
     KeyBinding(
       [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
       help: Phrase("keep shopping", "買い物を続ける")),
+
+    // Switch confirmation
+    KeyBinding(
+      [.character("y"), .enter], .switchNow, .confirmSwitch, hint: Phrase("switch", "切替"),
+      help: Phrase("switch now (the app restarts)", "切り替える (アプリは再起動)")),
+    KeyBinding(
+      [.character("n"), .escape], .keepStoreKit, .confirmSwitch, hint: Phrase("stay", "そのまま"),
+      help: Phrase("keep this StoreKit", "今の StoreKit のまま")),
 
     // Everywhere: paging acts on the list in view, the event log on the storefront (older events
     // up) and the transaction manager's list (older transactions down).

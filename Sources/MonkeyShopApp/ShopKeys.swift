@@ -11,6 +11,7 @@ extension ShopModel {
     case .conditions: .conditions
     case .help: .help
     case .confirmQuit: .confirmQuit
+    case .confirmSwitch: .confirmSwitch
     }
   }
 
@@ -144,7 +145,19 @@ extension ShopModel {
       overlay = .transactions(selection: 0)
       return [.readHistory]
     case .switchStoreKit:
+      // The switch restarts the app: mid-purchase it asks first, as quitting does.
+      guard !isMidPurchase else {
+        overlay = .confirmSwitch
+        return []
+      }
       return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+    case .switchNow:
+      overlay = nil
+      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+    case .keepStoreKit:
+      overlay = nil
+      status = .storeKitKept(storeKit)
+      return []
     case .requestProducts:
       return requestProducts()
     case .restorePurchases:

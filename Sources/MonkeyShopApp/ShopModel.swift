@@ -48,6 +48,12 @@ public struct ShopModel: Sendable {
     case conditions(selection: Int)
     case help
     case confirmQuit
+    /// `l` pressed mid-purchase: switching StoreKit restarts the app, so it asks first.
+    case confirmSwitch
+
+    /// A question about the purchase in flight: the status beneath it, which describes that
+    /// purchase, stays while it is asked.
+    var asksAboutThePurchase: Bool { self == .confirmQuit || self == .confirmSwitch }
   }
 
   public let catalog: Catalog
@@ -206,6 +212,8 @@ public struct ShopModel: Sendable {
   }
 
   public var isPurchaseInFlight: Bool { !inFlight.isEmpty || pendingPurchase != nil }
+  /// Whether a purchase is under way: in flight, or its payment sheet waiting for an answer.
+  var isMidPurchase: Bool { isPurchaseInFlight || store.transactions.contains(where: \.awaitsPaymentSheet) }
 
   public var unfinishedCount: Int { store.unfinished.count }
 

@@ -21,8 +21,8 @@ extension ShopModel {
     if let status, isStale(status) { self.status = successor(ofStale: status) }
     // A newly opened overlay starts with no status about something else (the last purchase, an
     // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
-    // quit question, which asks about the purchase in flight that status describes.
-    if overlay != nil, overlay != .confirmQuit, keyContext != contextBefore, status == statusBefore {
+    // quit or switch question, which asks about the purchase in flight that status describes.
+    if let overlay, !overlay.asksAboutThePurchase, keyContext != contextBefore, status == statusBefore {
       status = nil
     }
     // So does a transaction's detail opened on another transaction than the one in view before.
