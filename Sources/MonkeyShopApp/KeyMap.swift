@@ -164,7 +164,6 @@ public enum KeyMap {
       whyNot: {
         $0.canMakePayments ? nil : .noRequestWhileRestricted
       }),
-    KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
       [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),
       help: Phrase("quit (asks if purchasing)", "終了 (購入中は確認)")),
@@ -279,6 +278,10 @@ public enum KeyMap {
       [.end], .toBottom, .global, hint: Phrase("bottom", "末尾"),
       help: Phrase("log or list: to the bottom", "ログ・一覧: 末尾へ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
+    // Help from anywhere, closing back to where it was opened.
+    KeyBinding(
+      [.character("?")], .openHelp, .global, hint: Phrase("help", "ヘルプ"),
+      help: Phrase("this help, from anywhere", "このヘルプ (どこからでも)")),
     KeyBinding(
       [.ctrlC], .quitNow, .global, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
       inHintBar: false),

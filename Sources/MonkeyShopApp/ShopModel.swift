@@ -39,14 +39,16 @@ public struct ShopModel: Sendable {
     public let quantity: Int
   }
 
-  public enum Overlay: Equatable, Sendable {
+  public indirect enum Overlay: Equatable, Sendable {
     case paymentSheet(PaymentSheet)
     case transactions(selection: Int)
     /// The transaction manager showing one transaction whole: its signed payload, whether it
     /// verifies, and which StoreKit 2 sequences hold it.
     case transactionDetail(selection: Int)
     case conditions(selection: Int)
-    case help
+    /// Help, opened from anywhere: it closes back to the overlay it was opened over (nil: the
+    /// storefront).
+    case help(over: Overlay? = nil)
     case confirmQuit
     /// `l` pressed mid-purchase: switching StoreKit restarts the app, so it asks first.
     case confirmSwitch

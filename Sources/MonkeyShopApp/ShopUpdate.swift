@@ -360,7 +360,7 @@ extension ShopModel {
 
   /// The sheet belongs to its transaction: once that is no longer waiting for the sheet's answer
   /// (the network went down, a `store reset`, another monkeyshop answered it), the sheet closes.
-  private mutating func closeAnsweredPaymentSheet() {
+  mutating func closeAnsweredPaymentSheet() {
     guard case .paymentSheet(let sheet) = overlay, store.transaction(sheet.transactionID)?.awaitsPaymentSheet != true
     else { return }
     overlay = nil
