@@ -223,12 +223,19 @@ public struct ShopModel: Sendable {
 
   /// The log's rows on the screen as it is now (80×24 where there is no screen), as the layout
   /// gives them.
-  var logRows: Int {
-    ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log.rows
+  var logRows: Int { logArea.rows }
+
+  private var logArea: ShopLayout.LogArea {
+    ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log
   }
 
-  /// How far back the log can scroll: to where its first entry is at the top.
-  var logScrollLimit: Int { max(0, log.count - logRows) }
+  /// How far back the log can scroll: to where its first entry is at the top, with the entries
+  /// after it that fit whole below it (some take two or three rows).
+  var logScrollLimit: Int {
+    let area = logArea
+    let fitting = ShopView.entriesFittingFromTheStart(self, rows: area.rows, width: area.width - ShopView.logTextX)
+    return max(0, log.count - fitting)
+  }
 
   // MARK: Time
 
