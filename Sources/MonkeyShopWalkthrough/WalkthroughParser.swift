@@ -31,11 +31,15 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
 /// key map use (`Conditions.set`, `Key(name:)`).
 public enum WalkthroughParser {
   /// Reads a walkthrough file. With the catalog it will run on, a storefront the catalog has no
-  /// prices in is refused here, with its line, rather than failing the run.
-  public static func load(path: String, catalog: Catalog? = nil) throws(WalkthroughError) -> Walkthrough {
+  /// prices in is refused here, with its line, rather than failing the run. A file not found is
+  /// told with the library's walkthrough its name is a slip of, if one is.
+  public static func load(path: String, catalog: Catalog? = nil, library: String? = nil) throws(WalkthroughError)
+    -> Walkthrough
+  {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
-      let problem = exists ? "cannot be read" : "no such file"
+      let problem =
+        exists ? "cannot be read" : "no such file" + WalkthroughLibrary.suggestion(for: path, library: library)
       throw WalkthroughError(problems: [
         .init(path: path, line: nil, message: "\(problem) (expected a walkthrough YAML file)")
       ])
