@@ -10,15 +10,21 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
     public let path: String
     /// Nil when the problem is the file itself (missing, unreadable).
     public let line: Int?
+    /// The column, where the place is a character rather than a line (a YAML syntax error).
+    public let column: Int?
     public let message: String
 
-    public init(path: String, line: Int?, message: String) {
+    public init(path: String, line: Int?, column: Int? = nil, message: String) {
       self.path = path
       self.line = line
+      self.column = column
       self.message = message
     }
 
-    public var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
+    public var description: String {
+      guard let line else { return "\(path): \(message)" }
+      return "\(path):\(line)" + (column.map { ":\($0)" } ?? "") + ": \(message)"
+    }
   }
 
   public let problems: [Problem]
@@ -120,7 +126,9 @@ struct WalkthroughReader {
           message +=
             " (\(context.text)" + (context.mark.line == mark.line ? ")" : " that starts on line \(context.mark.line))")
         }
-        return .init(path: path, line: mark.line, message: message)
+        // The YAML reader stops at its first syntax error: the file's other problems come once it
+        // is fixed, so the message says where, to the character.
+        return .init(path: path, line: mark.line, column: mark.column, message: message)
       default:
         break
       }
