@@ -17,13 +17,15 @@ public enum ShopAction: String, Sendable, CaseIterable {
   case nextValue, previousValue
   case close
   case confirmQuit, keepRunning
+  /// The question `l` asks mid-purchase: switch StoreKit now (the app restarts), or keep this one.
+  case switchNow, keepStoreKit
   /// The event log on the storefront, the list in the transaction manager.
   case pageUp, pageDown, toTop, toBottom
 }
 
 /// The part of the screen that has the keys.
 public enum KeyContext: String, Sendable, CaseIterable {
-  case main, paymentSheet, transactions, conditions, help, confirmQuit
+  case main, paymentSheet, transactions, conditions, help, confirmQuit, confirmSwitch
   /// Keys that act the same everywhere: quit at once, repaint, suspend.
   case global
 
@@ -36,6 +38,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case .conditions: Phrase("Conditions panel", "条件パネル")
     case .help: Phrase("Help", "ヘルプ")
     case .confirmQuit: Phrase("Quit?", "終了?")
+    case .confirmSwitch: Phrase("Switch StoreKit?", "StoreKit を切替?")
     }
   }
 }
@@ -161,7 +164,6 @@ public enum KeyMap {
       whyNot: {
         $0.canMakePayments ? nil : .noRequestWhileRestricted
       }),
-    KeyBinding([.character("?")], .openHelp, .main, hint: Phrase("help", "ヘルプ"), help: Phrase("this help", "このヘルプ")),
     KeyBinding(
       [.character("q")], .quit, .main, hint: Phrase("quit", "終了"),
       help: Phrase("quit (asks if purchasing)", "終了 (購入中は確認)")),
@@ -250,6 +252,14 @@ public enum KeyMap {
       [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
       help: Phrase("keep shopping", "買い物を続ける")),
 
+    // Switch confirmation
+    KeyBinding(
+      [.character("y"), .enter], .switchNow, .confirmSwitch, hint: Phrase("switch", "切替"),
+      help: Phrase("switch now (the app restarts)", "切り替える (アプリは再起動)")),
+    KeyBinding(
+      [.character("n"), .escape], .keepStoreKit, .confirmSwitch, hint: Phrase("stay", "そのまま"),
+      help: Phrase("keep this StoreKit", "今の StoreKit のまま")),
+
     // Everywhere: paging acts on the list in view, the event log on the storefront (older events
     // up) and the transaction manager's list (older transactions down).
     KeyBinding(
@@ -268,6 +278,10 @@ public enum KeyMap {
       [.end], .toBottom, .global, hint: Phrase("bottom", "末尾"),
       help: Phrase("log or list: to the bottom", "ログ・一覧: 末尾へ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
+    // Help from anywhere, closing back to where it was opened.
+    KeyBinding(
+      [.character("?")], .openHelp, .global, hint: Phrase("help", "ヘルプ"),
+      help: Phrase("this help, from anywhere", "このヘルプ (どこからでも)")),
     KeyBinding(
       [.ctrlC], .quitNow, .global, hint: Phrase("quit now", "即終了"), help: Phrase("quit at once", "すぐ終了"),
       inHintBar: false),

@@ -19,6 +19,8 @@ public enum Notice: Equatable, Sendable {
   case waitingForApproval(transactionID: String)
   case spent(balance: Int)
   case appSwitched(StoreKitAPI)
+  /// The switch question answered no: the app stays written with this StoreKit.
+  case storeKitKept(StoreKitAPI)
   case productsFailed(ProductRequestError)
   case finishedElsewhere(transactionID: String, TransactionState)
   /// A payment of this session is no longer in the store: it will never be answered.
@@ -59,7 +61,8 @@ public enum Notice: Equatable, Sendable {
 
   public var tone: Tone {
     switch self {
-    case .purchasing, .spent, .appSwitched, .finishedElsewhere, .alreadyDelivered, .restoreFinished: .info
+    case .purchasing, .spent, .appSwitched, .storeKitKept, .finishedElsewhere, .alreadyDelivered, .restoreFinished:
+      .info
     case .storeKit2(.pending), .refundTakenBack, .refundNotTold, .refundedBeforeDelivery: .warning
     case .storeKit2(.unverified): .failure
     case .purchased, .redelivered: .success

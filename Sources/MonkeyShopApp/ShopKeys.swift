@@ -11,6 +11,7 @@ extension ShopModel {
     case .conditions: .conditions
     case .help: .help
     case .confirmQuit: .confirmQuit
+    case .confirmSwitch: .confirmSwitch
     }
   }
 
@@ -40,9 +41,11 @@ extension ShopModel {
     return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
 
-  /// The bindings that can act now, for the hint bar.
+  /// The bindings that can act now, for the hint bar: the part of the screen's own, and on the
+  /// storefront the one key of everywhere its bar names (help); an overlay's footer keeps to its own.
   public var activeBindings: [KeyBinding] {
-    KeyMap.bindings(in: keyContext).filter { $0.inHintBar && $0.whyNot(self) == nil }
+    let everywhere = keyContext == .main ? KeyMap.bindings(in: .global) : []
+    return (KeyMap.bindings(in: keyContext) + everywhere).filter { $0.inHintBar && $0.whyNot(self) == nil }
   }
 
   /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.
@@ -88,7 +91,7 @@ extension ShopModel {
       case nil: break
       // Help has no keys of its own to explain: any other key closes it, as htop's help does
       // ("Press any key to return"). The key does nothing else: it was pressed to leave help.
-      case .help: overlay = nil
+      case .help: closeHelp()
       // In an overlay a key that does nothing says so where the person is looking.
       default: status = .cannot(keys: key.description, .notInThisOverlay)
       }
@@ -144,7 +147,19 @@ extension ShopModel {
       overlay = .transactions(selection: 0)
       return [.readHistory]
     case .switchStoreKit:
+      // The switch restarts the app: mid-purchase it asks first, as quitting does.
+      guard !isMidPurchase else {
+        overlay = .confirmSwitch
+        return []
+      }
       return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+    case .switchNow:
+      overlay = nil
+      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+    case .keepStoreKit:
+      overlay = nil
+      status = .storeKitKept(storeKit)
+      return []
     case .requestProducts:
       return requestProducts()
     case .restorePurchases:
@@ -154,7 +169,7 @@ extension ShopModel {
     case .cancelDownload:
       return cancelDownload()
     case .openHelp:
-      overlay = .help
+      overlay = .help(over: overlay)
       return []
     case .quit:
       if isPurchaseInFlight {
@@ -171,9 +186,11 @@ extension ShopModel {
     case .suspend:
       return [.screen(.suspend)]
     case .close:
-      // A transaction's detail closes back to the list it was opened from.
+      // A transaction's detail closes back to the list it was opened from, help to where it was opened.
       if case .transactionDetail(let selection) = overlay {
         overlay = .transactions(selection: selection)
+      } else if case .help = overlay {
+        closeHelp()
       } else {
         overlay = nil
       }
@@ -269,8 +286,8 @@ extension ShopModel {
   /// Pages the list in view: the transaction manager's (newest at the top), else the event log's
   /// (whose top is its first event).
   private mutating func page(_ action: ShopAction) {
-    if overlay == .help {
-      overlay = nil
+    if case .help = overlay {
+      closeHelp()
       return
     }
     if managerSelection != nil {
@@ -290,6 +307,15 @@ extension ShopModel {
     case .toTop: logScroll = logScrollLimit
     default: logScroll = 0
     }
+  }
+
+  /// Help closes back to where it was opened, as that is now: a payment sheet answered meanwhile
+  /// (elsewhere, or by a network gone down) has closed, and a list's selection stays in the list.
+  private mutating func closeHelp() {
+    guard case .help(let beneath) = overlay else { return }
+    overlay = beneath
+    closeAnsweredPaymentSheet()
+    clampSelections(keeping: nil)
   }
 
   private mutating func move(_ step: Int) {

@@ -39,15 +39,23 @@ public struct ShopModel: Sendable {
     public let quantity: Int
   }
 
-  public enum Overlay: Equatable, Sendable {
+  public indirect enum Overlay: Equatable, Sendable {
     case paymentSheet(PaymentSheet)
     case transactions(selection: Int)
     /// The transaction manager showing one transaction whole: its signed payload, whether it
     /// verifies, and which StoreKit 2 sequences hold it.
     case transactionDetail(selection: Int)
     case conditions(selection: Int)
-    case help
+    /// Help, opened from anywhere: it closes back to the overlay it was opened over (nil: the
+    /// storefront).
+    case help(over: Overlay? = nil)
     case confirmQuit
+    /// `l` pressed mid-purchase: switching StoreKit restarts the app, so it asks first.
+    case confirmSwitch
+
+    /// A question about the purchase in flight: the status beneath it, which describes that
+    /// purchase, stays while it is asked.
+    var asksAboutThePurchase: Bool { self == .confirmQuit || self == .confirmSwitch }
   }
 
   public let catalog: Catalog
@@ -206,6 +214,8 @@ public struct ShopModel: Sendable {
   }
 
   public var isPurchaseInFlight: Bool { !inFlight.isEmpty || pendingPurchase != nil }
+  /// Whether a purchase is under way: in flight, or its payment sheet waiting for an answer.
+  var isMidPurchase: Bool { isPurchaseInFlight || store.transactions.contains(where: \.awaitsPaymentSheet) }
 
   public var unfinishedCount: Int { store.unfinished.count }
 
@@ -213,12 +223,19 @@ public struct ShopModel: Sendable {
 
   /// The log's rows on the screen as it is now (80×24 where there is no screen), as the layout
   /// gives them.
-  var logRows: Int {
-    ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log.rows
+  var logRows: Int { logArea.rows }
+
+  private var logArea: ShopLayout.LogArea {
+    ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log
   }
 
-  /// How far back the log can scroll: to where its first entry is at the top.
-  var logScrollLimit: Int { max(0, log.count - logRows) }
+  /// How far back the log can scroll: to where its first entry is at the top, with the entries
+  /// after it that fit whole below it (some take two or three rows).
+  var logScrollLimit: Int {
+    let area = logArea
+    let fitting = ShopView.entriesFittingFromTheStart(self, rows: area.rows, width: area.width - ShopView.logTextX)
+    return max(0, log.count - fitting)
+  }
 
   // MARK: Time
 

@@ -21,8 +21,8 @@ extension ShopModel {
     if let status, isStale(status) { self.status = successor(ofStale: status) }
     // A newly opened overlay starts with no status about something else (the last purchase, an
     // earlier cancel); a status the opening itself gave stays, and so does the one beneath the
-    // quit question, which asks about the purchase in flight that status describes.
-    if overlay != nil, overlay != .confirmQuit, keyContext != contextBefore, status == statusBefore {
+    // quit or switch question, which asks about the purchase in flight that status describes.
+    if let overlay, !overlay.asksAboutThePurchase, keyContext != contextBefore, status == statusBefore {
       status = nil
     }
     // So does a transaction's detail opened on another transaction than the one in view before.
@@ -360,7 +360,7 @@ extension ShopModel {
 
   /// The sheet belongs to its transaction: once that is no longer waiting for the sheet's answer
   /// (the network went down, a `store reset`, another monkeyshop answered it), the sheet closes.
-  private mutating func closeAnsweredPaymentSheet() {
+  mutating func closeAnsweredPaymentSheet() {
     guard case .paymentSheet(let sheet) = overlay, store.transaction(sheet.transactionID)?.awaitsPaymentSheet != true
     else { return }
     overlay = nil

@@ -158,6 +158,8 @@ public struct Words: Sendable {
       return say(
         "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
         "アプリを \(storeKit) で書かれたものとして再起動しました (一つのアプリで二つの API は混ぜません)")
+    case .storeKitKept(let storeKit):
+      return say("Still \(storeKit): the app was not switched", "\(storeKit) のまま: 切り替えませんでした")
     case .productsFailed(let error):
       // As a failed purchase says it: the App Store's words marked as Apple's, then the code.
       let apple = say("Apple: \"\(error.code.message)\"", "Appleのメッセージ: \"\(error.code.message)\"")
@@ -381,6 +383,18 @@ public struct Words: Sendable {
     return purchaseInFlight
       ? say("Quit while a purchase is in flight? (\(answers))", "購入処理中です。終了しますか? (\(answers))")
       : say("The purchase has ended. Quit now? (\(answers))", "購入処理は終わりました。終了しますか? (\(answers))")
+  }
+  /// The switch question: `l` pressed mid-purchase (the switch restarts the app), and still open
+  /// once the purchase has ended, then saying so.
+  func switchQuestion(to storeKit: StoreKitAPI, purchaseInFlight: Bool) -> String {
+    let answers = "\(key(.switchNow, in: .confirmSwitch))/\(key(.keepStoreKit, in: .confirmSwitch))"
+    return purchaseInFlight
+      ? say(
+        "Switch to \(storeKit) mid-purchase? The app restarts (\(answers))",
+        "購入処理中です。\(storeKit) に切り替えて再起動しますか? (\(answers))")
+      : say(
+        "The purchase has ended. Switch to \(storeKit) now? (\(answers))",
+        "購入処理は終わりました。\(storeKit) に切り替えますか? (\(answers))")
   }
   var terminalTooSmall: String { say("terminal too small", "ターミナルが小さすぎます") }
   var onlyQuitActs: String {

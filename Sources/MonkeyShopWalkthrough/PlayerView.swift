@@ -225,7 +225,7 @@ extension PlayerModel {
     else { return }
     switch overlay {
     case .transactionDetail, .conditions, .help: break
-    case .paymentSheet, .transactions, .confirmQuit: return
+    case .paymentSheet, .transactions, .confirmQuit, .confirmSwitch: return
     }
     let whole = PlayerView.panelRows(shop, width: size.width, height: ScreenSize.minimum.height, freePlay: isFreePlay)
     // A panel given more rows leaves out no more: the fewest that hold it, found by halving.

@@ -49,6 +49,15 @@ public enum WalkthroughLibrary {
     return name
   }
 
+  /// ` (did you mean 'ask-to-buy-approved'?)` when a walkthrough not found is named one or two
+  /// edits from one of the library's, by the rule the reader suggests names by.
+  static func suggestion(for path: String, library: String?) -> String {
+    guard let library else { return "" }
+    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let known = files(in: library).map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
+    return WalkthroughReader.suggestion(name, known)
+  }
+
   private static func isFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -10,15 +10,21 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
     public let path: String
     /// Nil when the problem is the file itself (missing, unreadable).
     public let line: Int?
+    /// The column, where the place is a character rather than a line (a YAML syntax error).
+    public let column: Int?
     public let message: String
 
-    public init(path: String, line: Int?, message: String) {
+    public init(path: String, line: Int?, column: Int? = nil, message: String) {
       self.path = path
       self.line = line
+      self.column = column
       self.message = message
     }
 
-    public var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
+    public var description: String {
+      guard let line else { return "\(path): \(message)" }
+      return "\(path):\(line)" + (column.map { ":\($0)" } ?? "") + ": \(message)"
+    }
   }
 
   public let problems: [Problem]
@@ -31,11 +37,15 @@ public struct WalkthroughError: Error, Sendable, CustomStringConvertible {
 /// key map use (`Conditions.set`, `Key(name:)`).
 public enum WalkthroughParser {
   /// Reads a walkthrough file. With the catalog it will run on, a storefront the catalog has no
-  /// prices in is refused here, with its line, rather than failing the run.
-  public static func load(path: String, catalog: Catalog? = nil) throws(WalkthroughError) -> Walkthrough {
+  /// prices in is refused here, with its line, rather than failing the run. A file not found is
+  /// told with the library's walkthrough its name is a slip of, if one is.
+  public static func load(path: String, catalog: Catalog? = nil, library: String? = nil) throws(WalkthroughError)
+    -> Walkthrough
+  {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
-      let problem = exists ? "cannot be read" : "no such file"
+      let problem =
+        exists ? "cannot be read" : "no such file" + WalkthroughLibrary.suggestion(for: path, library: library)
       throw WalkthroughError(problems: [
         .init(path: path, line: nil, message: "\(problem) (expected a walkthrough YAML file)")
       ])
@@ -116,7 +126,9 @@ struct WalkthroughReader {
           message +=
             " (\(context.text)" + (context.mark.line == mark.line ? ")" : " that starts on line \(context.mark.line))")
         }
-        return .init(path: path, line: mark.line, message: message)
+        // The YAML reader stops at its first syntax error: the file's other problems come once it
+        // is fixed, so the message says where, to the character.
+        return .init(path: path, line: mark.line, column: mark.column, message: message)
       default:
         break
       }

@@ -79,18 +79,41 @@ enum Launch {
     if let first = arguments.first, names.contains(first) || asksForMore {
       run(MonkeyShop.self, arguments)
     } else {
-      run(StorefrontLine.self, arguments)
+      run(StorefrontLine.self, arguments, refused: { misplacedOptions(arguments, subcommands: names) })
     }
   }
 
-  /// Parses the arguments as `root` does and runs the command they name.
-  private static func run(_ root: any ParsableCommand.Type, _ arguments: [String]) {
+  /// Parses the arguments as `root` does and runs the command they name; a refused command line
+  /// is told as `refused` says it, when it has something better to say than the parser.
+  private static func run(
+    _ root: any ParsableCommand.Type, _ arguments: [String], refused: () -> String? = { nil }
+  ) {
+    let command: any ParsableCommand
     do {
-      var command = try root.parseAsRoot(arguments)
+      command = try root.parseAsRoot(arguments)
+    } catch {
+      if let line = refused() {
+        Output.warn(line)
+        root.exit(withError: ExitCode.validationFailure)
+      }
+      exit(root, after: error)
+    }
+    do {
+      var command = command
       try command.run()
     } catch {
       exit(root, after: error)
     }
+  }
+
+  /// Options put before a subcommand (`monkeyshop --data-dir X store transactions`): each
+  /// subcommand takes its own options after its name, so the line that says so gives the command
+  /// line corrected. Nil when no subcommand follows the first argument.
+  static func misplacedOptions(_ arguments: [String], subcommands names: Set<String>) -> String? {
+    guard let place = arguments.firstIndex(where: names.contains), place > 0 else { return nil }
+    let options = arguments[..<place].map(shellWord).joined(separator: " ")
+    let corrected = (["monkeyshop"] + arguments[place...] + arguments[..<place]).map(shellWord)
+    return "monkeyshop: \(options) belongs after the subcommand: \(corrected.joined(separator: " "))"
   }
 
   /// The one way a command's error reaches the user, through `Output`: a failure of the shop as

@@ -159,7 +159,7 @@ struct WalkthroughCommand: ParsableCommand {
     var rejected: [WalkthroughError.Problem] = []
     for path in paths {
       do {
-        walkthroughs.append(try WalkthroughParser.load(path: path, catalog: catalog))
+        walkthroughs.append(try WalkthroughParser.load(path: path, catalog: catalog, library: library))
       } catch {
         rejected += error.problems
       }
@@ -263,7 +263,7 @@ struct WalkthroughCommand: ParsableCommand {
     let catalog = try options.loadCatalog()
     let walkthrough: Walkthrough
     do {
-      walkthrough = try WalkthroughParser.load(path: path, catalog: catalog)
+      walkthrough = try WalkthroughParser.load(path: path, catalog: catalog, library: library)
     } catch {
       throw Failure(error.description, .invalidWalkthrough)
     }

@@ -42,6 +42,34 @@ import Testing
     }
   }
 
+  @Test(arguments: [Language.en, .ja])
+  func scrolledBackTheTopEntryIsWholeAndHomeShowsTheFirst(language: Language) throws {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, balance: 3, language: language)
+    // Cancelled purchases and spends: entries of one row and of two, mixed.
+    for _ in 0..<6 {
+      shop.press("5")
+      shop.press(.escape)
+      shop.press("s")
+    }
+    var model = shop.model
+    model.screenSize = ScreenSize(width: 80, height: 24)
+    let first = try #require(model.log.first).text(language)
+    for scroll in 1...model.logScrollLimit {
+      model.logScroll = scroll
+      var grid = TextGrid(size: ScreenSize(width: 80, height: 24))
+      ShopView(model: model).draw(on: &grid)
+      let log = Self.logLines(grid)
+      #expect(log.first.map(Self.startsWithTime) == true, "scrolled back \(scroll):\n\(grid)")
+      // The top entry is whole: its rows up to the next entry's time say all of it, uncut.
+      let top = log.prefix { $0 == log.first || !Self.startsWithTime($0) }
+      #expect(!top.contains { $0.contains("…") }, "scrolled back \(scroll):\n\(grid)")
+      #expect(!log.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "scrolled back \(scroll):\n\(grid)")
+      if scroll == model.logScrollLimit {
+        #expect(log.first?.contains(String(first.prefix(20))) == true, "Home does not show the first entry:\n\(grid)")
+      }
+    }
+  }
+
   @Test func aJapaneseEntryWrapsWithoutABlankRowAndIsNotCut() throws {
     let shop = ShopHarness(conditions: { $0.latency = .instant }, language: .ja)
     shop.press(.down, .down, .enter)

@@ -28,10 +28,16 @@ import Testing
     let notCharged = language == .ja ? "購入済み: 再び請求されません" : "owned already: not charged again"
     #expect(
       sheet.lines.contains { $0.contains(language == .ja ? "合計" : "Total") && $0.contains(notCharged) }, "\(sheet)")
+    // Its confirm button says what the row said: got again, not bought.
+    let getAgain = language == .ja ? "[ 再入手 ]" : "[ Get again ]"
+    let buy = language == .ja ? "[ 購入 ]" : "[ Buy ]"
+    #expect(sheet.contains(getAgain) && !sheet.contains(buy), "\(sheet)")
     // A product not owned is still offered at its price.
     shop.press(.escape)
     shop.press(.up)
     #expect(Self.row(shop, language == .ja ? "モンキークレジット 10" : "10 Monkey Credits").contains("$"), "\(shop.screen())")
+    shop.press(.enter)
+    #expect(shop.screen().contains(buy) && !shop.screen().contains(getAgain), "\(shop.screen())")
   }
 
   @Test func spendingFromAWalletThatOwesSaysWhy() throws {

@@ -32,7 +32,7 @@ import Testing
     return (ruleY, Array(Set(log.map(\.y))).sorted(), next)
   }
 
-  static let overlays: [ShopModel.Overlay?] = [nil, .help, .conditions(selection: 0), .transactions(selection: 0)]
+  static let overlays: [ShopModel.Overlay?] = [nil, .help(), .conditions(selection: 0), .transactions(selection: 0)]
 
   @Test(arguments: [
     ScreenSize(width: 80, height: 24), ScreenSize(width: 100, height: 30), ScreenSize(width: 200, height: 60),

@@ -215,7 +215,7 @@ import Testing
     // The transaction manager reads every transaction, the history's included, as it opens.
     for (key, overlay, effects) in [
       (Key.tab, ShopModel.Overlay.transactions(selection: 0), [ShopEffect.readHistory]),
-      (.character("c"), .conditions(selection: 0), []), (.character("?"), .help, []),
+      (.character("c"), .conditions(selection: 0), []), (.character("?"), .help(), []),
     ] {
       #expect(Self.press(&model, key) == effects)
       #expect(model.overlay == overlay)

@@ -109,6 +109,8 @@ struct TextLanguageTests {
       DownloadState.allCases.filter { $0 != .finished }.map(words.downloadState)
       + [
         words.scrolledBack(3), words.quitQuestion(purchaseInFlight: true), words.quitQuestion(purchaseInFlight: false),
+        words.switchQuestion(to: .storeKit2, purchaseInFlight: true),
+        words.switchQuestion(to: .storeKit2, purchaseInFlight: false),
         words.onlyQuitActs,
         words.reason(.requestFailed),
         words.notice(.waitingForApproval(transactionID: "1"), title: product),

@@ -24,6 +24,14 @@ struct WalkthroughFileTests {
   /// The storefronts the shipped catalog prices every product in.
   static let priced = "USA, JPN, GBR, DEU, FRA, CAN, AUS"
 
+  @Test func aYAMLSyntaxErrorSaysItsLineColumnAndWhatWasExpected() {
+    let found = problems("name: x\nsteps:\n  - press: [5\n  - bogus: 1\n")
+    #expect(
+      found.map(\.description) == [
+        "test.yaml:4:10: not valid YAML: did not find expected ',' or ']' (while parsing a flow sequence that starts on line 3)"
+      ], "\(found)")
+  }
+
   /// A storefront the catalog has no prices in cannot run: it is refused with the file, the line
   /// and the storefronts the catalog does price, as a starting storefront, a starting condition and
   /// a `set` step.

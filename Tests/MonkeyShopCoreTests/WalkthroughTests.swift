@@ -410,7 +410,9 @@ struct WalkthroughParserTests {
     let problem = found.first { $0.message.contains(refusal.message) }
     #expect(problem != nil, "\(found.map(\.description))")
     #expect(problem?.line == refusal.line)
-    #expect(problem?.description.hasPrefix("test.yaml:\(refusal.line): ") == true)
+    // A YAML syntax error says its column too.
+    let place = "test.yaml:\(refusal.line)" + (problem?.column.map { ":\($0)" } ?? "") + ": "
+    #expect(problem?.description.hasPrefix(place) == true)
   }
 
   @Test func everyProblemOfAFileIsReportedInLineOrder() {

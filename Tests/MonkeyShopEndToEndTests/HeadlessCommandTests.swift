@@ -54,6 +54,19 @@ struct HeadlessCommandTests {
     #expect(try balance(fromJSON: shown.stdout) == 5, "\(shown)")
   }
 
+  @Test("--data-dir before the subcommand: one line saying it goes after, with the command line corrected")
+  func optionBeforeTheSubcommand() async throws {
+    let folder = try ShopFolder("option-before")
+    let other = folder.root.appendingPathComponent("my data").path
+    let refused = try await monkeyshop("--data-dir", other, "store", "transactions", in: folder)
+    #expect(refused.exitStatus == 64, "\(refused)")
+    let corrected = "monkeyshop store transactions --data-dir '\(other)'"
+    #expect(
+      refused.stderr == "monkeyshop: --data-dir '\(other)' belongs after the subcommand: \(corrected)\n", "\(refused)")
+    // The corrected line runs.
+    try await expectSuccess(monkeyshop("store", "transactions", "--data-dir", other, in: folder))
+  }
+
   static let refusedPurchases: [(arguments: [String], fragments: [String])] = [
     (["buy", ShippedCatalog.five, "--quantity", "0"], ["invalid quantity 0", "1 to 10", "MS-E0009"]),
     (["buy", ShippedCatalog.ten, "--quantity", "11"], ["invalid quantity 11", "1 to 10", "MS-E0009"]),

@@ -111,6 +111,19 @@ struct WalkthroughCommandTests {
     #expect(lines.suffix(2) == ["2 passed, 1 failed", ""], "\(result)")
   }
 
+  /// A bundled walkthrough's name misspelt: `--play` and a headless run both say which was meant.
+  @Test("a misspelt walkthrough name is told with the one it is a slip of", arguments: [true, false])
+  func aMisspeltNameSaysWhichWasMeant(play: Bool) async throws {
+    let folder = try ShopFolder("walkthrough-misspelt")
+    let arguments = ["walkthrough"] + (play ? ["--play"] : []) + ["ask-to-by-approved", "--catalog", Locations.catalog]
+    let result = try await Child(arguments, in: folder).wait(timeout: .seconds(60))
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "ask-to-by-approved: no such file (did you mean 'ask-to-buy-approved'?) (expected a walkthrough YAML file)"),
+      "\(result)")
+  }
+
   /// `--list` shows each bundled walkthrough's file, name and one-line description.
   @Test("--list shows each walkthrough's name and its description")
   func listShowsDescriptions() async throws {

@@ -15,7 +15,10 @@ struct OverlayView {
     case .transactionDetail: drawTransactionDetail(on: &canvas)
     case .conditions(let selection): drawConditions(selection: selection, on: &canvas)
     case .help: drawHelp(on: &canvas)
-    case .confirmQuit: drawQuit(on: &canvas)
+    case .confirmQuit: drawQuestion(words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight), on: &canvas)
+    case .confirmSwitch:
+      drawQuestion(
+        words.switchQuestion(to: model.storeKit.other, purchaseInFlight: model.isMidPurchase), on: &canvas)
     }
   }
 
@@ -29,6 +32,7 @@ struct OverlayView {
     let x = rect.x + 3
     let width = rect.width - 6
     let storefront = model.storefront
+    let owned = model.owned.owns(product.productIdentifier)
     let unit = product.price(in: storefront) ?? 0
     let total = unit * Decimal(sheet.quantity)
     var y = rect.y + 2
@@ -39,7 +43,7 @@ struct OverlayView {
     let rows: [(String, String, Style)] = [
       (words.quantityLabel, "\(sheet.quantity)", Style(bold: true)),
       (words.unitPrice, storefront.format(unit), .plain),
-      model.owned.owns(product.productIdentifier)
+      owned
         ? (words.total, words.ownedNotCharged, Style(tint: .success, bold: true))
         : (words.total, storefront.format(total), Style(tint: .price, bold: true)),
       ("", product.credits.map { words.creditsGranted($0 * sheet.quantity) } ?? "", Style(tint: .success)),
@@ -51,7 +55,8 @@ struct OverlayView {
       y += 1
     }
     y += 1
-    let buy = "[ \(words.confirm) ]"
+    // The product row's words: an owned product is got again, not bought (it is not charged again).
+    let buy = "[ \(owned ? words.getAgain : words.confirm) ]"
     let cancel = "[ \(words.cancel) ]"
     canvas.put(buy, x: x, y: y, style: Style(tint: .success, bold: true, reverse: true))
     canvas.put(cancel, x: x + TextWidth.of(buy) + 3, y: y, style: .bold)
@@ -157,7 +162,7 @@ struct OverlayView {
     // A heading (no keys) or a key line: its keys, then what they do.
     var lines: [(keys: String?, text: String)] = []
     // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
-    for context in KeyContext.allCases where ![.help, .confirmQuit, .global].contains(context) {
+    for context in KeyContext.allCases where ![.help, .confirmQuit, .confirmSwitch, .global].contains(context) {
       lines.append((nil, context.title.text(words.language)))
       let keys = KeyMap.helpLines(in: context) + (context == .main ? KeyMap.helpLines(in: .global) : [])
       lines += keys.map { ($0.keys, $0.help.text(words.language)) }
@@ -206,8 +211,8 @@ struct OverlayView {
     return widths
   }
 
-  private func drawQuit(on canvas: inout some Canvas) {
-    let text = words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight)
+  /// A yes-or-no question (quit, switch StoreKit), its answer keys in its text.
+  private func drawQuestion(_ text: String, on canvas: inout some Canvas) {
     let rect = canvas.centered(width: TextWidth.of(text) + 6, height: 5)
     canvas.band(rect)
     canvas.box(rect, title: "monkeyshop", style: Style(tint: .warning))
@@ -218,7 +223,7 @@ struct OverlayView {
   static func showsStatus(_ overlay: ShopModel.Overlay?) -> Bool {
     switch overlay {
     case .paymentSheet, .transactions, .transactionDetail, .conditions: true
-    case nil, .help, .confirmQuit: false
+    case nil, .help, .confirmQuit, .confirmSwitch: false
     }
   }
 

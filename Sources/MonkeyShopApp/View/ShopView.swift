@@ -192,13 +192,16 @@ public struct ShopView {
     var title = words.eventLog(model.storeKit)
     if model.logScroll > 0 { title += " · " + words.scrolledBack(model.logScroll) }
     canvas.rule(title, x: area.x, y: area.top, width: area.width)
-    let textX = area.x + 12
-    for (offset, row) in Self.logRows(model, rows: area.rows, width: area.width - 12).enumerated() {
+    let textX = area.x + Self.logTextX
+    for (offset, row) in Self.logRows(model, rows: area.rows, width: area.width - Self.logTextX).enumerated() {
       let y = area.top + 1 + offset
       if let time = row.time { canvas.put(time, x: area.x + 1, y: y, style: .muted) }
-      canvas.put(row.text, x: textX, y: y, width: area.width - 12, style: Self.style(of: row.event))
+      canvas.put(row.text, x: textX, y: y, width: area.width - Self.logTextX, style: Self.style(of: row.event))
     }
   }
+
+  /// Where an entry's text begins in the log's area: after its time.
+  static let logTextX = 12
 
   /// One row of the event log: an entry's first row carries its time.
   struct LogRow {
@@ -208,39 +211,53 @@ public struct ShopView {
   }
 
   /// The rows the log shows: the entries up to the scrolled-back one, newest at the bottom, a long
-  /// entry wrapped onto a second or third row rather than cut (an error's code and ID stay in view);
-  /// from the first entry when they do not fill the rows.
+  /// entry wrapped onto a second or third row rather than cut (an error's code and ID stay in view).
+  /// The top row always begins an entry, with its time, never an entry's second half alone. Scrolled
+  /// back, the top entry is whole and the rows left below go to the newer entries, the last shown
+  /// from its start (its rest is below, as the rule says); following the end, the newest entry is
+  /// whole at the bottom, and an older one with too few rows above it shows its first rows, the
+  /// last of them ending in "…".
   static func logRows(_ model: ShopModel, rows: Int, width: Int) -> [LogRow] {
     guard rows > 0, width > 0 else { return [] }
-    func rowsOf(_ entry: LogEntry) -> [LogRow] {
-      let time = LogClock.format(from: model.launchDate, to: entry.time)
-      let lines = wrap(entry.text(model.words.language), width: width)
-      return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
-    }
     let end = max(0, model.log.count - model.logScroll)
     var shown: [LogRow] = []
     var index = end
-    var topRows = 0
-    while index > 0, shown.count < rows {
-      index -= 1
-      let entry = rowsOf(model.log[index])
-      topRows = entry.count
+    while index > 0 {
+      let entry = logRows(of: model.log[index - 1], model, width: width)
+      guard shown.count + entry.count <= rows else { break }
       shown.insert(contentsOf: entry, at: 0)
+      index -= 1
     }
-    if shown.count > rows {
-      // The top row always begins an entry, with its time: an entry that does not fit whole shows
-      // its first rows, the last of them ending in "…", never its second half alone.
-      let excess = shown.count - rows
-      var top = Array(shown[..<(topRows - excess)])
+    guard shown.count < rows else { return shown }
+    if end == model.log.count, index > 0 {
+      var top = Array(logRows(of: model.log[index - 1], model, width: width).prefix(rows - shown.count))
       top[top.count - 1].text = TextWidth.truncate(top[top.count - 1].text, to: max(0, width - 1)) + "…"
-      return top + shown[topRows...]
+      return top + shown
     }
     var next = end
     while shown.count < rows, next < model.log.count {
-      shown += rowsOf(model.log[next])
+      shown += logRows(of: model.log[next], model, width: width)
       next += 1
     }
     return Array(shown.prefix(rows))
+  }
+
+  /// An entry's rows in a log `width` cells wide: its first row carries its time.
+  static func logRows(of entry: LogEntry, _ model: ShopModel, width: Int) -> [LogRow] {
+    let time = LogClock.format(from: model.launchDate, to: entry.time)
+    let lines = wrap(entry.text(model.words.language), width: width)
+    return lines.enumerated().map { LogRow(time: $0.offset == 0 ? time : nil, text: $0.element, event: entry.event) }
+  }
+
+  /// How many entries from the log's first fit whole in `rows` rows `width` cells wide: scrolled
+  /// back as far as it goes, the log shows them from its first entry at the top.
+  static func entriesFittingFromTheStart(_ model: ShopModel, rows: Int, width: Int) -> Int {
+    var used = 0
+    for (index, entry) in model.log.enumerated() {
+      used += logRows(of: entry, model, width: width).count
+      if used > rows { return index }
+    }
+    return model.log.count
   }
 
   /// Text in rows of `width` cells, continued with an indent; three rows at most. A row breaks at
