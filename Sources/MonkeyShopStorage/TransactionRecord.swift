@@ -266,6 +266,11 @@ struct TransactionRecord: Sendable {
     }
   }
 
+  /// The newest revision (every row written counts one): 0 when empty.
+  func newestRevision() throws(DataFileError) -> Int64 {
+    try access { try database.read { try Int64.fetchOne($0, sql: "SELECT max(revision) FROM storeTransaction") ?? 0 } }
+  }
+
   /// How many transactions the record holds.
   func count() throws(DataFileError) -> Int {
     try access { try database.read { try RecordedTransaction.fetchCount($0) } }

@@ -107,8 +107,6 @@ struct RecordSourceTests {
     }
     let record = try RecordSource(folderPath: folder, catalog: Catalog(products: [])).current()
     let order = try #require(OrderID.of(Self.transaction(12)))
-    // #7's refund is its latest change: it comes last.
-    let every = Array(1...6) + Array(8...30) + [7]
     #expect(try record.entries(ofOrder: order).map(\.number) == [12])
     #expect(try record.refundPage(after: nil).entries.map(\.number) == [7])
     #expect(try Self.numbers(record).count == 30)
