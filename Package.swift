@@ -171,7 +171,10 @@ let package = Package(
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",
-      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough"]
+      dependencies: [
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
