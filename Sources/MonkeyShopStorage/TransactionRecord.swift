@@ -179,11 +179,8 @@ struct TransactionRecord: Sendable {
   /// Whether any row lacks its order ID (found by the partial index, at no cost for a record
   /// without one). False for a record whose schema predates order IDs: its migration fills them.
   private static func lacksOrderIDs(_ db: Database) throws -> Bool {
-    guard
-      try db.indexes(on: RecordedTransaction.databaseTableName).contains(where: {
-        $0.name == "storeTransaction_on_missingOrderID"
-      })
-    else { return false }
+    let indexed = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'storeTransaction_on_missingOrderID'"
+    guard try Bool.fetchOne(db, sql: indexed) ?? false else { return false }
     return try Bool.fetchOne(
       db,
       sql: "SELECT 1 FROM storeTransaction INDEXED BY storeTransaction_on_missingOrderID WHERE orderID IS NULL LIMIT 1"
