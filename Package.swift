@@ -73,6 +73,7 @@ let package = Package(
         "MonkeyShopStorage",
         "MonkeyShopSigning",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
@@ -170,7 +171,10 @@ let package = Package(
     ),
     .testTarget(
       name: "MonkeyShopEndToEndTests",
-      dependencies: ["MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough"]
+      dependencies: [
+        "MonkeyShopDomain", "MonkeyShopStorage", "MonkeyShopApp", "MonkeyShopWalkthrough",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

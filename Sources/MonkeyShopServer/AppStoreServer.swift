@@ -98,7 +98,9 @@ public enum AppStoreServer {
     let app = Application(
       router: router,
       server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limit: limit)])),
-      configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
+      configuration: .init(
+        address: .hostname(host, port: settings.port), serverName: nil,
+        availableConnectionsDelegate: ConnectionLimit.delegate()),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? settings.port
         let shown = host.contains(":") ? "[\(host)]" : host

@@ -147,6 +147,7 @@ public final class DataFolder: ShopStorage {
       try record?.record(leaving)
     }
     newStore.leaving = []
+    if let record { newStore.recordRevision = try record.newestRevision() }
     if let signer {
       try signer.signUnsigned(&newStore) { environment in
         try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) }
@@ -279,6 +280,10 @@ public final class DataFolder: ShopStorage {
       } ?? StoreState()
     let record = try self.record(in: folder, creating: false, migrating: locked)
     let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
+    if let record, let written = store.recordRevision {
+      try TransactionNumbers.checkRecord(
+        record.newestRevision(), recordPath: recordPath, storeWrittenAt: written, storePath: storePath)
+    }
     if let wallet {
       try TransactionNumbers.checkWallet(
         wallet, walletPath: walletPath, store: store, storePath: storePath, history: history,

@@ -67,7 +67,7 @@ public struct RecordRows: Sendable {
           sql: """
             SELECT CASE WHEN revocationDate IS NULL THEN json_extract(json, '$.signedPurchase')
               ELSE json_extract(json, '$.signedRefund') END AS jws
-            FROM storeTransaction WHERE number = ? AND orderID IS NOT NULL
+            FROM storeTransaction WHERE number = ? AND orderID <> ''
             """, arguments: [number])
         guard let row else { return nil }
         return .some(row["jws"])
@@ -133,7 +133,7 @@ public struct RecordRows: Sendable {
   public func hasSigned() throws(DataFileError) -> Bool {
     try record.access {
       try record.database.read { db in
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM storeTransaction WHERE orderID IS NOT NULL LIMIT 1") ?? false
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM storeTransaction WHERE orderID <> '' LIMIT 1") ?? false
       }
     }
   }
@@ -146,7 +146,7 @@ public struct RecordRows: Sendable {
           db,
           sql: """
             SELECT purchaseDate FROM storeTransaction INDEXED BY storeTransaction_on_purchaseDate
-            WHERE orderID IS NOT NULL ORDER BY purchaseDate LIMIT 1
+            WHERE orderID <> '' ORDER BY purchaseDate LIMIT 1
             """)
       }
     }
@@ -159,7 +159,7 @@ public struct RecordRows: Sendable {
     limit: Int
   ) throws -> [(RecordKey, RecordedTransaction)] {
     let key = refunds ? "revocationDate" : "purchaseDate"
-    var conditions = [refunds ? "revocationDate IS NOT NULL" : "revocationDate IS NULL", "orderID IS NOT NULL"]
+    var conditions = [refunds ? "revocationDate IS NOT NULL" : "revocationDate IS NULL", "orderID <> ''"]
     var arguments: [(any DatabaseValueConvertible)?] = []
     let index: String
     if refunds {

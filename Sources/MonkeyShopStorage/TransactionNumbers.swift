@@ -25,6 +25,23 @@ enum TransactionNumbers {
     )
   }
 
+  /// Refuses a record older than the store: the store was written beside the record when it held
+  /// `written` revisions, and this one holds fewer (a copy put back from a backup). The
+  /// transactions that left the store for the record since are in neither: used as it is, the
+  /// record would be half right, and its history, refunds and the server's pages would silently
+  /// lack them. Nothing is written. A record deleted outright is not refused: the store counts on
+  /// from the wallet's numbers, as for a deleted store.
+  static func checkRecord(
+    _ revision: Int64, recordPath: String, storeWrittenAt written: Int64, storePath: String
+  ) throws(DataFileError) {
+    guard revision < written else { return }
+    throw DataFileError(
+      path: recordPath,
+      problem:
+        "is older than \(storePath): the store was written beside a record of \(written) changes, and this one holds only \(revision), so it lacks transactions that moved there since (a copy put back from a backup?); put back the newest record.sqlite (with the record.sqlite-wal beside it, if there was one), or move store.json away to go on with this record without them"
+    )
+  }
+
   /// Before a change: the store counts on from the highest number the wallet has seen.
   static func catchUp(_ store: inout StoreState, with wallet: Wallet) {
     store.lastTransactionNumber = max(store.lastTransactionNumber, wallet.lastTransactionNumber)

@@ -70,7 +70,17 @@ struct TransactionRecord: Sendable {
     }
     try check(info, path: path)
     let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
-    if let reusing, reusing.identity == identity { return reusing }
+    if var reusing, reusing.identity == identity {
+      // Rows an earlier monkeyshop recorded since (without their order IDs) are given them first.
+      if try reusing.access({ try reusing.database.read(Self.lacksOrderIDs) }) {
+        guard creating || migrating else {
+          reusing.isCurrent = false
+          return reusing
+        }
+        try reusing.access(writing: true) { try reusing.database.write(Self.fillOrderIDs) }
+      }
+      return reusing
+    }
     var configuration = Configuration()
     configuration.label = name
     // A writer holds the folder's lock, so SQLite waits only for a checkpoint or a reader's
@@ -93,13 +103,15 @@ struct TransactionRecord: Sendable {
         // (https://www.sqlite.org/wal.html).
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
         try migrator.migrate(database)
-      } else if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
-        // An earlier version's record: each migration is one SQLite transaction, so a crash
-        // leaves the schema before it or after it, and the next opening goes on from there.
+      } else if try !database.read({ try migrator.hasCompletedMigrations($0) }) || database.read(lacksOrderIDs) {
+        // An earlier version's record, or rows an earlier version recorded without their order
+        // IDs: each migration, and the filling in, is one SQLite transaction, so a crash leaves the
+        // record before it or after it, and the next opening goes on from there.
         guard creating || migrating else {
           return TransactionRecord(database: database, path: path, identity: identity, isCurrent: false)
         }
         try migrator.migrate(database)
+        try database.write(fillOrderIDs)
       }
       return TransactionRecord(database: database, path: path, identity: identity)
     } catch {
@@ -143,18 +155,7 @@ struct TransactionRecord: Sendable {
     // order IDs of its rows here, in the same SQLite transaction as the column.
     migrator.registerMigration("serving") { db in
       try db.alter(table: RecordedTransaction.databaseTableName) { $0.add(column: "orderID", .text) }
-      let rows = try Row.fetchCursor(db, sql: "SELECT number, json FROM storeTransaction")
-      var orders: [(Int64, String)] = []
-      while let row = try rows.next() {
-        let number: Int64 = row["number"]
-        let json: String = row["json"]
-        guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))),
-          let orderID = OrderID.of(transaction)
-        else { continue }
-        orders.append((number, orderID))
-      }
-      let update = try db.makeStatement(sql: "UPDATE storeTransaction SET orderID = ? WHERE number = ?")
-      for (number, orderID) in orders { try update.execute(arguments: [orderID, number]) }
+      try fillOrderIDs(db)
       try db.execute(
         sql: """
           CREATE INDEX storeTransaction_on_orderID ON storeTransaction(orderID);
@@ -164,7 +165,45 @@ struct TransactionRecord: Sendable {
             WHERE \(RecordRows.shownByVersion1);
           """)
     }
+    // A row's order ID is known for every row: '' for a transaction the App Store never signed,
+    // so NULL means only "not yet filled in" (a row a monkeyshop older than "serving" inserted,
+    // which knows no such column), found by its own small index at each opening.
+    migrator.registerMigration("orderIDs") { db in
+      try db.execute(
+        sql: "CREATE INDEX storeTransaction_on_missingOrderID ON storeTransaction(number) WHERE orderID IS NULL")
+      try fillOrderIDs(db)
+    }
     return migrator
+  }
+
+  /// Whether any row lacks its order ID (found by the partial index, at no cost for a record
+  /// without one). False for a record whose schema predates order IDs: its migration fills them.
+  private static func lacksOrderIDs(_ db: Database) throws -> Bool {
+    let indexed = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'storeTransaction_on_missingOrderID'"
+    guard try Bool.fetchOne(db, sql: indexed) ?? false else { return false }
+    return try Bool.fetchOne(
+      db,
+      sql: "SELECT 1 FROM storeTransaction INDEXED BY storeTransaction_on_missingOrderID WHERE orderID IS NULL LIMIT 1"
+    ) ?? false
+  }
+
+  /// Gives every row without an order ID its own (`OrderID.of`), or '' for a transaction the App
+  /// Store never signed, so no page of the server's leaves a row out for want of one. A row that
+  /// is not a transaction is refused, naming it, as reading it would be.
+  private static func fillOrderIDs(_ db: Database) throws {
+    let rows = try Row.fetchCursor(db, sql: "SELECT number, json FROM storeTransaction WHERE orderID IS NULL")
+    var orders: [(Int64, String)] = []
+    while let row = try rows.next() {
+      let number: Int64 = row["number"]
+      let json: String = row["json"]
+      guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))) else {
+        throw DatabaseError(
+          resultCode: .SQLITE_CORRUPT, message: "transaction #\(number) is not a transaction monkeyshop can read")
+      }
+      orders.append((number, OrderID.of(transaction) ?? ""))
+    }
+    let update = try db.makeStatement(sql: "UPDATE storeTransaction SET orderID = ? WHERE number = ?")
+    for (number, orderID) in orders { try update.execute(arguments: [orderID, number]) }
   }
 
   // MARK: Writing
@@ -222,6 +261,11 @@ struct TransactionRecord: Sendable {
         return (highest, delivered)
       }
     }
+  }
+
+  /// The newest revision (every row written counts one): 0 when empty.
+  func newestRevision() throws(DataFileError) -> Int64 {
+    try access { try database.read { try Int64.fetchOne($0, sql: "SELECT max(revision) FROM storeTransaction") ?? 0 } }
   }
 
   /// How many transactions the record holds.
@@ -322,8 +366,9 @@ struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
   var revocationDate: Int64?
   /// Finished by the app with a transaction identifier (credited or unlocked).
   var delivered: Bool
-  /// The order ID Look Up Order ID finds it by (`OrderID.of`); nil for a transaction without a
-  /// transaction ID, which the App Store never signed.
+  /// The order ID Look Up Order ID finds it by (`OrderID.of`); '' for a transaction without a
+  /// transaction ID, which the App Store never signed; nil only in a row an earlier monkeyshop
+  /// inserted, until the record is next opened (`fillOrderIDs`).
   var orderID: String?
   /// When the row was last written, counting up across the record.
   var revision: Int64
@@ -343,7 +388,7 @@ struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
     productType = transaction.record?.type
     revocationDate = transaction.revocationDate.map(Self.milliseconds)
     delivered = transaction.finished && transaction.transactionIdentifier != nil
-    orderID = OrderID.of(transaction)
+    orderID = OrderID.of(transaction) ?? ""
     revision = 0
     let line = try HistoryLines.encode([transaction], path: path)
     json = String(decoding: line.dropLast(), as: UTF8.self)

@@ -91,17 +91,52 @@ struct TransactionRecordTests {
     }
   }
 
-  @Test("numbers never repeat when the record is deleted or put back from an older copy")
+  @Test(
+    "a record put back from an older copy is refused, naming it and the store, until the newest is back or the store moved away; numbers never repeat"
+  )
   func numbersAfterRecordRestored() throws {
-    try withDataFolder { folder in
-      for index in 0..<25 { try buyAndFinish(folder, at: index) }
-      let older = try #require(FileManager.default.contents(atPath: folder.recordPath))
-      for index in 25..<50 { try buyAndFinish(folder, at: index) }
-      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
-      try older.write(to: URL(fileURLWithPath: folder.recordPath))
+    try withDataFolder { first in
+      /// The record's bytes as a backup would copy them, all of its changes in the file.
+      func copy(_ folder: DataFolder) throws -> Data {
+        try folder.openedRecord?.database.writeWithoutTransaction {
+          try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        return try #require(FileManager.default.contents(atPath: folder.recordPath))
+      }
+      /// `data` put in the record's place, as a restore from a backup does (a new file).
+      func putBack(_ data: Data) throws -> DataFolder {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: first.recordPath + suffix) }
+        try data.write(to: URL(fileURLWithPath: first.recordPath))
+        return DataFolder(path: first.path)
+      }
+      for index in 0..<25 { try buyAndFinish(first, at: index) }
+      let older = try copy(first)
+      for index in 25..<50 { try buyAndFinish(first, at: index) }
+      let newest = try copy(first)
+      var folder = try putBack(older)
+      // Transactions #6 to #30 left the store for the record after the copy was made: neither holds
+      // them. Every reading says so, and nothing is written.
+      let store = FileManager.default.contents(atPath: folder.storePath)
+      for attempt in [{ _ = try buyAndFinish(folder, at: 50) }, { _ = try folder.readEveryTransaction() }] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(
+          error?.message.contains(
+            "is older than \(folder.storePath): the store was written beside a record of 30 changes, and this one holds only 5"
+          ) == true, "\(String(describing: error))")
+        #expect(error?.errorID.exitStatus == .dataError)
+      }
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+      // The newest put back: every transaction is there.
+      folder = try putBack(newest)
+      #expect(try folder.readEveryTransaction().map(\.id) == (1...50).map(String.init))
+      // The older one kept and the store moved away: numbers go on from the wallet's.
+      folder = try putBack(older)
+      try FileManager.default.removeItem(atPath: folder.storePath)
       #expect(try buyAndFinish(folder, at: 50).id == "51")
       for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
       #expect(try buyAndFinish(folder, at: 51).id == "52")
+      for index in 52..<75 { try buyAndFinish(folder, at: index) }
       // And with only the record left, above its highest number.
       try FileManager.default.removeItem(atPath: folder.storePath)
       try FileManager.default.removeItem(atPath: folder.walletPath)

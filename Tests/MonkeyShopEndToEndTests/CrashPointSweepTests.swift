@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MonkeyShopDomain
 import MonkeyShopStorage
 import Testing
@@ -15,9 +16,10 @@ import Testing
 /// repeated, every later command working. Then one more purchase, checked the same way.
 ///
 /// The record's SQLite calls (its locks, its write-ahead log) more than double the crash points:
-/// the two conversion cases alone make 437, ten minutes on a 2-core machine.
+/// the two conversion cases alone make 437, ten minutes on a 2-core machine, and the migration of
+/// an earlier record 298, eight minutes.
 /// `MONKEYSHOP_SWEEP_ONLY=TEXT` sweeps only the cases whose command or template names TEXT
-/// (`legacy-history`, `refund`), for a focused run.
+/// (`legacy-history`, `earlier-record`, `refund`), for a focused run.
 @Suite("Crash-point sweep", .tags(.endToEnd, .crashSweep), .timeLimit(.minutes(60)))
 struct CrashPointSweepTests {
   /// A state prepared with ordinary commands, in which the command under test has work to do.
@@ -31,6 +33,9 @@ struct CrashPointSweepTests {
     /// Left as earlier versions left the folder: the record's transactions in `history.jsonl`, no
     /// `record.sqlite`, so the command converts it first.
     var legacyHistory = false
+    /// Left as a monkeyshop older than order IDs left the folder: its record of the first schema
+    /// (no order IDs, none of the serving indexes), so the command migrates it first.
+    var earlierRecord = false
   }
 
   static let five = ShippedCatalog.five
@@ -81,6 +86,11 @@ struct CrashPointSweepTests {
     name: "legacy-history", setup: withHistory.setup, balance: 105, transactions: withHistory.transactions,
     legacyHistory: true)
 
+  /// 25 purchases, #1 to #5 in a record of the first schema, as an earlier monkeyshop left it.
+  static let earlierRecord = Template(
+    name: "earlier-record", setup: Array(repeating: ["buy", five], count: 25), balance: 125,
+    transactions: Array(repeating: "purchased", count: 25), earlierRecord: true)
+
   /// A writing command, the state it runs in, and what the balance may be after the next launch,
   /// leaving out the credits of purchases that were not purchased in the template (those are
   /// counted from the store's list: a killed `buy` may or may not have been charged). Two values
@@ -114,6 +124,9 @@ struct CrashPointSweepTests {
     // there), and by a listing, which takes the lock only for it.
     Case(command: ["buy", five], template: legacyHistory, allowedBalances: [105]),
     Case(command: ["store", "transactions"], template: legacyHistory, allowedBalances: [105]),
+    // The migration of an earlier record (its order IDs filled in, its indexes made) by a purchase,
+    // which then records #6 there.
+    Case(command: ["buy", five], template: earlierRecord, allowedBalances: [125]),
     // A non-consumable whose hosted content is unpacked into the data folder: after any kill the
     // content is whole or absent, and whole once the launch has finished the purchase.
     Case(command: ["buy", HostedPackage.jungleMap], template: credited, allowedBalances: [15]),
@@ -221,6 +234,7 @@ struct CrashPointSweepTests {
           + "wanted balance \(template.balance), \(template.transactions)")
     }
     if template.legacyHistory { try Self.asHistoryFile(folder) }
+    if template.earlierRecord { try Self.asEarlierRecord(folder) }
     return (folder, view)
   }
 
@@ -238,6 +252,41 @@ struct CrashPointSweepTests {
     guard
       FileManager.default.createFile(atPath: data.historyPath, contents: lines, attributes: [.posixPermissions: 0o600])
     else { throw E2EFailure("cannot write \(data.historyPath)") }
+  }
+
+  /// The folder as a monkeyshop older than order IDs left it: the record of the first schema, and
+  /// a store that does not count the record's revisions.
+  static func asEarlierRecord(_ folder: ShopFolder) throws {
+    let data = DataFolder(path: folder.data.path)
+    let record = try DatabaseQueue(path: data.recordPath)
+    try record.writeWithoutTransaction { db in
+      for index in ["orderID", "product_purchaseDate", "refund", "version1", "missingOrderID"] {
+        try db.execute(sql: "DROP INDEX storeTransaction_on_\(index)")
+      }
+      try db.execute(sql: "ALTER TABLE storeTransaction DROP COLUMN orderID")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('serving', 'orderIDs')")
+      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    try record.close()
+    let store = URL(fileURLWithPath: data.storePath)
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: store)) as? [String: Any])
+    object["recordRevision"] = nil
+    try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: store)
+  }
+
+  /// After a kill in the migration of an earlier record and the commands after it: the record is
+  /// of this version's schema, every row with its order ID.
+  func checkMigrated(_ folder: ShopFolder, context: String) throws {
+    let record = try DatabaseQueue(path: DataFolder(path: folder.data.path).recordPath)
+    defer { try? record.close() }
+    let (migrations, missing) = try record.read { db in
+      (
+        try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM storeTransaction WHERE orderID IS NULL") ?? -1
+      )
+    }
+    #expect(migrations == ["orderIDs", "serving", "transactions"], "\(context): migrations \(migrations)")
+    #expect(missing == 0, "\(context): \(missing) rows without their order IDs")
   }
 
   struct Run {
@@ -285,6 +334,7 @@ struct CrashPointSweepTests {
     }
     try await checkLaunchAndPurchase(folder, testCase: testCase, templateView: templateView, context: context)
     if testCase.command.starts(with: ["store", "certificate"]) { try await checkChain(folder, context: context) }
+    if testCase.template.earlierRecord { try checkMigrated(folder, context: context) }
     return Run(dataPath: data, calls: calls, killed: killedHere)
   }
 

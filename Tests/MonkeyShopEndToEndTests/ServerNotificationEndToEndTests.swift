@@ -155,6 +155,57 @@ struct ServerNotificationEndToEndTests {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
+  /// The signed transaction of each listed transaction, by ID (`store transactions --json`).
+  func listedJWS(_ folder: ShopFolder) async throws -> [String: String] {
+    let listed = try expectSuccess(await monkeyshop("store", "transactions", "--json", in: folder))
+    let transactions = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed)")
+    return Dictionary(
+      transactions.compactMap { entry in (entry["id"] as? String).map { ($0, entry["jws"] as? String ?? "") } },
+      uniquingKeysWith: { $1 })
+  }
+
+  @Test(
+    "a refund of a purchase an earlier monkeyshop recorded without its record reaches the receiver signed, verified and stored"
+  )
+  func refundOfEarlierPurchase() async throws {
+    let folder = try ShopFolder("notify-earlier")
+    // As an earlier monkeyshop left the folder: two purchases in history.jsonl, written before
+    // transactions kept what they cost (`record`), where and how they were signed.
+    try FileManager.default.createDirectory(
+      at: folder.data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let lines = [
+      #"{"finished":true,"hasPurchaseIssue":false,"id":"1","productIdentifier":"com.monkeyshop.credits.5","purchaseDate":1700000000,"quantity":1,"state":"purchased"}"#,
+      #"{"finished":true,"hasPurchaseIssue":false,"id":"2","productIdentifier":"com.monkeyshop.credits.10","purchaseDate":1700000100,"quantity":2,"state":"purchased"}"#,
+    ]
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.data.appendingPathComponent("history.jsonl"))
+    let receiver = try await Receiver(in: folder, root: try await exportRoot(folder))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    try expectSuccess(await monkeyshop("store", "refund", "1", in: folder))
+    let sender = try Child(["server", "--port", "0"], in: folder)
+    _ = try await waitFor(folder, "the REFUND's delivery") { $0.count == 1 && $0.allSatisfy(Self.delivered) }
+    sender.kill(SIGTERM)
+    _ = try await sender.wait()
+
+    let received = try receiver.received()
+    let refund = try #require(received.first, "nothing received")
+    #expect(received.count == 1)
+    #expect(refund["verified"] as? Bool == true, "\(refund)")
+    let payload = try #require(refund["notification"] as? [String: Any])
+    #expect(payload["notificationType"] as? String == "REFUND")
+    let data = try #require(payload["data"] as? [String: Any])
+    let signed = try #require(data["signedTransactionInfo"] as? String, "REFUND without its transaction: \(payload)")
+    #expect(refund["transactionVerified"] as? Bool == true, "\(refund)")
+    let transaction = try #require(refund["transaction"] as? [String: Any])
+    #expect(transaction["transactionId"] as? String == "1")
+    #expect(transaction["productId"] as? String == "com.monkeyshop.credits.5")
+    #expect(transaction["revocationDate"] != nil && transaction["revocationReason"] as? Int == 0)
+    #expect(transaction["purchaseDate"] as? Int == 1_700_000_000_000)
+    // Signed once and stored: every later read serves the same bytes.
+    #expect(try await listedJWS(folder)["1"] == signed)
+    #expect(try await listedJWS(folder)["1"] == signed)
+  }
+
   @Test("a receiver answering 500 gets the retry with the same notificationUUID; both attempts are listed")
   func retrySameUUID() async throws {
     let folder = try ShopFolder("notify-retry")

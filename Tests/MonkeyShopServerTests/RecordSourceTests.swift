@@ -98,11 +98,11 @@ struct RecordSourceTests {
       try record.record((1...30).map { Self.transaction($0, refunded: $0 == 7) })
       // What the previous version wrote: no order IDs, none of the serving indexes.
       try record.database.write { db in
-        for index in ["orderID", "product_purchaseDate", "refund", "version1"] {
+        for index in ["orderID", "product_purchaseDate", "refund", "version1", "missingOrderID"] {
           try db.execute(sql: "DROP INDEX storeTransaction_on_\(index)")
         }
         try db.execute(sql: "ALTER TABLE storeTransaction DROP COLUMN orderID")
-        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'serving'")
+        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('serving', 'orderIDs')")
       }
     }
     let record = try RecordSource(folderPath: folder, catalog: Catalog(products: [])).current()
@@ -110,6 +110,59 @@ struct RecordSourceTests {
     #expect(try record.entries(ofOrder: order).map(\.number) == [12])
     #expect(try record.refundPage(after: nil).entries.map(\.number) == [7])
     #expect(try Self.numbers(record).count == 30)
+  }
+
+  @Test(
+    "Rows an earlier monkeyshop recorded without their order IDs are served in every page, given them at the next reading"
+  )
+  func fillsMissingOrderIDs() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monkeyshop-record-\(UUID())").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.write(store: [], last: 31, in: folder)
+    // A payment still waiting for a parent's approval when `store reset` took it out of the queue.
+    let unsigned = StoreTransaction(
+      id: "31", productIdentifier: "com.monkeyshop.credits.5", quantity: 1, state: .deferred,
+      purchaseDate: Self.start.addingTimeInterval(31))
+    let writer: TransactionRecord
+    do {
+      let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+      defer { close(descriptor) }
+      writer = try #require(try TransactionRecord.open(folder: descriptor, folderPath: folder, creating: true))
+    }
+    try writer.record((1...30).map { Self.transaction($0, refunded: $0 == 7) } + [unsigned])
+    /// What a monkeyshop older than the order IDs leaves: it inserts rows without the column.
+    func forgetOrderIDs() throws {
+      try writer.database.write { db in
+        try db.execute(sql: "UPDATE storeTransaction SET orderID = NULL WHERE number IN (3, 7, 12, 31)")
+      }
+    }
+    func missing() throws -> Int {
+      try writer.database.read {
+        try Int.fetchOne($0, sql: "SELECT count(*) FROM storeTransaction WHERE orderID IS NULL") ?? -1
+      }
+    }
+    let order = try #require(OrderID.of(Self.transaction(12)))
+    // #7's refund is its latest change: it comes last.
+    let every = Array(1...6) + Array(8...30) + [7]
+    // The server already reading the record (its connection kept), and a server starting on it.
+    let running = RecordSource(folderPath: folder, catalog: Catalog(products: []))
+    #expect(try Self.numbers(running.current()) == every)
+    for source in [running, RecordSource(folderPath: folder, catalog: Catalog(products: []))] {
+      try forgetOrderIDs()
+      #expect(try missing() == 4)
+      let record = try source.current()
+      #expect(try Self.numbers(record) == every)
+      #expect(try record.refundPage(after: nil).entries.map(\.number) == [7])
+      #expect(try record.entries(ofOrder: order).map(\.number) == [12])
+      #expect(try record.jws("12") == "purchase.12.jws")
+      #expect(try missing() == 0)
+    }
+    // The deferred payment was never signed: no order, and in no page.
+    let none = try writer.database.read {
+      try String.fetchOne($0, sql: "SELECT orderID FROM storeTransaction WHERE number = 31")
+    }
+    #expect(none == "")
   }
 
   /// Every transaction of the history, page after page, in its order.

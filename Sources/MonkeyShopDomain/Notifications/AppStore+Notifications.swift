@@ -5,15 +5,47 @@ import Foundation
 // same locked write, so none is lost to a crash.
 
 extension AppStore {
-  /// Records a notification about a transaction, stamped with the transaction's environment.
+  /// Records a notification about a transaction, stamped with the transaction's environment. The
+  /// transaction's signed transaction goes with it (`signedTransactionInfo`, else the one the change
+  /// stores as it is written): a purchase completed before transactions kept a record is given one
+  /// first (`recordIfMissing`), so that it is signed and stored too.
   mutating func notify(
     _ type: NotificationType, about transaction: StoreTransaction, reason: ConsumptionRequestReason? = nil,
     at now: Date, signedTransactionInfo: String? = nil
   ) {
+    let transaction = recordIfMissing(transaction)
     state.notifications.record(
       type, transactionID: transaction.id, reason: reason, at: now,
       environment: transaction.environment ?? state.conditions.environment,
       bundleId: transaction.record?.bundleId ?? catalog.bundleIdentifier, signedTransactionInfo: signedTransactionInfo)
+  }
+
+  /// A purchase completed before transactions kept a record (in a folder an earlier monkeyshop
+  /// made, its history converted from `history.jsonl`) has no signed transaction stored: each read
+  /// signs one from the catalog (`SignedTransactionPayload(_:catalog:storefront:)`). A notification
+  /// about it must carry it signed: Apple's `REFUND` gives the refund in the transaction's fields
+  /// ("The `revocationDate` contains the timestamp of the refunded transaction. The
+  /// `originalTransactionId` and `productId` identify the original transaction and product. The
+  /// `revocationReason` contains the reason.",
+  /// https://developer.apple.com/documentation/appstoreservernotifications/notificationtype), which
+  /// are `signedTransactionInfo`'s. So the store's copy is given the record the catalog gives it
+  /// (the one its reads were signed from), in the storefront and environment it was signed in, and
+  /// the change signs it once and stores it, as every completion is. A product the catalog no
+  /// longer sells has no record to give: its notification goes without a signed transaction.
+  private mutating func recordIfMissing(_ transaction: StoreTransaction) -> StoreTransaction {
+    guard transaction.record == nil, SignedTransactionPayload.isSigned(transaction),
+      let index = state.transactions.firstIndex(where: { $0.id == transaction.id }),
+      let product = catalog.product(transaction.productIdentifier)
+    else { return transaction }
+    let storefront = transaction.storefront.flatMap(Storefront.named) ?? storefront
+    guard
+      let record = PurchaseRecord(
+        product: product, quantity: transaction.quantity, storefront: storefront, bundleId: catalog.bundleIdentifier)
+    else { return transaction }
+    state.transactions[index].record = record
+    state.transactions[index].storefront = storefront.code
+    state.transactions[index].environment = transaction.environment ?? .sandbox
+    return state.transactions[index]
   }
 
   /// `ONE_TIME_CHARGE` for each transaction the App Store charged: "Customer purchases a

@@ -12,7 +12,7 @@ extension StoreState {
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case schemaVersion, conditions, transactions, lastTransactionNumber, notifications
-    case appTransactionID
+    case appTransactionID, recordRevision
   }
 
   /// The notifications are written once the store has any (a URL, a notification): a store that
@@ -24,6 +24,7 @@ extension StoreState {
     try container.encode(transactions, forKey: .transactions)
     try container.encode(lastTransactionNumber, forKey: .lastTransactionNumber)
     try container.encodeIfPresent(appTransactionID, forKey: .appTransactionID)
+    try container.encodeIfPresent(recordRevision, forKey: .recordRevision)
     if notifications != NotificationQueue() { try container.encode(notifications, forKey: .notifications) }
   }
 
@@ -38,6 +39,10 @@ extension StoreState {
     // Absent from stores written before notifications: none sent, none waiting.
     notifications = try container.decodeIfPresent(NotificationQueue.self, forKey: .notifications) ?? NotificationQueue()
     appTransactionID = try container.decodeIfPresent(String.self, forKey: .appTransactionID)
+    if container.contains(.recordRevision) {
+      recordRevision = Int64(
+        try container.decodeWholeNumber(forKey: .recordRevision, in: 0...Self.transactionNumberLimit))
+    }
     var seen = Set<Int>()
     for (index, transaction) in transactions.enumerated() {
       let place = "transactions[\(index)]"

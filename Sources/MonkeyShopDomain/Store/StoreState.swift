@@ -24,6 +24,11 @@ public struct StoreState: Codable, Equatable, Sendable {
   /// (https://developer.apple.com/documentation/storekit/apptransaction/apptransactionid). A data
   /// folder is one account's one app.
   public var appTransactionID: String?
+  /// The App Store's record's newest revision (`record.sqlite`, which counts every row written) when
+  /// this store was last written beside it: a record holding less is older than this store (a copy
+  /// put back from a backup), and lacks transactions that left the store for it since. Nil: written
+  /// before the record was counted, or with no record yet.
+  public var recordRevision: Int64?
   /// Transactions this change took out of the store (as they last were), for the storage to append
   /// to the history before it writes the store without them. Never written to `store.json`, and
   /// not part of what the store is (`==`): a store read back has none.
@@ -35,7 +40,7 @@ public struct StoreState: Codable, Equatable, Sendable {
     lhs.schemaVersion == rhs.schemaVersion && lhs.conditions == rhs.conditions
       && lhs.transactions == rhs.transactions && lhs.lastTransactionNumber == rhs.lastTransactionNumber
       && lhs.notifications == rhs.notifications
-      && lhs.appTransactionID == rhs.appTransactionID
+      && lhs.appTransactionID == rhs.appTransactionID && lhs.recordRevision == rhs.recordRevision
   }
 
   /// A new `appTransactionId`: a decimal string of 18 digits, the shape of Apple's (an "Apple-
@@ -80,6 +85,7 @@ public struct StoreState: Codable, Equatable, Sendable {
     let kept = transactions.filter { $0.state == .purchased && !$0.finished }
     let last = lastTransactionNumber
     let app = appTransactionID
+    let revision = recordRevision
     let leaving = leaving + transactions.filter { !($0.state == .purchased && !$0.finished) }
     // Notifications are Apple's record, not a test condition: those waiting still go out.
     let notifications = notifications
@@ -87,6 +93,7 @@ public struct StoreState: Codable, Equatable, Sendable {
     lastTransactionNumber = last
     self.notifications = notifications
     appTransactionID = app
+    recordRevision = revision
     transactions = kept
     self.leaving = leaving
     return kept
