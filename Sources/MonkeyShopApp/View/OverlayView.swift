@@ -224,7 +224,7 @@ struct OverlayView {
 
   /// The status (what just happened, or why a key did nothing) wrapped to `width`, whole: an error
   /// ID at its end is never cut off. No rows without a status.
-  private func statusLines(width: Int) -> [String] {
+  func statusLines(width: Int) -> [String] {
     guard let status = model.status else { return [] }
     return ShopView.wrap(words.notice(status, title: model.title(of:)), width: width, lines: 6)
   }
@@ -243,7 +243,7 @@ struct OverlayView {
 
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
   /// they fit (help lists the others).
-  func drawKeys(on canvas: inout some Canvas, rect: Rect) {
+  func drawKeys(on canvas: inout some Canvas, rect: Rect, reserving reserved: Int = 0) {
     var labels: [String] = []
     var previous: KeyBinding?
     for binding in model.activeBindings {
@@ -257,6 +257,8 @@ struct OverlayView {
       previous = binding
     }
     let text = " " + labels.joined(separator: " · ") + " "
-    canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
+    canvas.put(
+      TextWidth.truncate(text, to: rect.width - 4 - reserved), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted
+    )
   }
 }
