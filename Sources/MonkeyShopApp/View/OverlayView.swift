@@ -73,8 +73,9 @@ struct OverlayView {
       return drawKeys(on: &canvas, rect: rect)
     }
     let rows = max(1, rect.height - 3 - max(1, statusRows))
-    // Pages: the one the selection is on, so PgDn shows the next page whole.
-    let first = selection - selection % rows
+    // Pages: the one the selection is on, so PgDn shows the next page whole; the last page is
+    // filled with the last transactions, so End shows a whole page too.
+    let first = max(0, min(selection - selection % rows, list.count - rows))
     let page = list.newestFirst(first..<first + rows)
     let cells = [words.transactionColumns] + page.map(cells(of:))
     let lines = Self.table(cells, width: width)
