@@ -170,8 +170,9 @@ struct StoreCommand: ParsableCommand {
         return
       }
       let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
-      let conditions = store.state.conditions
-      say("\(condition) = \(condition.value(in: conditions, defaultStorefront: store.catalog.defaultStorefront))")
+      let current = condition.value(in: store.state.conditions, defaultStorefront: store.catalog.defaultStorefront)
+      // A forced error by its number and its name, as the conditions bar shows it: `2 paymentCancelled`.
+      say("\(condition) = \([.failNext, .failAll].contains(condition) ? condition.shown(current, in: .en) : current)")
     }
   }
 

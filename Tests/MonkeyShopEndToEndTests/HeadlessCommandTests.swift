@@ -145,6 +145,14 @@ struct HeadlessCommandTests {
     #expect(try snapshot(folder) == before, "a refused value changes nothing")
   }
 
+  @Test("store set failNext by name echoes the error's number and name")
+  func storeSetFailNextByName() async throws {
+    let folder = try ShopFolder("set-fail-name")
+    let result = try await monkeyshop("store", "set", "failNext", "paymentCancelled", in: folder)
+    try expectSuccess(result)
+    #expect(result.stdout.contains("failNext = 2 paymentCancelled"), "\(result)")
+  }
+
   @Test("store set refuses an unknown condition, and a storefront the catalog has no prices for")
   func storeSetRefusals() async throws {
     let folder = try ShopFolder("set-refusals")
@@ -219,6 +227,12 @@ struct HeadlessCommandTests {
     let result = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
     #expect(result.exitStatus == 1, "\(result)")
     #expect(result.stderr.contains("MS-E0003"), "\(result)")
+    // Said once: the payment was not added, and why.
+    #expect(
+      result.stderr.contains(
+        "the payment was not added: canMakePayments() is false: purchases are restricted (\(ShippedCatalog.five))"),
+      "\(result)")
+    #expect(result.stderr.components(separatedBy: "added").count == 2, "\(result)")
     #expect(result.stdout.contains("SKPaymentQueue.canMakePayments() → false"), "\(result)")
     #expect(try await storeTransactions(folder).isEmpty)
     #expect(try await walletBalance(folder) == 0)
