@@ -158,12 +158,16 @@ struct HeadlessCommandTests {
     let folder = try ShopFolder("set-refusals")
     let unknown = try await monkeyshop("store", "set", "bananas", "on", in: folder)
     #expect(unknown.exitStatus == 64, "\(unknown)")
-    #expect(unknown.stderr.contains("'bananas' is invalid for '<condition>'"), "\(unknown)")
+    #expect(unknown.stderr.contains("unknown condition or setting 'bananas' (expected one of"), "\(unknown)")
     for condition in [
       "purchasesAllowed", "network", "askToBuy", "continueOnStorefrontChange", "skipPaymentSheet", "crashPoint",
     ] {
-      #expect(unknown.stderr.contains("- \(condition)"), "the conditions there are: \(unknown)")
+      #expect(unknown.stderr.contains(condition), "the conditions there are: \(unknown)")
     }
+    // A misspelt one: the name it may be, as a walkthrough's `set` says it.
+    let misspelt = try await monkeyshop("store", "set", "netwrok", "down", in: folder)
+    #expect(misspelt.exitStatus == 64, "\(misspelt)")
+    #expect(misspelt.stderr.contains("unknown condition or setting 'netwrok' (did you mean 'network'?)"), "\(misspelt)")
     // ITA is a storefront monkeyshop knows, but the shipped catalog has no Italian prices.
     let unpriced = try await monkeyshop("store", "set", "storefront", "ITA", in: folder)
     #expect(unpriced.exitStatus == 64, "\(unpriced)")
