@@ -109,6 +109,8 @@ public enum Reason: Equatable, Sendable {
   case notInThisOverlay
   case logAtStart
   case logAtEnd
+  case detailAtStart
+  case detailAtEnd
   /// No download to pause, resume, start again or cancel.
   case noDownload
 }

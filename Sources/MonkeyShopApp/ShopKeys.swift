@@ -277,17 +277,34 @@ extension ShopModel {
   func whyNotPage(logAt end: Reason, logMoves: Bool) -> Reason? {
     switch overlay {
     case nil: logMoves ? nil : end
+    // The detail scrolls its rows, up to its first and down to its last.
+    case .transactionDetail:
+      end == .logAtStart
+        ? (min(detailScroll, detailHiddenRows) > 0 ? nil : .detailAtStart)
+        : (detailScroll < detailHiddenRows ? nil : .detailAtEnd)
     // Help closes on any key, these too.
-    case .transactions, .transactionDetail, .help: nil
+    case .transactions, .help: nil
     default: .notInThisOverlay
     }
   }
 
   /// Pages the list in view: the transaction manager's (newest at the top), else the event log's
-  /// (whose top is its first event).
+  /// (whose top is its first event); in a transaction's detail, its rows (↑↓ still go to the
+  /// transaction before or after).
   private mutating func page(_ action: ShopAction) {
     if case .help = overlay {
       closeHelp()
+      return
+    }
+    if case .transactionDetail = overlay {
+      let hidden = detailHiddenRows
+      let page = transactionPageRows
+      switch action {
+      case .pageUp: detailScroll = max(0, min(detailScroll, hidden) - page)
+      case .pageDown: detailScroll = min(hidden, detailScroll + page)
+      case .toTop: detailScroll = 0
+      default: detailScroll = hidden
+      }
       return
     }
     if managerSelection != nil {

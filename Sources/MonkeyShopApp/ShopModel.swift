@@ -74,7 +74,12 @@ public struct ShopModel: Sendable {
   /// Each product row's quantity, by product identifier (1 where none was set): `+`/`−` change the
   /// selected row's, and a buy key pays for its own row's.
   public internal(set) var quantities: [String: Int] = [:]
-  public internal(set) var overlay: Overlay?
+  public internal(set) var overlay: Overlay? {
+    // Another transaction's detail, or another panel, shows from its top.
+    didSet { if overlay != oldValue { detailScroll = 0 } }
+  }
+  /// How many of the open transaction detail's rows are scrolled out of view above (PgDn).
+  public internal(set) var detailScroll = 0
   /// The screen's size, as the terminal last said; nil where there is no screen (headless commands).
   public internal(set) var screenSize: ScreenSize?
   public internal(set) var status: Notice?

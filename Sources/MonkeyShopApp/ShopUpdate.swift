@@ -237,7 +237,7 @@ extension ShopModel {
         fail(
           ShopFailure(
             .purchasesRestricted,
-            "canMakePayments() is false: purchases are restricted, no payment for \(pending.productIdentifier) is added"
+            "canMakePayments() is false: purchases are restricted (\(pending.productIdentifier))"
           ))
       }
       return []

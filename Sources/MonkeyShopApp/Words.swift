@@ -69,6 +69,16 @@ public struct Words: Sendable {
     say("StoreKit events (\(storeKit))", "StoreKit イベント (\(storeKit))")
   }
 
+  /// A transaction detail taller than its box: rows below, rows above, and the key that shows them.
+  var detailMoreBelow: String {
+    let key = key(.pageDown, in: .global)
+    return say("↓ more: \(key)", "↓ 続きあり: \(key)")
+  }
+  var detailMoreAbove: String {
+    let key = key(.pageUp, in: .global)
+    return say("↑ more: \(key)", "↑ 上にもあり: \(key)")
+  }
+
   func scrolledBack(_ entries: Int) -> String {
     let end = key(.toBottom, in: .global)
     return say("\(entries) newer below · \(end) follows", "新しい \(entries) 件は下 · \(end) で最新")
@@ -262,6 +272,8 @@ public struct Words: Sendable {
       say("only an interrupted purchase can be resolved", "解決できるのは中断された購入だけです")
     case .logAtStart: say("the event log shows its first event", "イベントログは先頭です")
     case .logAtEnd: say("the event log shows its newest event", "イベントログは最新です")
+    case .detailAtStart: say("the detail shows its first row", "詳細は先頭です")
+    case .detailAtEnd: say("the detail shows its last row", "詳細は末尾です")
     case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
     case .noDownload: say("no download to act on", "操作できるダウンロードはありません")
     }

@@ -154,6 +154,9 @@ extension PlayerView {
     var upNext: String?
     let active = model.activeBindings
     switch model.keyContext {
+    case _ where model.isScreenTooSmall:
+      // Nothing but quitting acts: no step, no --auto to resume.
+      break
     case .entry:
       items.append(words.goToPrompt(model.entry ?? "", of: model.walkthrough.steps.count))
     case .help, .freePlay:

@@ -180,9 +180,11 @@ extension PlayerModel {
     return isFreePlay ? .freePlay : .stepping
   }
 
-  /// The bindings that can act now, for the band's keys line.
+  /// The bindings that can act now, for the band's keys line: below the minimum size only quitting.
   var activeBindings: [PlayerKeyBinding] {
-    PlayerKeys.bindings(in: keyContext).filter { $0.inHintBar && $0.whyNot(self) == nil }
+    PlayerKeys.bindings(in: keyContext).filter {
+      $0.inHintBar && $0.whyNot(self) == nil && (!isScreenTooSmall || [.quit, .storefrontQuit].contains($0.action))
+    }
   }
 
   /// The step typed after `g`, when it is one the walkthrough has (0: the start).

@@ -18,7 +18,9 @@ struct PlayerView {
     let shopRows = size.height - band.height
     var region = RegionCanvas(
       base: canvas, size: ScreenSize(width: size.width, height: size.isLargeEnough ? shopRows : size.height))
-    if size.isLargeEnough, shopRows < ScreenSize.minimum.height, let shop = model.shownShop {
+    if size.isLargeEnough, shopRows < ScreenSize.minimum.height || model.overlayHiddenRows > 0,
+      let shop = model.shownShop
+    {
       if model.overlayHiddenRows > 0 {
         // A panel taller than the rows above the band: the storefront drawn whole, a window on it.
         drawScrolled(shop, on: &region)
@@ -207,30 +209,33 @@ extension PlayerModel {
   var shopRows: Int? { screenSize.map { $0.height - band(for: $0).height } }
 
   /// Rows of the open panel out of view: a panel taller than the rows above the band (the
-  /// transaction's detail, the conditions, help at 80×24) is drawn at the height it needs, at most
-  /// the storefront's minimum, and scrolls in the rows above the band.
+  /// transaction's detail, the conditions, help at 80×24) is drawn at the height it needs and
+  /// scrolls in the rows above the band. The storefront's minimum holds the conditions and help;
+  /// a transaction's detail as tall as it needs to show every row, which the storefront itself
+  /// would scroll.
   var overlayHiddenRows: Int {
-    guard let size = screenSize, size.isLargeEnough, let rows = shopRows, rows < ScreenSize.minimum.height,
-      let panelHeight
-    else { return 0 }
+    guard let size = screenSize, size.isLargeEnough, let rows = shopRows, let panelHeight else { return 0 }
     return max(0, panelHeight - rows)
   }
 
-  /// Measures the open panel: the fewest rows, from those above the band up to the storefront's
-  /// minimum, in which it shows all it shows at the minimum (nothing left out, nothing cut).
+  /// Measures the open panel: the fewest rows, from those above the band up to the height that
+  /// holds it whole, in which it shows all it shows there (nothing left out, nothing cut).
   mutating func measurePanel() {
     panelHeight = nil
-    guard let size = screenSize, size.isLargeEnough, let rows = shopRows, rows < ScreenSize.minimum.height,
-      let shop = shownShop, let overlay = shop.overlay
+    guard let size = screenSize, size.isLargeEnough, let rows = shopRows, let shop = shownShop,
+      let overlay = shop.overlay
     else { return }
+    let tallest: Int
     switch overlay {
-    case .transactionDetail, .conditions, .help: break
+    case .transactionDetail: tallest = shop.transactionDetailHeight(width: size.width) ?? ScreenSize.minimum.height
+    case .conditions, .help: tallest = ScreenSize.minimum.height
     case .paymentSheet, .transactions, .confirmQuit, .confirmSwitch: return
     }
-    let whole = PlayerView.panelRows(shop, width: size.width, height: ScreenSize.minimum.height, freePlay: isFreePlay)
+    guard rows < tallest else { return }
+    let whole = PlayerView.panelRows(shop, width: size.width, height: tallest, freePlay: isFreePlay)
     // A panel given more rows leaves out no more: the fewest that hold it, found by halving.
     var low = max(1, rows)
-    var high = ScreenSize.minimum.height
+    var high = tallest
     while low < high {
       let middle = (low + high) / 2
       if PlayerView.panelRows(shop, width: size.width, height: middle, freePlay: isFreePlay) == whole {

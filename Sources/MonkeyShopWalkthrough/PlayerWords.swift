@@ -128,7 +128,8 @@ struct PlayerWords: Sendable {
     case .press(let keys): say("press ", "キー ") + keys.map(WalkthroughStep.name(of:)).joined(separator: " ")
     case .wait(let seconds): say("wait ", "待つ ") + WalkthroughStep.duration(seconds)
     case .set(let settings): say("set ", "条件 ") + settings.map(\.description).joined(separator: ", ")
-    case .store(let operation, let transaction): say("store", "ストア") + " \(operation.rawValue) \(transaction)"
+    case .store(let operation, let transaction, let reason):
+      say("store", "ストア") + " \(operation.rawValue) \(transaction)" + (reason.map { " \($0)" } ?? "")
     case .crash(let point): say("crash ", "クラッシュ ") + point.rawValue
     case .expect(let expectations): say("expect ", "確認 ") + expectations.map(expectation).joined(separator: ", ")
     case .snapshot(let title): say("snapshot", "スナップショット") + (title.map { " \"\($0)\"" } ?? "")

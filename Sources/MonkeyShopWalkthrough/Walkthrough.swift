@@ -55,7 +55,8 @@ public struct WalkthroughStep: Sendable {
     case wait(TimeInterval)
     case set([ConditionSetting])
     /// Apple's side acts on a transaction: a parent approves, the user resolves an issue.
-    case store(StoreOperation, transaction: String)
+    /// `reason` goes with `refundRequest` only: CONSUMPTION_REQUEST's `consumptionRequestReason`.
+    case store(StoreOperation, transaction: String, reason: ConsumptionRequestReason? = nil)
     /// Arms the crash point: the next purchase kills the app there.
     case crash(CrashPoint)
     case expect([Expectation])
@@ -98,7 +99,8 @@ public struct WalkthroughStep: Sendable {
     case .press(let keys): "press " + keys.map(Self.name(of:)).joined(separator: " ")
     case .wait(let seconds): "wait " + Self.duration(seconds)
     case .set(let settings): "set " + settings.map(\.description).joined(separator: ", ")
-    case .store(let operation, let transaction): "store \(operation.rawValue) \(transaction)"
+    case .store(let operation, let transaction, let reason):
+      "store \(operation.rawValue) \(transaction)" + (reason.map { " reason \($0)" } ?? "")
     case .crash(let point): "crash \(point.rawValue)"
     case .expect(let expectations): "expect " + expectations.map(\.description).joined(separator: ", ")
     case .snapshot(let title): "snapshot" + (title.map { " \"\($0)\"" } ?? "")
@@ -122,8 +124,12 @@ public struct WalkthroughStep: Sendable {
 }
 
 /// What a `store:` step asks of Apple's side.
+/// Each is the store's own operation that `monkeyshop store` runs: `refundRequest` is
+/// `store refund-request` (the customer asks; CONSUMPTION_REQUEST), `refundGrant` and
+/// `refundDecline` are `store refund-decide ID grant|decline`, `refundReverse` is
+/// `store refund-reverse`.
 public enum StoreOperation: String, Sendable, CaseIterable {
-  case approve, decline, resolve, refund
+  case approve, decline, resolve, refund, refundRequest, refundGrant, refundDecline, refundReverse
 }
 
 /// One check of an `expect:` step.

@@ -270,7 +270,7 @@ struct WalkthroughReader {
     case "press": "a key or a list of keys"
     case "wait": "a duration such as 500ms, 2s or 2m"
     case "set": "{ condition: value }"
-    case "store": "{ approve|decline|resolve|refund: ID or last }"
+    case "store": "{ \(StoreOperation.allCases.map(\.rawValue).joined(separator: "|")): ID or last }"
     case "crash": "beforeDelivery or afterDeliveryBeforeFinish"
     case "expect": "{ \(Expectation.fields.joined(separator: ", ")) }"
     case "say": "a line of narration"
@@ -360,19 +360,36 @@ struct WalkthroughReader {
 
   mutating func store(_ value: Node) -> WalkthroughStep.Action? {
     let names = StoreOperation.allCases.map(\.rawValue)
-    guard let fields = fields(value, of: "store", allowed: names) else { return nil }
+    guard let all = fields(value, of: "store", allowed: names + ["reason"]) else { return nil }
+    let fields = all.filter { $0.key != "reason" }
     guard fields.count == 1, let (name, node) = fields.first.map({ ($0.key, $0.value) }),
       let operation = StoreOperation(rawValue: name)
     else {
-      fail(value, "store takes one operation (expected { approve|decline|resolve|refund: ID or last })")
+      fail(value, "store takes one operation (expected { \(names.joined(separator: "|")): ID or last })")
       return nil
+    }
+    var reason: ConsumptionRequestReason?
+    if let reasonNode = all.first(where: { $0.key == "reason" })?.value {
+      guard operation == .refundRequest else {
+        fail(reasonNode, "reason goes with refundRequest only (expected { refundRequest: ID, reason: REASON })")
+        return nil
+      }
+      guard let text = text(reasonNode, "reason", expected: "a consumptionRequestReason") else { return nil }
+      let known = ConsumptionRequestReason.allCases.map(\.rawValue)
+      guard let parsed = ConsumptionRequestReason(rawValue: text.uppercased()) else {
+        fail(
+          reasonNode,
+          "unknown reason '\(text)'\(Self.suggestion(text, known)) (expected one of \(known.joined(separator: ", ")))")
+        return nil
+      }
+      reason = parsed
     }
     guard let id = text(node, name, expected: "a transaction id or last") else { return nil }
     guard id == "last" || (!id.isEmpty && id.allSatisfy(\.isNumber)) else {
       fail(node, "'\(id)' is not a transaction (expected a transaction id such as 3, or last)")
       return nil
     }
-    return .store(operation, transaction: id)
+    return .store(operation, transaction: id, reason: reason)
   }
 
   // MARK: Order

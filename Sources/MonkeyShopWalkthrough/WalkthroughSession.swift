@@ -101,8 +101,8 @@ public final class WalkthroughSession {
           break
         }
       }
-    case .store(let operation, let id):
-      record.failure = store(operation, id)
+    case .store(let operation, let id, let reason):
+      record.failure = store(operation, id, reason: reason)
     case .crash(let point):
       record.failure = set(ConditionSetting(.crashPoint, point.rawValue))
     case .expect(let expectations):
@@ -186,13 +186,20 @@ public final class WalkthroughSession {
   /// A parent approves or declines, or the user resolves an interrupted purchase, as
   /// `monkeyshop store approve|decline|resolve` does. A running app's observer hears of it at once;
   /// otherwise at the next launch.
-  private func store(_ operation: StoreOperation, _ id: String) -> String? {
+  /// Apple refunds, or the customer asks for a refund and Apple decides it or reverses one, as
+  /// `monkeyshop store refund|refund-request|refund-decide|refund-reverse` do (their defaults: a
+  /// request's reason UNINTENDED_PURCHASE, a refund's revocationReason other).
+  private func store(_ operation: StoreOperation, _ id: String, reason: ConsumptionRequestReason? = nil) -> String? {
     actForTheStore(failure: "cannot \(operation.rawValue) \(id)", reaching: .transaction(id)) { store, now in
       switch operation {
       case .approve: _ = try store.approve(id)
       case .decline: _ = try store.decline(id)
       case .resolve: _ = try store.resolve(id, at: now)
       case .refund: _ = try store.refund(id, reason: .other, at: now)
+      case .refundRequest: _ = try store.requestRefund(id, reason: reason ?? .unintendedPurchase, at: now)
+      case .refundGrant: try store.decideRefund(id, grant: true, reason: .other, at: now)
+      case .refundDecline: try store.decideRefund(id, grant: false, reason: .other, at: now)
+      case .refundReverse: _ = try store.reverseRefund(id, at: now)
       }
     }
   }

@@ -156,7 +156,8 @@ struct StoreCommand: ParsableCommand {
       }
       return condition.choices(catalog).joined(separator: "|") + "\(below)(priced in \(source))"
     }
-    @Argument(help: "The condition or setting, e.g. network, notificationURL.") var condition: SettingName
+    @Argument(help: "The condition or setting, e.g. network, notificationURL.", transform: SettingName.named)
+    var condition: SettingName
     @Argument(help: "Its value, from the condition's list below: network down, latency slow, askToBuy on.")
     var value: String
     @OptionGroup var options: ShopOptions
@@ -170,8 +171,9 @@ struct StoreCommand: ParsableCommand {
         return
       }
       let (_, store) = try changeStore(options) { store, now in try store.set(condition, to: value, at: now) }
-      let conditions = store.state.conditions
-      say("\(condition) = \(condition.value(in: conditions, defaultStorefront: store.catalog.defaultStorefront))")
+      let current = condition.value(in: store.state.conditions, defaultStorefront: store.catalog.defaultStorefront)
+      // A forced error by its number and its name, as the conditions bar shows it: `2 paymentCancelled`.
+      say("\(condition) = \([.failNext, .failAll].contains(condition) ? condition.shown(current, in: .en) : current)")
     }
   }
 
@@ -295,5 +297,14 @@ enum SettingName: ExpressibleByArgument {
 
   static var allValueStrings: [String] {
     Condition.allCases.map(\.rawValue) + StoreSetting.allCases.map(\.rawValue)
+  }
+
+  /// The condition or setting a name names; a misspelt one is refused with the name it may be, as a
+  /// walkthrough's are.
+  static func named(_ name: String) throws -> SettingName {
+    if let named = SettingName(argument: name) { return named }
+    throw ValidationError(
+      "unknown condition or setting '\(name)'\(DidYouMean.suggestion(name, allValueStrings)) (expected one of \(allValueStrings.joined(separator: ", ")))"
+    )
   }
 }

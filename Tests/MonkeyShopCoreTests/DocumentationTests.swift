@@ -114,6 +114,24 @@ import Testing
     #expect(Set(checks) == Set(Expectation.fields), Markdown.difference(checks, Expectation.fields))
   }
 
+  @Test("the walkthrough page names every condition a walkthrough takes, and every store operation of its store step")
+  func walkthroughConditionsAndStoreOperations() throws {
+    let page = try Self.text("docs/walkthroughs.md")
+    let rows = page.split(separator: "\n")
+    let conditionsRow = try #require(rows.first { $0.hasPrefix("| `conditions` |") })
+    // The names before the pointer to the commands page's table of values.
+    let named = Markdown.codeSpans(in: conditionsRow.split(separator: "(").first ?? "").filter {
+      $0 != "conditions" && $0 != "monkeyshop store set"
+    }
+    let conditions = Condition.allCases.map(\.rawValue)
+    #expect(named.sorted() == conditions.sorted(), Markdown.difference(named, conditions))
+    let storeRow = try #require(rows.first { $0.hasPrefix("| `store: ") })
+    let spans = Set(Markdown.codeSpans(in: storeRow))
+    let operations = StoreOperation.allCases.map(\.rawValue)
+    #expect(
+      operations.allSatisfy(spans.contains), Markdown.difference(operations.filter(spans.contains), operations))
+  }
+
   @Test("the library table lists every walkthrough of Walkthroughs/, and a count of them is right")
   func library() throws {
     let folder = Self.repository.appendingPathComponent("Walkthroughs").path

@@ -122,10 +122,12 @@ import Testing
     let shop = bought()
     shop.press(.tab, .enter)
     shop.press("f")
+    #expect(shop.screen().contains("revocationDate: "))
+    #expect(shop.screen().contains("StoreKit 2: Transaction.all ✓  unfinished ✗  currentEntitlements ✗"))
+    shop.press(.pageDown)
     let screen = shop.screen()
     #expect(screen.contains("revocationReason: 0"))
     #expect(screen.contains("revocationDate: "))
-    #expect(screen.contains("StoreKit 2: Transaction.all ✓  unfinished ✗  currentEntitlements ✗"))
     #expect(shop.model.overlay == .transactionDetail(selection: 0))
   }
 
@@ -148,7 +150,7 @@ import Testing
     #expect(shop.model.selectedTransaction?.id == "1")
   }
 
-  @Test("at 80×24 in Japanese a refunded transaction still shows every payload field: explanations give way")
+  @Test("at 80×24 in Japanese a refunded transaction shows every payload field, the last ones a PgDn down")
   func everyFieldFits() {
     let shop = ShopHarness(language: .ja)
     shop.press("5")
@@ -156,10 +158,53 @@ import Testing
     shop.wait(2)
     shop.press(.tab, .enter)
     shop.press("f")
+    #expect(shop.screen().contains("price: 990"), "\(shop.screen())")
+    shop.press(.pageDown)
     let screen = shop.screen()
     #expect(screen.contains("revocationDate: "), "\(screen)")
     #expect(screen.contains("revocationReason: 0"), "\(screen)")
     #expect(screen.contains("price: 990"), "\(screen)")
+  }
+
+  @Test(
+    "at 80×24 a refunded transaction's detail scrolls to its last rows: ↓ more names PgDn, ↑↓ still change transaction")
+  func tallDetailScrolls() throws {
+    let shop = bought()
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(2)
+    try shop.changeStore { _ = try $0.refund("1", reason: .other, at: Date()) }
+    shop.press(.tab, .end, .enter)
+    var screen = shop.screen()
+    #expect(screen.contains("Transaction #1 · 2 of 2"), "\(screen)")
+    #expect(screen.contains("revocationType: REFUND_FULL"), "\(screen)")
+    // Rows out of view are said, with the key that shows them.
+    #expect(screen.contains("↓ more: PgDn"), "\(screen)")
+    #expect(!screen.contains("revocationPercentage"), "\(screen)")
+    shop.press(.pageDown)
+    screen = shop.screen()
+    #expect(shop.model.overlay == .transactionDetail(selection: 1), "PgDn scrolls the detail, it stays on #1")
+    #expect(screen.contains("revocationPercentage: 100000"), "\(screen)")
+    #expect(screen.contains("App Store Server Notifications"), "\(screen)")
+    #expect(screen.contains("REFUND · recorded, not signed: never sent"), "\(screen)")
+    #expect(screen.contains("monkeyshop store transactions --json"), "\(screen)")
+    #expect(screen.contains("↑ more: PgUp"), "\(screen)")
+    #expect(!screen.contains("↓ more"), "\(screen)")
+    // At the end PgDn says why it does nothing; PgUp goes back to the top.
+    shop.press(.pageDown)
+    #expect(shop.screen().contains("the detail shows its last row"))
+    shop.press(.pageUp)
+    #expect(shop.screen().contains("com.monkeyshop.credits.5 ×1 · purchased"))
+    #expect(!shop.screen().contains("↑ more"))
+    // ↑ goes to the transaction above, shown from its top.
+    shop.press(.pageDown, .up)
+    screen = shop.screen()
+    #expect(screen.contains("Transaction #2 · 1 of 2"), "\(screen)")
+    #expect(screen.contains("com.monkeyshop.credits.10 ×1 · purchased"), "\(screen)")
+    // At 100×40 the whole detail fits: nothing said.
+    shop.press(.down)
+    #expect(!shop.screen(100, 40).contains("more: PgDn"))
+    #expect(shop.screen(100, 40).contains("monkeyshop store transactions --json"))
   }
 
   @Test("a failed payment's detail gives its error: ID, domain, code and Apple's message")

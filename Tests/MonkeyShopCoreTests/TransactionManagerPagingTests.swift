@@ -36,6 +36,18 @@ struct TransactionManagerPagingTests {
     }
   }
 
+  @Test("31 transactions: End shows a whole page, the last 18 with the oldest at the bottom")
+  func theLastPageIsFull() throws {
+    let shop = try Self.shop(after: 31)
+    shop.press(.tab, .end)
+    let screen = shop.screen()
+    #expect(screen.text.contains("Transactions (31) · 31 of 31"), "\(screen.text)")
+    #expect(Self.listedIDs(screen) == (1...18).reversed().map(String.init), "\(screen.text)")
+    // PgUp from there: the page before, whole.
+    shop.press(.pageUp)
+    #expect(Self.listedIDs(shop.screen()) == (14...31).reversed().map(String.init), "\(shop.screen().text)")
+  }
+
   @Test(
     "60 transactions, 40 of them in the history: all listed newest first, PgDn/PgUp page, End/Home jump, N of M shown")
   func paging() throws {

@@ -30,6 +30,46 @@ import Testing
     #expect(check.found == "recorded: ONE_TIME_CHARGE", "\(check.found)")
   }
 
+  /// The customer's refund request, Apple's decision and its reversal, as `store refund-request`,
+  /// `refund-decide` and `refund-reverse` make them.
+  @Test func aRefundRequestIsDecidedAndReversedAsTheStoreCommandsDo() throws {
+    let purchase = """
+      name: refund request
+      storekit: 2
+      conditions: { latency: instant }
+      steps:
+        - launch
+        - press: "5"
+        - press: Enter
+        - wait: 1s
+
+      """
+    let declined = try WalkthroughStatusTests.run(
+      purchase + """
+          - store: { refundRequest: last, reason: LEGAL }
+          - expect: { notification: CONSUMPTION_REQUEST, balance: 5 }
+          - store: { refundDecline: last }
+          - expect: { notification: REFUND_DECLINED, balance: 5 }
+          - expect: { transaction: { id: last, state: purchased } }
+        """)
+    #expect(declined.passed, "\(Transcript.text(declined))")
+    let granted = try WalkthroughStatusTests.run(
+      purchase + """
+          - store: { refundRequest: last }
+          - store: { refundGrant: last }
+          - expect: { notification: REFUND, balance: 0, events: [refunded, revoked, tookBack] }
+          - store: { refundReverse: last }
+          - expect: { notification: REFUND_REVERSED }
+        """)
+    #expect(granted.passed, "\(Transcript.text(granted))")
+    // Decided without a request: the store's own refusal, with the step.
+    let undecided = try WalkthroughStatusTests.run(purchase + "  - store: { refundGrant: 1 }\n")
+    #expect(!undecided.passed)
+    #expect(
+      undecided.failedStep?.failure?.contains("cannot refundGrant 1: transaction 1 has no refund request open") == true,
+      "\(Transcript.text(undecided))")
+  }
+
   @Test func anUnknownTypeIsRefusedWithWhatItMayBe() throws {
     #expect {
       try WalkthroughParser.parse(

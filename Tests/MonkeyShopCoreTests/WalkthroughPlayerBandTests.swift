@@ -90,6 +90,23 @@ struct WalkthroughPlayerBandTests {
     #expect(player.isFinished)
   }
 
+  /// Below the minimum size the keys line offers only what acts: quitting, never a paused --auto's
+  /// resume key or the next step.
+  @Test func underTooSmallTheKeysLineOffersOnlyQuitting() throws {
+    let walkthrough = try WalkthroughParser.load(path: "\(library)/buy-5.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog, autoAdvance: 3)
+    let now = Date(timeIntervalSince1970: 1_000)
+    player.resized(ScreenSize(width: 80, height: 24), now: now)
+    player.start(now: now)
+    player.handle(.character("p"), now: now)
+    #expect(draw(player, height: 24).lines.last?.contains("auto paused (p resume)") == true)
+    player.resized(ScreenSize(width: 60, height: 20), now: now)
+    let keys = try #require(draw(player, width: 60, height: 20).lines.last)
+    #expect(keys.contains("q quit"), "\(keys)")
+    #expect(!keys.contains("auto paused"), "\(keys)")
+    #expect(!keys.contains("next"), "\(keys)")
+  }
+
   /// In free play the storefront takes its keys, but not below the minimum size: a sheet opened
   /// before the terminal shrank is not confirmed unseen.
   @Test func freePlayUnderTooSmallConfirmsNothing() throws {

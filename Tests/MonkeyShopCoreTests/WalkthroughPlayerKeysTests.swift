@@ -85,9 +85,9 @@ struct WalkthroughPlayerKeysTests {
     #expect(player.failure == nil, "the step's own checks still hold")
   }
 
-  /// At 100×30 the same detail fits whole: nothing to scroll, no warning.
+  /// At 100×33 the same detail fits whole, its last hint too: nothing to scroll, no warning.
   @Test func aPanelThatFitsDoesNotScroll() throws {
-    let size = ScreenSize(width: 100, height: 30)
+    let size = ScreenSize(width: 100, height: 33)
     let player = try player("signed-transaction-inspected", size: size)
     #expect(!band(screen(player, size)).contains("smaller than the"))
     step(player, to: 10)

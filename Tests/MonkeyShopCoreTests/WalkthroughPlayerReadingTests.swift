@@ -87,7 +87,7 @@ struct WalkthroughPlayerReadingTests {
     goTo(player, 11)
     press(player, Array(repeating: .down, count: 7))
     #expect(!above(screen(player)).contains { $0.contains("Transaction #1 · 1 of 1") }, "scrolled: \(screen(player))")
-    goTo(player, 33)
+    goTo(player, 35)
     let later = screen(player)
     #expect(above(later).contains { $0.contains("Transaction payment 3") }, "the title in sight:\(later)")
     #expect(above(later).contains { $0.contains("No signed transaction") }, "\(later)")

@@ -386,6 +386,17 @@ struct WalkthroughParserTests {
       label: "bad store operation", yaml: "name: x\nsteps:\n  - launch\n  - store: { cancel: last }\n", line: 4,
       message: "unknown field 'cancel' in store"),
     Refusal(
+      label: "misspelt store operation", yaml: "name: x\nsteps:\n  - launch\n  - store: { refundRequst: last }\n",
+      line: 4, message: "unknown field 'refundRequst' in store (did you mean 'refundRequest'?)"),
+    Refusal(
+      label: "misspelt refund request reason",
+      yaml: "name: x\nsteps:\n  - launch\n  - store: { refundRequest: last, reason: LEGL }\n", line: 4,
+      message: "unknown reason 'LEGL' (did you mean 'LEGAL'?) (expected one of UNINTENDED_PURCHASE, FULFILLMENT_ISSUE"),
+    Refusal(
+      label: "a reason without a refund request",
+      yaml: "name: x\nsteps:\n  - launch\n  - store: { refund: last, reason: LEGAL }\n", line: 4,
+      message: "reason goes with refundRequest only"),
+    Refusal(
       label: "two kinds in one step", yaml: "name: x\nsteps:\n  - launch\n  - press: \"5\"\n    wait: 1s\n", line: 4,
       message: "one step has 2 kinds (press, wait)"),
     Refusal(

@@ -158,17 +158,29 @@ struct HeadlessCommandTests {
     #expect(try snapshot(folder) == before, "a refused value changes nothing")
   }
 
+  @Test("store set failNext by name echoes the error's number and name")
+  func storeSetFailNextByName() async throws {
+    let folder = try ShopFolder("set-fail-name")
+    let result = try await monkeyshop("store", "set", "failNext", "paymentCancelled", in: folder)
+    try expectSuccess(result)
+    #expect(result.stdout.contains("failNext = 2 paymentCancelled"), "\(result)")
+  }
+
   @Test("store set refuses an unknown condition, and a storefront the catalog has no prices for")
   func storeSetRefusals() async throws {
     let folder = try ShopFolder("set-refusals")
     let unknown = try await monkeyshop("store", "set", "bananas", "on", in: folder)
     #expect(unknown.exitStatus == 64, "\(unknown)")
-    #expect(unknown.stderr.contains("'bananas' is invalid for '<condition>'"), "\(unknown)")
+    #expect(unknown.stderr.contains("unknown condition or setting 'bananas' (expected one of"), "\(unknown)")
     for condition in [
       "purchasesAllowed", "network", "askToBuy", "continueOnStorefrontChange", "skipPaymentSheet", "crashPoint",
     ] {
-      #expect(unknown.stderr.contains("- \(condition)"), "the conditions there are: \(unknown)")
+      #expect(unknown.stderr.contains(condition), "the conditions there are: \(unknown)")
     }
+    // A misspelt one: the name it may be, as a walkthrough's `set` says it.
+    let misspelt = try await monkeyshop("store", "set", "netwrok", "down", in: folder)
+    #expect(misspelt.exitStatus == 64, "\(misspelt)")
+    #expect(misspelt.stderr.contains("unknown condition or setting 'netwrok' (did you mean 'network'?)"), "\(misspelt)")
     // ITA is a storefront monkeyshop knows, but the shipped catalog has no Italian prices.
     let unpriced = try await monkeyshop("store", "set", "storefront", "ITA", in: folder)
     #expect(unpriced.exitStatus == 64, "\(unpriced)")
@@ -232,6 +244,12 @@ struct HeadlessCommandTests {
     let result = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
     #expect(result.exitStatus == 1, "\(result)")
     #expect(result.stderr.contains("MS-E0003"), "\(result)")
+    // Said once: the payment was not added, and why.
+    #expect(
+      result.stderr.contains(
+        "the payment was not added: canMakePayments() is false: purchases are restricted (\(ShippedCatalog.five))"),
+      "\(result)")
+    #expect(result.stderr.components(separatedBy: "added").count == 2, "\(result)")
     #expect(result.stdout.contains("SKPaymentQueue.canMakePayments() → false"), "\(result)")
     #expect(try await storeTransactions(folder).isEmpty)
     #expect(try await walletBalance(folder) == 0)

@@ -166,8 +166,8 @@ struct WalkthroughPlayTmuxTests {
     try await tmux.waitFor("step 11/")
     for _ in 0..<7 { try await tmux.press("Down") }
     try await tmux.waitFor("↑ more")
-    for key in ["g", "3", "3", "Enter"] { try await tmux.press(key) }
-    let screen = try await tmux.waitFor("step 33/")
+    for key in ["g", "3", "5", "Enter"] { try await tmux.press(key) }
+    let screen = try await tmux.waitFor("step 35/")
     let band = try #require(screen.lines.firstIndex { $0.hasPrefix("── Walkthrough:") }, "\(screen)")
     let above = screen.lines[..<band]
     #expect(above.contains { $0.contains("Transaction payment 3") }, "\(screen)")

@@ -78,8 +78,9 @@ struct OverlayView {
       return drawKeys(on: &canvas, rect: rect)
     }
     let rows = max(1, rect.height - 3 - max(1, statusRows))
-    // Pages: the one the selection is on, so PgDn shows the next page whole.
-    let first = selection - selection % rows
+    // Pages: the one the selection is on, so PgDn shows the next page whole; the last page is
+    // filled with the last transactions, so End shows a whole page too.
+    let first = max(0, min(selection - selection % rows, list.count - rows))
     let page = list.newestFirst(first..<first + rows)
     let cells = [words.transactionColumns] + page.map(cells(of:))
     let lines = Self.table(cells, width: width)
@@ -229,7 +230,7 @@ struct OverlayView {
 
   /// The status (what just happened, or why a key did nothing) wrapped to `width`, whole: an error
   /// ID at its end is never cut off. No rows without a status.
-  private func statusLines(width: Int) -> [String] {
+  func statusLines(width: Int) -> [String] {
     guard let status = model.status else { return [] }
     return ShopView.wrap(words.notice(status, title: model.title(of:)), width: width, lines: 6)
   }
@@ -248,7 +249,7 @@ struct OverlayView {
 
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
   /// they fit (help lists the others).
-  func drawKeys(on canvas: inout some Canvas, rect: Rect) {
+  func drawKeys(on canvas: inout some Canvas, rect: Rect, reserving reserved: Int = 0) {
     var labels: [String] = []
     var previous: KeyBinding?
     for binding in model.activeBindings {
@@ -262,6 +263,8 @@ struct OverlayView {
       previous = binding
     }
     let text = " " + labels.joined(separator: " · ") + " "
-    canvas.put(TextWidth.truncate(text, to: rect.width - 4), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted)
+    canvas.put(
+      TextWidth.truncate(text, to: rect.width - 4 - reserved), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted
+    )
   }
 }

@@ -4,40 +4,62 @@ import MonkeyShopDomain
 /// The transaction manager's detail of one transaction: what the App Store signed for it (the
 /// decoded payload), what verifying it gives the app, and which StoreKit 2 sequences hold it.
 extension OverlayView {
-  /// Rows of the detail; an explanation may be left out when the box cannot hold everything,
-  /// never a field of the payload.
+  /// Rows of the detail, each part's lines in its style.
   private struct Part {
     let lines: [String]
     var style: Style = .plain
-    var explains = false
     /// Whether the first line is the part's heading, drawn as one.
     var headed = false
   }
 
-  func drawTransactionDetail(on canvas: inout some Canvas) {
-    let size = canvas.size
+  /// The detail's box on a screen, its rows (every one: a detail taller than its box scrolls, it
+  /// leaves nothing out), how many of them the box shows at once and how many are out of view.
+  struct DetailLayout {
+    let transaction: StoreTransaction
+    let rect: Rect
+    let rows: [(text: String, style: Style)]
+    let room: Int
+    var hidden: Int { max(0, rows.count - room) }
+  }
+
+  func detailLayout(size: ScreenSize) -> DetailLayout? {
     let rect = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
-    guard let inspection = model.inspection, let selection = model.managerSelection else { return }
-    let transaction = inspection.transaction
-    canvas.box(
-      rect, title: words.detailTitle(transaction, selected: selection + 1, of: model.transactionList.count))
-    let statusRows = drawStatus(on: &canvas, rect: rect)
-    let width = rect.width - 4
-    let room = rect.height - 2 - max(1, statusRows)
-    var parts = detailParts(inspection, width: width)
-    // What does not fit: the explanations go first, from the last.
-    while parts.reduce(0, { $0 + $1.lines.count }) > room, let index = parts.lastIndex(where: \.explains) {
-      parts.remove(at: index)
-    }
-    var y = rect.y + 1
-    for part in parts {
-      for (index, line) in part.lines.enumerated() where y < rect.y + 1 + room {
-        let style = part.headed && index == 0 ? Style(tint: .accent, bold: true) : part.style
-        canvas.put(line, x: rect.x + 2, y: y, width: width, style: style)
-        y += 1
+    guard let inspection = model.inspection else { return nil }
+    let statusRows = model.status == nil ? 0 : statusLines(width: rect.width - 4).suffix(max(1, rect.height - 3)).count
+    let room = max(1, rect.height - 2 - max(1, statusRows))
+    let rows = detailParts(inspection, width: rect.width - 4).flatMap { part in
+      part.lines.enumerated().map { index, line in
+        (line, part.headed && index == 0 ? Style(tint: .accent, bold: true) : part.style)
       }
     }
-    drawKeys(on: &canvas, rect: rect)
+    return DetailLayout(transaction: inspection.transaction, rect: rect, rows: rows, room: room)
+  }
+
+  func drawTransactionDetail(on canvas: inout some Canvas) {
+    guard let selection = model.managerSelection, let layout = detailLayout(size: canvas.size) else { return }
+    let rect = layout.rect
+    canvas.box(
+      rect,
+      title: words.detailTitle(layout.transaction, selected: selection + 1, of: model.transactionList.count))
+    drawStatus(on: &canvas, rect: rect)
+    let scroll = min(model.detailScroll, layout.hidden)
+    for (offset, row) in layout.rows.dropFirst(scroll).prefix(layout.room).enumerated() {
+      canvas.put(row.text, x: rect.x + 2, y: rect.y + 1 + offset, width: rect.width - 4, style: row.style)
+    }
+    // Rows out of view are said on the box's edges, with the key that brings them, as the
+    // walkthrough player says a panel's.
+    let marker = Style(tint: .warning, bold: true, reverse: true)
+    if scroll > 0 {
+      let text = " \(words.detailMoreAbove) "
+      canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y, style: marker)
+    }
+    var reserved = 0
+    if scroll < layout.hidden {
+      let text = " \(words.detailMoreBelow) "
+      reserved = TextWidth.of(text) + 1
+      canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y + rect.height - 1, style: marker)
+    }
+    drawKeys(on: &canvas, rect: rect, reserving: reserved)
   }
 
   private func detailParts(_ inspection: TransactionInspection, width: Int) -> [Part] {
@@ -67,18 +89,17 @@ extension OverlayView {
     let why = words.sequencesWhy(
       consumable: inspection.consumable, includeConsumableHistory: model.store.conditions.includeConsumableHistory,
       restores: transaction.restoredTransactionID)
-    parts.append(Part(lines: ShopView.wrap(why, width: width, lines: 2), style: .muted, explains: true))
+    parts.append(Part(lines: ShopView.wrap(why, width: width, lines: 2), style: .muted))
     parts.append(Part(lines: [words.payloadHeading], style: Style(tint: .accent, bold: true)))
     parts.append(Part(lines: Self.flow(payload.lines, width: width)))
     if let notifications = model.detailNotifications, notifications.transactionID == transaction.id,
       !notifications.listings.isEmpty
     {
-      // Left out whole, as an explanation is, where the box cannot hold it: the payload comes first.
       let url = model.store.notifications.url
       let lines = notifications.listings.map { words.serverNotification($0, url: url) }
-      parts.append(Part(lines: [words.serverNotificationsHeading] + lines, explains: true, headed: true))
+      parts.append(Part(lines: [words.serverNotificationsHeading] + lines, headed: true))
     }
-    parts.append(Part(lines: ShopView.wrap(words.jwsHint, width: width, lines: 2), style: .muted, explains: true))
+    parts.append(Part(lines: ShopView.wrap(words.jwsHint, width: width, lines: 2), style: .muted))
     return parts
   }
 
@@ -98,5 +119,25 @@ extension OverlayView {
       }
     }
     return rows
+  }
+}
+
+extension ShopModel {
+  /// Rows of the open transaction detail out of its box on the screen as it is now (80×24 where
+  /// there is no screen): PgDn and End scroll to them.
+  var detailHiddenRows: Int {
+    OverlayView(model: self).detailLayout(size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum)?
+      .hidden ?? 0
+  }
+
+  /// The screen height at which the open transaction detail shows every row without scrolling, at
+  /// a width: how tall the walkthrough player draws the storefront it windows.
+  public func transactionDetailHeight(width: Int) -> Int? {
+    guard case .transactionDetail = overlay else { return nil }
+    let view = OverlayView(model: self)
+    guard let layout = view.detailLayout(size: ScreenSize(width: width, height: ScreenSize.minimum.height)) else {
+      return nil
+    }
+    return ScreenSize.minimum.height + layout.hidden
   }
 }
