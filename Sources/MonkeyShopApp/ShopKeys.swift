@@ -317,10 +317,19 @@ extension ShopModel {
       }
       return
     }
-    let page = max(1, logRows - 1)
+    // A page turns by the entries shown, not by rows: an entry wraps onto two or three rows, and
+    // an entry partly shown (or not at all) above the top one comes next, never skipped.
+    let end = log.count - logScroll
     switch action {
-    case .pageUp: logScroll = min(logScrollLimit, logScroll + page)
-    case .pageDown: logScroll = max(0, logScroll - page)
+    case .pageUp:
+      // The top entry shown stays, at the bottom, with the older ones above it.
+      let top = firstLogEntryShown(end: end)
+      logScroll = min(logScrollLimit, log.count - (top + 1 < end ? top + 1 : top))
+    case .pageDown:
+      // The bottom entry shown stays, at the top, with the newer ones below it.
+      var next = end + 1
+      while next < log.count, firstLogEntryShown(end: next) < end - 1 { next += 1 }
+      logScroll = max(0, log.count - min(next, log.count))
     case .toTop: logScroll = logScrollLimit
     default: logScroll = 0
     }

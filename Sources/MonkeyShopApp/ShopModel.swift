@@ -242,6 +242,12 @@ public struct ShopModel: Sendable {
     return max(0, log.count - fitting)
   }
 
+  /// The first entry the log shows whole when `end` entries are up to its bottom.
+  func firstLogEntryShown(end: Int) -> Int {
+    let area = logArea
+    return ShopView.firstEntryShown(self, end: end, rows: area.rows, width: area.width - ShopView.logTextX)
+  }
+
   // MARK: Time
 
   /// Milliseconds between two frames of the progress spinner.

@@ -40,6 +40,39 @@ import Testing
     #expect(shop.screen().contains("PgDn: the event log shows its newest event"))
   }
 
+  /// Each entry's first row on the screen: its time and the start of its text.
+  static func entryStarts(_ screen: TextGrid) -> Set<String> {
+    Set(logLines(screen).filter { $0.hasPrefix(" 00:") }.map { String($0.prefix(40)) })
+  }
+
+  @Test(
+    "PgUp to the first entry, then PgDn to the last, shows every entry: none wrapped onto several rows is skipped",
+    arguments: [Language.en, .ja])
+  func pagingSkipsNoEntry(language: Language) {
+    // An interrupted purchase logs entries three rows long at 80×24, beside one-row ones.
+    let shop = ShopHarness(conditions: { $0.interruptedPurchases = true }, language: language)
+    shop.runtime.resized(ScreenSize(width: 80, height: 24), now: shop.now)
+    for _ in 0..<2 {
+      shop.press("5")
+      shop.press(.enter)
+      shop.wait(3)
+    }
+    let everyEntry = Self.entryStarts(shop.screen(80, 200))
+    var seenUp = Self.entryStarts(shop.screen())
+    for _ in 0..<40 where !shop.screen().text.contains("PgUp:") {
+      shop.press(.pageUp)
+      seenUp.formUnion(Self.entryStarts(shop.screen()))
+    }
+    #expect(everyEntry.subtracting(seenUp).isEmpty, "never on screen paging up: \(everyEntry.subtracting(seenUp))")
+    var seenDown = Self.entryStarts(shop.screen())
+    for _ in 0..<40 where !shop.screen().text.contains("PgDn:") {
+      shop.press(.pageDown)
+      seenDown.formUnion(Self.entryStarts(shop.screen()))
+    }
+    #expect(
+      everyEntry.subtracting(seenDown).isEmpty, "never on screen paging down: \(everyEntry.subtracting(seenDown))")
+  }
+
   @Test func newEventsDoNotYankAScrolledBackView() {
     let shop = Self.busyShop()
     shop.press(.pageUp)

@@ -220,14 +220,9 @@ public struct ShopView {
   static func logRows(_ model: ShopModel, rows: Int, width: Int) -> [LogRow] {
     guard rows > 0, width > 0 else { return [] }
     let end = max(0, model.log.count - model.logScroll)
-    var shown: [LogRow] = []
-    var index = end
-    while index > 0 {
-      let entry = logRows(of: model.log[index - 1], model, width: width)
-      guard shown.count + entry.count <= rows else { break }
-      shown.insert(contentsOf: entry, at: 0)
-      index -= 1
-    }
+    let whole = wholeEntries(model, end: end, rows: rows, width: width)
+    let index = whole.first
+    var shown = whole.rows
     guard shown.count < rows else { return shown }
     if end == model.log.count, index > 0 {
       var top = Array(logRows(of: model.log[index - 1], model, width: width).prefix(rows - shown.count))
@@ -240,6 +235,26 @@ public struct ShopView {
       next += 1
     }
     return Array(shown.prefix(rows))
+  }
+
+  /// The entries before `end` that fit whole in `rows` rows, newest at the bottom: the first one's
+  /// index, and their rows.
+  static func wholeEntries(_ model: ShopModel, end: Int, rows: Int, width: Int) -> (first: Int, rows: [LogRow]) {
+    var shown: [LogRow] = []
+    var index = end
+    while index > 0 {
+      let entry = logRows(of: model.log[index - 1], model, width: width)
+      guard shown.count + entry.count <= rows else { break }
+      shown.insert(contentsOf: entry, at: 0)
+      index -= 1
+    }
+    return (index, shown)
+  }
+
+  /// The first entry shown whole when the log's bottom is entry `end - 1`.
+  static func firstEntryShown(_ model: ShopModel, end: Int, rows: Int, width: Int) -> Int {
+    guard rows > 0, width > 0 else { return end }
+    return wholeEntries(model, end: end, rows: rows, width: width).first
   }
 
   /// An entry's rows in a log `width` cells wide: its first row carries its time.
