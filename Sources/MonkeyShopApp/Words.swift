@@ -69,14 +69,15 @@ public struct Words: Sendable {
     say("StoreKit events (\(storeKit))", "StoreKit イベント (\(storeKit))")
   }
 
-  /// A transaction detail taller than its box: rows below, rows above, and the key that shows them.
+  /// A transaction detail taller than its box: rows below, rows above, and the key that shows them
+  /// (no arrow: ↓ and ↑ move to another transaction there).
   var detailMoreBelow: String {
     let key = key(.pageDown, in: .global)
-    return say("↓ more: \(key)", "↓ 続きあり: \(key)")
+    return say("more below: \(key)", "下に続きあり: \(key)")
   }
   var detailMoreAbove: String {
     let key = key(.pageUp, in: .global)
-    return say("↑ more: \(key)", "↑ 上にもあり: \(key)")
+    return say("more above: \(key)", "上にもあり: \(key)")
   }
 
   func scrolledBack(_ entries: Int) -> String {

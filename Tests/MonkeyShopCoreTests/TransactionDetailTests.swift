@@ -179,7 +179,7 @@ import Testing
     #expect(screen.contains("Transaction #1 · 2 of 2"), "\(screen)")
     #expect(screen.contains("revocationType: REFUND_FULL"), "\(screen)")
     // Rows out of view are said, with the key that shows them.
-    #expect(screen.contains("↓ more: PgDn"), "\(screen)")
+    #expect(screen.contains("more below: PgDn"), "\(screen)")
     #expect(!screen.contains("revocationPercentage"), "\(screen)")
     shop.press(.pageDown)
     screen = shop.screen()
@@ -188,7 +188,7 @@ import Testing
     #expect(screen.contains("App Store Server Notifications"), "\(screen)")
     #expect(screen.contains("REFUND · recorded, not signed: never sent"), "\(screen)")
     #expect(screen.contains("monkeyshop store transactions --json"), "\(screen)")
-    #expect(screen.contains("↑ more: PgUp"), "\(screen)")
+    #expect(screen.contains("more above: PgUp"), "\(screen)")
     #expect(!screen.contains("↓ more"), "\(screen)")
     // At the end PgDn says why it does nothing; PgUp goes back to the top.
     shop.press(.pageDown)
