@@ -461,17 +461,7 @@ struct ServerAPITests {
     let socket: Int32
 
     init(port: UInt16) throws {
-      socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      guard connected == 0 else { throw E2EFailure("cannot connect to port \(port)") }
+      socket = try Loopback.connect(port: port)
     }
 
     deinit { close(socket) }

@@ -120,7 +120,7 @@ struct ServerNotificationEndToEndTests {
   @Test("a receiver that refuses the connection: SOCKET_ISSUE at once, and the fast retry a second later")
   func refusedConnection() async throws {
     let folder = try ShopFolder("notify-refused")
-    let port = try Self.unusedPort()
+    let port = try Loopback.unusedPort()
     try expectSuccess(await monkeyshop("store", "set", "notificationURL", "http://127.0.0.1:\(port)/", in: folder))
     try expectSuccess(await monkeyshop("store", "set", "notificationRetry", "fast", in: folder))
     try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
@@ -136,23 +136,6 @@ struct ServerNotificationEndToEndTests {
     format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     let dates = attempts.prefix(2).compactMap { ($0["attemptDate"] as? String).flatMap(format.date(from:)) }
     #expect(dates.count == 2 && dates[1].timeIntervalSince(dates[0]) < 5, "\(attempts)")
-  }
-
-  /// A loopback port nothing listens on: one the system hands out, let go again.
-  static func unusedPort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let named = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-      }
-    }
-    guard named else { throw E2EFailure("no free loopback port: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   /// The signed transaction of each listed transaction, by ID (`store transactions --json`).
