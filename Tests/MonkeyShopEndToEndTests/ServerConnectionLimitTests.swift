@@ -48,7 +48,7 @@ struct ServerConnectionLimitTests {
     return user + system
   }
 
-  @Test("150 clients at 64 open files: those held are answered, the rest wait without spinning, and all recovers")
+  @Test("48 clients at 64 open files: those held are answered, the rest wait without spinning, and all recovers")
   func manyClientsFewFiles() async throws {
     let folder = try ShopFolder("server-few-files")
     try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
@@ -67,8 +67,11 @@ struct ServerConnectionLimitTests {
     }
     guard let port else { throw E2EFailure("the server did not say where it listens: \(child.waitBlocking())") }
 
+    // Three times the 16 connections 64 descriptors allow: the rest wait in the backlog. (More
+    // would only lengthen the recovery below: each one left in the backlog is answered in turn,
+    // which a debug build among a full test run takes a good part of a second to do.)
     var clients: [Client] = []
-    for _ in 0..<150 { clients.append(try Client(port: port)) }
+    for _ in 0..<48 { clients.append(try Client(port: port)) }
     try await Task.sleep(for: .seconds(2))
     let before = try #require(Self.cpuTicks(child.pid), "the server ended under the load")
     try await Task.sleep(for: .seconds(3))
