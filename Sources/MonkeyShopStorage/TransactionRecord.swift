@@ -96,7 +96,12 @@ struct TransactionRecord: Sendable {
       // A reader never writes: a record without its schema yet (made by a writer killed before
       // its first commit) holds nothing. A writer (`creating`, under the folder's lock) makes it.
       let migrator = migrator
-      let applied = try database.read { try migrator.appliedIdentifiers($0) }
+      // GRDB asks for the applied migrations, and when that fails, whether their table exists: a
+      // record another process is making can gain the table between the two looks, and the
+      // reading fails with "no such table: grdb_migrations". Read again: the table is there now.
+      let applied =
+        try (try? database.read { try migrator.appliedIdentifiers($0) })
+        ?? database.read { try migrator.appliedIdentifiers($0) }
       if applied.isEmpty {
         guard creating else { return nil }
         // WAL, kept in the file: readers see a snapshot and never block the writer
