@@ -127,6 +127,9 @@ extension ShopModel {
     case .confirmPayment, .cancelPayment:
       guard case .paymentSheet(let sheet) = overlay else { return [] }
       overlay = nil
+      // Bought: the purchase is in flight from this key on, though the store's answer that says so
+      // comes back as a message (a `q` read with this key must still ask).
+      if action == .confirmPayment, inFlight[sheet.transactionID] == nil { inFlight[sheet.transactionID] = now }
       return [
         .answerPaymentSheet(transactionID: sheet.transactionID, confirmed: action == .confirmPayment, at: date(at: now))
       ]
@@ -172,7 +175,7 @@ extension ShopModel {
       overlay = .help(over: overlay)
       return []
     case .quit:
-      if isPurchaseInFlight {
+      if isMidPurchase {
         overlay = .confirmQuit
       } else {
         isFinished = true

@@ -265,6 +265,17 @@ import Testing
     #expect(model.isFinished)
   }
 
+  /// `q` pressed right after the sheet's Buy, before the store's answer reaches the app (two keys
+  /// read together from the terminal): the purchase is under way, so it asks.
+  @Test func quitAsksBeforeTheSheetsAnswerArrives() {
+    var model = Self.shop()
+    _ = Self.addPayment(&model)
+    _ = Self.press(&model, .enter)
+    #expect(model.overlay == nil && model.isPurchaseInFlight)
+    _ = Self.press(&model, "q")
+    #expect(model.overlay == .confirmQuit && !model.isFinished)
+  }
+
   @Test(
     "global keys act in every part of the screen",
     arguments: [nil, .character("5"), .tab, .character("c"), .character("?")] as [Key?])

@@ -66,9 +66,9 @@ struct OverlayRepaintTests {
     // is the one whose detail opens.
     try await tmux.press("5")
     try await Self.waitForPaneToMatch(tmux, dump: dump, showing: "App Store")
-    try await tmux.press("Enter")
-    try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "┌")
-    try await tmux.press("q")
+    // Buy and q in one write: on a loaded machine, waiting for the pane between them could outlast
+    // the purchase's 8 s, and q would then quit without a question.
+    try await tmux.press("Enter", "q")
     try await Self.waitForPaneToMatch(tmux, dump: dump, showing: "(y/n)")
     try await tmux.press("Escape")
     try await Self.waitForPaneToMatch(tmux, dump: dump, hiding: "┌")

@@ -15,7 +15,7 @@ struct OverlayView {
     case .transactionDetail: drawTransactionDetail(on: &canvas)
     case .conditions(let selection): drawConditions(selection: selection, on: &canvas)
     case .help: drawHelp(on: &canvas)
-    case .confirmQuit: drawQuestion(words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight), on: &canvas)
+    case .confirmQuit: drawQuestion(words.quitQuestion(purchaseInFlight: model.isMidPurchase), on: &canvas)
     case .confirmSwitch:
       drawQuestion(
         words.switchQuestion(to: model.storeKit.other, purchaseInFlight: model.isMidPurchase), on: &canvas)

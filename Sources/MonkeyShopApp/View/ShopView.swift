@@ -44,7 +44,7 @@ public struct ShopView {
     // Only quitting acts here; the quit question, when asked, is the one thing to answer.
     let last =
       model.overlay == .confirmQuit
-      ? words.quitQuestion(purchaseInFlight: model.isPurchaseInFlight) : words.onlyQuitActs
+      ? words.quitQuestion(purchaseInFlight: model.isMidPurchase) : words.onlyQuitActs
     let lines = [words.terminalTooSmall, words.needs(.minimum, has: size), last]
     for (index, line) in lines.enumerated() {
       let text = TextWidth.truncate(line, to: size.width)
