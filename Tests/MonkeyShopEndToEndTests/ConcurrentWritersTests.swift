@@ -28,7 +28,7 @@ struct ConcurrentWritersTests {
   /// machine, starts a command after the stop and sees it give up (its lock wait is 2 s) before
   /// the holder goes on.
   static let stopAt = Duration.seconds(6)
-  static let stoppedFor = Duration.seconds(8)
+  static let stoppedFor = Duration.seconds(12)
   /// A command still running after this long is declared hung (a command waiting for a lock gives
   /// up after 30 s, docs/data-folder.md).
   static let hangBound = Duration.seconds(40)
