@@ -124,6 +124,32 @@ struct WalkthroughCommandTests {
       "\(result)")
   }
 
+  /// A bundled walkthrough named where the library is not found (the catalog's folder and the
+  /// current one have no Walkthroughs/, and none is installed beside the binary): the message says
+  /// so, where it looked, and how to name a file instead, with --play and headless alike.
+  @Test("a bundled name without the library says where the library was looked for", arguments: [true, false])
+  func aNameWithoutTheLibrary(play: Bool) async throws {
+    let folder = try ShopFolder("walkthrough-no-library")
+    let arguments = ["walkthrough"] + (play ? ["--play"] : ["-q"]) + ["buy-5"]
+    let result = try await Child(
+      arguments, in: folder, unsetting: ["MONKEYSHOP_CATALOG"], directory: folder.root.path
+    ).wait(timeout: .seconds(60))
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(
+      result.stderr.contains("buy-5: no such file, and the library of bundled walkthroughs was not found:"),
+      "\(result)")
+    let installed = URL(fileURLWithPath: try Locations.requireBinary()).resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("../share/monkeyshop/Walkthroughs").standardizedFileURL.path
+    for place in [
+      "\(folder.root.path)/Walkthroughs (beside the catalog and in the current folder)",
+      "\(installed) (installed with monkeyshop)",
+      "name its path, such as monkeyshop walkthrough path/to/buy-5.yaml",
+    ] {
+      #expect(result.stderr.contains(place), "\(place): \(result)")
+    }
+    #expect(result.stdout.isEmpty, "\(result)")
+  }
+
   /// `--list` shows each bundled walkthrough's file, name and one-line description.
   @Test("--list shows each walkthrough's name and its description")
   func listShowsDescriptions() async throws {
