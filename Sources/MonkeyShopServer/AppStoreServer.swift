@@ -59,8 +59,19 @@ public enum AppStoreServer {
     host == "localhost" || host == "::1" || host.hasPrefix("127.")
   }
 
+  /// Why the server cannot listen where it was told to, from bind(2)'s error.
+  public enum CannotListen: Error, Sendable {
+    /// EADDRINUSE: another socket is bound to the port.
+    case portInUse
+    /// EADDRNOTAVAIL: the host is no address of this machine's.
+    case notAnAddressHere
+    /// EACCES: a port below 1024 without the privilege to bind it.
+    case notPermitted
+  }
+
   /// Serves until SIGINT or SIGTERM, then returns once every connection is closed. `listening` is
-  /// told the address as soon as the port is bound (the real port when `port` is 0).
+  /// told the address as soon as the port is bound (the real port when `port` is 0). A port that
+  /// cannot be bound is `CannotListen`, when the system says why in a way it knows.
   public static func run(
     _ settings: Settings, listening: @escaping @Sendable (String) -> Void
   ) throws {
@@ -72,6 +83,12 @@ public enum AppStoreServer {
       do {
         try await serve(settings, key: key, listening: listening)
         outcome.withLock { $0 = .success(()) }
+      } catch let error as IOError where error.errnoCode == EADDRINUSE {
+        outcome.withLock { $0 = .failure(CannotListen.portInUse) }
+      } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+        outcome.withLock { $0 = .failure(CannotListen.notAnAddressHere) }
+      } catch let error as IOError where error.errnoCode == EACCES {
+        outcome.withLock { $0 = .failure(CannotListen.notPermitted) }
       } catch {
         outcome.withLock { $0 = .failure(error) }
       }

@@ -69,10 +69,21 @@ public enum OutputFile {
     let probe = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).probe")
     let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw PlaceError(path: path, problem: "cannot write in the folder \(folder): \(String(cString: strerror(errno)))")
+      throw PlaceError(path: path, problem: "cannot write in the folder \(folder): \(whyNoFile(errno, in: folder))")
     }
     close(descriptor)
     unlink(probe)
+  }
+
+  /// Why no file could be created in `folder`, from open(2)'s `code`. ENOENT where the folder is
+  /// there means its file system makes no new files (/proc), not that something is missing, as
+  /// the system's words ("No such file or directory") would say.
+  private static func whyNoFile(_ code: Int32, in folder: String) -> String {
+    var info = stat()
+    guard code == ENOENT, stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      return String(cString: strerror(code))
+    }
+    return "it takes no new files (its file system makes none there)"
   }
 
   /// The first part of `folder` that is a file, or the system's reason.

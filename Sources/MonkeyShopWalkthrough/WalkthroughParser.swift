@@ -76,7 +76,7 @@ public enum WalkthroughParser {
     do {
       root = try Yams.compose(yaml: text)
     } catch {
-      throw WalkthroughError(problems: [reader.syntaxProblem(error)])
+      throw WalkthroughError(problems: [reader.syntaxProblem(error, in: text)])
     }
     guard let root else {
       throw WalkthroughError(
@@ -116,9 +116,12 @@ struct WalkthroughReader {
     problems.append(.init(path: path, line: line, message: message))
   }
 
-  func syntaxProblem(_ error: any Error) -> WalkthroughError.Problem {
+  /// The problem a YAML reader's error is, in `text`, the file read.
+  func syntaxProblem(_ error: any Error, in text: String) -> WalkthroughError.Problem {
     if let error = error as? YamlError {
       switch error {
+      case .duplicatedKeysInMapping(let duplicates, let context):
+        if let key = duplicates.first { return duplicateKeyProblem(key, first: context.mark, in: text) }
       case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
         .composer(let context, let problem, let mark, _):
         var message = "not valid YAML: \(problem)"

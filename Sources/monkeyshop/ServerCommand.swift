@@ -14,6 +14,9 @@ struct ServerCommand: ParsableCommand {
     discussion: """
       Requests are authenticated as Apple's: a bearer JWT signed with the folder's In-App Purchase key \
       (`monkeyshop server key` prints it). See docs/server.md.
+
+      Exit status: 0 stopped by Ctrl-C or SIGTERM, 64 bad arguments, 65 unreadable data, 69 it cannot \
+      listen (the port is in use, or the host is not an address of this machine).
       """,
     subcommands: [Serve.self, Key.self],
     defaultSubcommand: Serve.self)
@@ -57,11 +60,6 @@ struct ServerCommand: ParsableCommand {
     }
 
     func run() throws {
-      if !AppStoreServer.isLoopback(host) {
-        Output.warn(
-          "monkeyshop: warning: listening on \(TerminalText.escaped(host)), which other machines may reach: anyone there with the key can read this App Store's record"
-        )
-      }
       let catalog = try options.loadCatalog()
       let folder = options.dataFolder
       try options.checkDataFiles(folder)
@@ -73,17 +71,37 @@ struct ServerCommand: ParsableCommand {
         host: host, port: port, folderPath: path, catalog: catalog, applicationVersion: MonkeyShop.version,
         requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
         companions: [{ try await NotificationSender.run(folder: path, options: sending, log: { Output.say($0) }) }])
+      let host = host
       do {
         try AppStoreServer.run(settings) { address in
+          // Once it listens: a host it cannot listen on is told as such, not as listening.
+          if !AppStoreServer.isLoopback(host) {
+            Output.warn(
+              "monkeyshop: warning: listening on \(TerminalText.escaped(host)), which other machines may reach: anyone there with the key can read this App Store's record"
+            )
+          }
           say("listening on \(address)")
         }
       } catch let error as any ShopError {
         throw error
+      } catch let error as AppStoreServer.CannotListen {
+        throw Failure("server: \(why(error))", .cannotListen)
       } catch {
-        // Most often the port is taken, or the host is not an address of this machine.
         throw Failure(
           "server: cannot serve on \(TerminalText.escaped(host)) port \(port): \(TerminalText.escaped("\(error)"))",
-          .cannotWriteOutput)
+          .cannotListen)
+      }
+    }
+
+    /// Why it cannot listen, and the option that chooses another place.
+    private func why(_ error: AppStoreServer.CannotListen) -> String {
+      let host = TerminalText.escaped(host)
+      let another = "pick another with --port, or --port 0 for a free one"
+      return switch error {
+      case .portInUse: "port \(port) on \(host) is in use (another program is listening there); \(another)"
+      case .notAnAddressHere:
+        "\(host) is not an address of this machine; give one of its own with --host, such as 127.0.0.1"
+      case .notPermitted: "port \(port) on \(host) needs privileges this user does not have (below 1024); \(another)"
       }
     }
   }

@@ -122,6 +122,12 @@ struct WalkthroughCommand: ParsableCommand {
     WalkthroughLibrary.folder(nextToCatalog: options.catalogPath, executable: Bundle.main.executablePath)
   }
 
+  /// A bundled walkthrough's name (`buy-5`) given where no library was found.
+  private func missingFromLibrary(_ argument: String) -> WalkthroughError.Problem? {
+    WalkthroughLibrary.missing(
+      argument, nextToCatalog: options.catalogPath, executable: Bundle.main.executablePath)
+  }
+
   func run() throws {
     if list { return try listLibrary() }
     if play { return try playLive(files[0]) }
@@ -158,6 +164,10 @@ struct WalkthroughCommand: ParsableCommand {
     var walkthroughs: [Walkthrough] = []
     var rejected: [WalkthroughError.Problem] = []
     for path in paths {
+      if let problem = missingFromLibrary(path) {
+        rejected.append(problem)
+        continue
+      }
       do {
         walkthroughs.append(try WalkthroughParser.load(path: path, catalog: catalog, library: library))
       } catch {
@@ -234,7 +244,7 @@ struct WalkthroughCommand: ParsableCommand {
   private func listLibrary() throws {
     guard let library else {
       throw Failure(
-        "no walkthrough library: no \(WalkthroughLibrary.folderName)/ folder next to \(options.catalogPath), in the current folder or installed with monkeyshop (\(WalkthroughLibrary.installedFolder) from its folder)",
+        "no walkthrough library: \(WalkthroughLibrary.searched(nextToCatalog: options.catalogPath, executable: Bundle.main.executablePath))",
         .walkthroughFailed)
     }
     let paths = WalkthroughLibrary.files(in: library)
@@ -261,6 +271,7 @@ struct WalkthroughCommand: ParsableCommand {
   private func playLive(_ name: String) throws {
     let path = WalkthroughLibrary.resolve(name, library: library)
     let catalog = try options.loadCatalog()
+    if let problem = missingFromLibrary(path) { throw Failure(problem.description, .invalidWalkthrough) }
     let walkthrough: Walkthrough
     do {
       walkthrough = try WalkthroughParser.load(path: path, catalog: catalog, library: library)

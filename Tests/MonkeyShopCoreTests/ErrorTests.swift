@@ -57,7 +57,9 @@ private let samples: [(type: String, errors: [any ShopError])] = [
 
 @Suite("Errors: one protocol, one formatter, one exit status per ID", .tags(.pure))
 struct ErrorTests {
-  @Test("every error ID exits with the status the README documents: 1 failed, 64 bad arguments, 65 data, 75 busy")
+  @Test(
+    "every error ID exits with the status the README documents: 1 failed, 64 bad arguments, 65 data, 69 cannot listen, 75 busy"
+  )
   func exitStatuses() {
     let documented: [ErrorID: Int32] = [
       .productRequestFailed: 1, .networkLostDuringPurchase: 1, .purchasesRestricted: 1, .purchaseCancelled: 1,
@@ -66,12 +68,13 @@ struct ErrorTests {
       .unknownTransaction: 1, .invalidCondition: 64, .cannotWriteDataFile: 65, .invalidAmount: 64,
       .balanceOverflow: 1, .dataFolderBusy: 75, .invalidArgument: 64, .deliveryIncomplete: 1,
       .cannotWriteOutput: 1, .invalidWalkthrough: 65, .walkthroughFailed: 1, .terminalUnavailable: 1,
+      .cannotListen: 69,
     ]
     #expect(Set(documented.keys) == Set(ErrorID.allCases))
     for id in ErrorID.allCases {
       #expect(id.exitStatus.rawValue == documented[id], "\(id)")
     }
-    #expect(ExitStatus.allCases.map(\.rawValue) == [1, 64, 65, 75])
+    #expect(ExitStatus.allCases.map(\.rawValue) == [1, 64, 65, 69, 75])
   }
 
   @Test("each error's message leaves out every ID; shown, it carries its own ID exactly once, at the end")

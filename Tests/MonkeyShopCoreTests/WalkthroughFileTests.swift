@@ -32,6 +32,27 @@ struct WalkthroughFileTests {
       ], "\(found)")
   }
 
+  /// A key given twice in one mapping is refused as every other problem is: the file, the line and
+  /// column of the repeat, what was found there (with the line it first appeared on) and what was
+  /// expected. In a block mapping and in a flow one, where both are on one line.
+  @Test(arguments: [
+    (
+      "name: x\nsteps:\n  - launch\nname: y\n",
+      "test.yaml:4:1: not valid YAML: duplicate key 'name', first on line 1 (expected each key once in a mapping)"
+    ),
+    (
+      "name: x\nsteps:\n  - launch\n  - expect: {balance: 0, events: [], balance: 5}\n",
+      "test.yaml:4:38: not valid YAML: duplicate key 'balance', first on line 4, column 14 (expected each key once in a mapping)"
+    ),
+    (
+      "name: x\nsteps:\n  - expect:\n      balance: 0\n      \"balance\": 1\n      balance: 2\n",
+      "test.yaml:5:7: not valid YAML: duplicate key 'balance', first on line 4 (expected each key once in a mapping)"
+    ),
+  ])
+  func aDuplicateKeySaysBothLines(yaml: String, expected: String) {
+    #expect(problems(yaml).map(\.description) == [expected])
+  }
+
   /// A storefront the catalog has no prices in cannot run: it is refused with the file, the line
   /// and the storefronts the catalog does price, as a starting storefront, a starting condition and
   /// a `set` step.

@@ -42,8 +42,9 @@ struct WalkthroughCommandTests {
       ("", "names no file"),
     ]
     #if os(Linux)
-      // Not even root can make files in /proc.
-      cases.append(("/proc/1/walkthroughs.xml", "cannot write in the folder /proc/1"))
+      // Not even root can make files in /proc: the folder is there, and the system's "No such file
+      // or directory" would say it is not.
+      cases.append(("/proc/1/walkthroughs.xml", "cannot write in the folder /proc/1: it takes no new files"))
     #endif
     for (path, fragment) in cases {
       let result = try await monkeyshop("walkthrough", buyFive, "--junit", path, in: folder)
@@ -52,6 +53,7 @@ struct WalkthroughCommandTests {
       #expect(result.stderr.contains(fragment), "\(result)")
       #expect(result.stderr.contains("nothing was run"), "\(result)")
       #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+      #expect(!result.stderr.contains("No such file or directory"), "\(result)")
     }
     #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
   }
@@ -122,6 +124,32 @@ struct WalkthroughCommandTests {
       result.stderr.contains(
         "ask-to-by-approved: no such file (did you mean 'ask-to-buy-approved'?) (expected a walkthrough YAML file)"),
       "\(result)")
+  }
+
+  /// A bundled walkthrough named where the library is not found (the catalog's folder and the
+  /// current one have no Walkthroughs/, and none is installed beside the binary): the message says
+  /// so, where it looked, and how to name a file instead, with --play and headless alike.
+  @Test("a bundled name without the library says where the library was looked for", arguments: [true, false])
+  func aNameWithoutTheLibrary(play: Bool) async throws {
+    let folder = try ShopFolder("walkthrough-no-library")
+    let arguments = ["walkthrough"] + (play ? ["--play"] : ["-q"]) + ["buy-5"]
+    let result = try await Child(
+      arguments, in: folder, unsetting: ["MONKEYSHOP_CATALOG"], directory: folder.root.path
+    ).wait(timeout: .seconds(60))
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(
+      result.stderr.contains("buy-5: no such file, and the library of bundled walkthroughs was not found:"),
+      "\(result)")
+    let installed = URL(fileURLWithPath: try Locations.requireBinary()).resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("../share/monkeyshop/Walkthroughs").standardizedFileURL.path
+    for place in [
+      "\(folder.root.path)/Walkthroughs (beside the catalog and in the current folder)",
+      "\(installed) (installed with monkeyshop)",
+      "name its path, such as monkeyshop walkthrough path/to/buy-5.yaml",
+    ] {
+      #expect(result.stderr.contains(place), "\(place): \(result)")
+    }
+    #expect(result.stdout.isEmpty, "\(result)")
   }
 
   /// `--list` shows each bundled walkthrough's file, name and one-line description.

@@ -34,17 +34,22 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   case walkthroughFailed = "MS-E0023"
   /// No terminal to draw in (the storefront, `--play`).
   case terminalUnavailable = "MS-E0024"
+  /// The server cannot listen where it was told to: the port is in use, or the host is not an
+  /// address of this machine.
+  case cannotListen = "MS-E0025"
 
   public var description: String { rawValue }
 
   /// The one rule from an error to a command's exit status: every failure a command ends with
   /// carries an ID, and its status comes from here alone. A catalog, wallet, store or walkthrough
   /// file that cannot be read or written is 65, a value the command line gave that the shop refuses 64, a
-  /// lock held too long by another monkeyshop 75, anything else a failed operation, 1.
+  /// service that cannot start where it was told to (a port in use) 69, a lock held too long by
+  /// another monkeyshop 75, anything else a failed operation, 1.
   public var exitStatus: ExitStatus {
     switch self {
     case .unreadableDataFile, .cannotWriteDataFile, .invalidCatalog, .invalidWalkthrough: .dataError
     case .invalidQuantity, .invalidAmount, .invalidCondition, .invalidArgument: .usage
+    case .cannotListen: .unavailable
     case .dataFolderBusy: .temporaryFailure
     case .productRequestFailed, .networkLostDuringPurchase, .purchasesRestricted, .purchaseCancelled,
       .askToBuyDeclined, .purchaseInterrupted, .forcedError, .productNotAvailable, .insufficientBalance,
@@ -63,6 +68,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case usage = 64
   /// A catalog, wallet, store or walkthrough file that cannot be used (EX_DATAERR).
   case dataError = 65
+  /// A service that cannot start: the server's port is in use (EX_UNAVAILABLE).
+  case unavailable = 69
   /// Another monkeyshop held the data folder's lock for longer than a command waits (EX_TEMPFAIL).
   case temporaryFailure = 75
 }
