@@ -41,11 +41,20 @@ extension ShopModel {
     return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
 
-  /// The bindings that can act now, for the hint bar: the part of the screen's own, and on the
-  /// storefront the one key of everywhere its bar names (help); an overlay's footer keeps to its own.
+  /// The bindings that can act now, for the hint bar and an overlay's footer: the part of the
+  /// screen's own, then the one key of everywhere they name, help (which opens from anywhere but
+  /// help itself), each named by what it does now.
   public var activeBindings: [KeyBinding] {
-    let everywhere = keyContext == .main ? KeyMap.bindings(in: .global) : []
+    let everywhere = keyContext == .help ? [] : KeyMap.bindings(in: .global)
     return (KeyMap.bindings(in: keyContext) + everywhere).filter { $0.inHintBar && $0.whyNot(self) == nil }
+      .map { $0.hinted(in: self) }
+  }
+
+  /// Whether the payment sheet open is for a product owned already: its Buy gets the product again,
+  /// and does not charge for it again.
+  var paymentSheetGetsAgain: Bool {
+    guard case .paymentSheet(let sheet) = overlay else { return false }
+    return owned.owns(sheet.productIdentifier)
   }
 
   /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.

@@ -98,7 +98,8 @@ struct TextLanguageTests {
   static let renamedShopKeys: [KeyBinding] = KeyMap.bindings.enumerated().map { offset, binding in
     KeyBinding(
       renamed(binding.keys, binding: offset), binding.action,
-      binding.context, hint: binding.hint, help: binding.help, inHintBar: binding.inHintBar, whyNot: binding.whyNot)
+      binding.context, hint: binding.hint, help: binding.help, inHintBar: binding.inHintBar,
+      hintNow: binding.hintNow, whyNot: binding.whyNot)
   }
 
   @Test("a storefront text that names a key names the one the table binds", arguments: Language.allCases)
