@@ -159,17 +159,12 @@ extension ShopModel {
       overlay = .transactions(selection: 0)
       return [.readHistory]
     case .switchStoreKit:
-      // The switch restarts the app: mid-purchase it asks first, as quitting does.
-      guard !isMidPurchase else {
-        overlay = .confirmSwitch
-        return []
-      }
-      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+      return switchStoreKit()
     case .switchNow:
-      overlay = nil
+      closeSwitchQuestion()
       return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
     case .keepStoreKit:
-      overlay = nil
+      closeSwitchQuestion()
       status = .storeKitKept(storeKit)
       return []
     case .requestProducts:
@@ -234,11 +229,29 @@ extension ShopModel {
     }
   }
 
-  /// A switch of the storefront: the condition's next value.
-  private func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+  /// Switches to the other StoreKit, from `l` or the conditions panel's StoreKit row. The switch
+  /// restarts the app: mid-purchase it asks first, as quitting does, over where it was asked.
+  private mutating func switchStoreKit() -> [ShopEffect] {
+    guard !isMidPurchase else {
+      overlay = .confirmSwitch(over: overlay)
+      return []
+    }
+    return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+  }
 
-  /// The value of a condition `step` places along its choices, wrapping around.
-  private func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+  /// The switch question answered: back to where it was asked.
+  private mutating func closeSwitchQuestion() {
+    guard case .confirmSwitch(let beneath) = overlay else { return }
+    overlay = beneath
+  }
+
+  /// A switch of the storefront: the condition's next value.
+  private mutating func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+
+  /// The value of a condition `step` places along its choices, wrapping around. StoreKit has two,
+  /// so either way is the other, switched by the one rule of `l`.
+  private mutating func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+    if condition == .storeKit { return switchStoreKit() }
     let values = condition.choices(catalog)
     guard !values.isEmpty else { return [] }
     let current = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)
