@@ -57,10 +57,14 @@ public struct KeyBinding: Sendable {
   public let whyNot: @Sendable (ShopModel) -> Reason?
   /// Shown in the hint bar (navigation keys are left to help).
   public let inHintBar: Bool
+  /// The hint bar's label when the key does something else now than `hint` says (Enter on the
+  /// payment sheet of a product owned already gets it again); nil: `hint`.
+  public let hintNow: @Sendable (ShopModel) -> Phrase?
 
   init(
     _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: Phrase, help: Phrase,
-    inHintBar: Bool = true, whyNot: @escaping @Sendable (ShopModel) -> Reason? = { _ in nil }
+    inHintBar: Bool = true, hintNow: @escaping @Sendable (ShopModel) -> Phrase? = { _ in nil },
+    whyNot: @escaping @Sendable (ShopModel) -> Reason? = { _ in nil }
   ) {
     self.keys = keys
     self.action = action
@@ -68,7 +72,15 @@ public struct KeyBinding: Sendable {
     self.hint = hint
     self.help = help
     self.inHintBar = inHintBar
+    self.hintNow = hintNow
     self.whyNot = whyNot
+  }
+
+  /// The binding as the hint bar and an overlay's footer name it now: its hint is what the key does
+  /// in this shop.
+  func hinted(in model: ShopModel) -> KeyBinding {
+    guard let now = hintNow(model) else { return self }
+    return KeyBinding(keys, action, context, hint: now, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 
   /// Whether it acts while the screen is too small to show anything but the size it needs: quitting
@@ -171,7 +183,9 @@ public enum KeyMap {
     // Payment sheet
     KeyBinding(
       [.enter, .character("y")], .confirmPayment, .paymentSheet, hint: Phrase("buy", "購入"),
-      help: Phrase("confirm the purchase", "購入を確定")),
+      help: Phrase("confirm the purchase", "購入を確定"),
+      // The sheet of a product owned already gets it again, not charged again, as its button says.
+      hintNow: { $0.paymentSheetGetsAgain ? Phrase("get again", "再入手") : nil }),
     KeyBinding(
       [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: Phrase("cancel", "キャンセル"),
       help: Phrase("cancel (paymentCancelled)", "キャンセル (paymentCancelled)")),

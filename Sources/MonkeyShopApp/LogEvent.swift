@@ -161,7 +161,7 @@ public enum LogEvent: Equatable, Sendable {
       return say("CRASH at \(point.rawValue): the app died", "\(point.rawValue) でクラッシュ: アプリが終了")
     case .error(let failure):
       // The ID leads, so a tester finds it even where the line is cut.
-      return "\(failure.errorID) ✗ \(failure.message)"
+      return "\(failure.errorID) ✗ \(Words(language).shown(failure).message)"
     case .note(let note):
       return "  ↳ " + Words(language).note(note)
     case .storeKit2(let event):

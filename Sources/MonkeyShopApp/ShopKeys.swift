@@ -41,11 +41,20 @@ extension ShopModel {
     return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
 
-  /// The bindings that can act now, for the hint bar: the part of the screen's own, and on the
-  /// storefront the one key of everywhere its bar names (help); an overlay's footer keeps to its own.
+  /// The bindings that can act now, for the hint bar and an overlay's footer: the part of the
+  /// screen's own, then the one key of everywhere they name, help (which opens from anywhere but
+  /// help itself), each named by what it does now.
   public var activeBindings: [KeyBinding] {
-    let everywhere = keyContext == .main ? KeyMap.bindings(in: .global) : []
+    let everywhere = keyContext == .help ? [] : KeyMap.bindings(in: .global)
     return (KeyMap.bindings(in: keyContext) + everywhere).filter { $0.inHintBar && $0.whyNot(self) == nil }
+      .map { $0.hinted(in: self) }
+  }
+
+  /// Whether the payment sheet open is for a product owned already: its Buy gets the product again,
+  /// and does not charge for it again.
+  var paymentSheetGetsAgain: Bool {
+    guard case .paymentSheet(let sheet) = overlay else { return false }
+    return owned.owns(sheet.productIdentifier)
   }
 
   /// Whether the screen shows only "terminal too small": then nothing the person cannot see acts.
@@ -150,17 +159,12 @@ extension ShopModel {
       overlay = .transactions(selection: 0)
       return [.readHistory]
     case .switchStoreKit:
-      // The switch restarts the app: mid-purchase it asks first, as quitting does.
-      guard !isMidPurchase else {
-        overlay = .confirmSwitch
-        return []
-      }
-      return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+      return switchStoreKit()
     case .switchNow:
-      overlay = nil
+      closeSwitchQuestion()
       return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
     case .keepStoreKit:
-      overlay = nil
+      closeSwitchQuestion()
       status = .storeKitKept(storeKit)
       return []
     case .requestProducts:
@@ -225,11 +229,29 @@ extension ShopModel {
     }
   }
 
-  /// A switch of the storefront: the condition's next value.
-  private func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+  /// Switches to the other StoreKit, from `l` or the conditions panel's StoreKit row. The switch
+  /// restarts the app: mid-purchase it asks first, as quitting does, over where it was asked.
+  private mutating func switchStoreKit() -> [ShopEffect] {
+    guard !isMidPurchase else {
+      overlay = .confirmSwitch(over: overlay)
+      return []
+    }
+    return [.setCondition(.storeKit, value: "\(storeKit.other.rawValue)", at: date(at: now))]
+  }
 
-  /// The value of a condition `step` places along its choices, wrapping around.
-  private func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+  /// The switch question answered: back to where it was asked.
+  private mutating func closeSwitchQuestion() {
+    guard case .confirmSwitch(let beneath) = overlay else { return }
+    overlay = beneath
+  }
+
+  /// A switch of the storefront: the condition's next value.
+  private mutating func toggle(_ condition: Condition) -> [ShopEffect] { step(condition, by: 1) }
+
+  /// The value of a condition `step` places along its choices, wrapping around. StoreKit has two,
+  /// so either way is the other, switched by the one rule of `l`.
+  private mutating func step(_ condition: Condition, by step: Int) -> [ShopEffect] {
+    if condition == .storeKit { return switchStoreKit() }
     let values = condition.choices(catalog)
     guard !values.isEmpty else { return [] }
     let current = condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront)

@@ -141,12 +141,28 @@ public enum ShopEffect: Equatable, Sendable {
 /// A failure the app met, as a value the model keeps: its error ID and what happened.
 public struct ShopFailure: ShopError, Equatable, Sendable {
   public let errorID: ErrorID
+  /// What happened, in English: headless output, the exit, the storefront in English.
   public let message: String
+  /// What happened in Japanese, where the shop wrote the failure in its own words; nil for an error
+  /// met in the store or the data folder, which the storefront introduces by its ID's kind.
+  public let japanese: String?
 
   public init(_ errorID: ErrorID, _ message: String) {
+    self.init(errorID, message: message, japanese: nil)
+  }
+
+  /// A failure in the shop's own words, in both languages.
+  init(_ errorID: ErrorID, _ message: Phrase) {
+    self.init(errorID, message: message.en, japanese: message.ja)
+  }
+
+  init(_ errorID: ErrorID, message: String, japanese: String?) {
     self.errorID = errorID
     self.message = message
+    self.japanese = japanese
   }
+
+  public var japaneseMessage: String? { japanese }
 }
 
 extension ShopFailure {
@@ -154,7 +170,10 @@ extension ShopFailure {
   /// moved away) will never be answered.
   static func vanished(_ id: String) -> ShopFailure {
     ShopFailure(
-      .unknownTransaction, "payment \(id) is no longer in the store (was it reset?): it will never be answered")
+      .unknownTransaction,
+      Phrase(
+        "payment \(id) is no longer in the store (was it reset?): it will never be answered",
+        "支払い \(id) はストアにありません (リセットされた?): 応答は来ません"))
   }
 }
 
@@ -163,7 +182,7 @@ extension ShopFailure {
   /// from reading or writing the data folder.
   init(_ error: any Error) {
     if let error = error as? any ShopError {
-      self.init(error.errorID, error.message)
+      self.init(error.errorID, message: error.message, japanese: error.japaneseMessage)
     } else {
       self.init(.unreadableDataFile, "\(error)")
     }

@@ -50,12 +50,19 @@ public struct ShopModel: Sendable {
     /// storefront).
     case help(over: Overlay? = nil)
     case confirmQuit
-    /// `l` pressed mid-purchase: switching StoreKit restarts the app, so it asks first.
-    case confirmSwitch
+    /// StoreKit switched mid-purchase (`l`, or the conditions panel's StoreKit row): the switch
+    /// restarts the app, so it asks first. Answered, it closes back to where it was asked (nil: the
+    /// storefront).
+    case confirmSwitch(over: Overlay? = nil)
 
     /// A question about the purchase in flight: the status beneath it, which describes that
     /// purchase, stays while it is asked.
-    var asksAboutThePurchase: Bool { self == .confirmQuit || self == .confirmSwitch }
+    var asksAboutThePurchase: Bool {
+      switch self {
+      case .confirmQuit, .confirmSwitch: true
+      default: false
+      }
+    }
   }
 
   public let catalog: Catalog

@@ -237,7 +237,9 @@ extension ShopModel {
         fail(
           ShopFailure(
             .purchasesRestricted,
-            "canMakePayments() is false: purchases are restricted (\(pending.productIdentifier))"
+            Phrase(
+              "canMakePayments() is false: purchases are restricted (\(pending.productIdentifier))",
+              "canMakePayments() が false: 購入は制限されています (\(pending.productIdentifier))")
           ))
       }
       return []
@@ -292,7 +294,10 @@ extension ShopModel {
       fail(
         ShopFailure(
           .productNotAvailable,
-          "\(pending.productIdentifier) came back in invalidProductIdentifiers: the App Store does not sell it in \(response.storefront.code)"
+          Phrase(
+            "\(pending.productIdentifier) came back in invalidProductIdentifiers: the App Store does not sell it in \(response.storefront.code)",
+            "\(pending.productIdentifier) は invalidProductIdentifiers で返りました: App Store は \(response.storefront.code) でこれを販売していません"
+          )
         ))
     case .failure(let error):
       lastFailure = ShopFailure(error)

@@ -186,14 +186,11 @@ public struct Words: Sendable {
           ? "取引 #\(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました"
           : "支払い \(id) は\(transactionState(state)): 別の monkeyshop が受け取り、完了しました")
     case .vanished(let id):
-      let failure = ShopFailure.vanished(id)
-      return language == .ja
-        ? ShopFailure(failure.errorID, "支払い \(id) はストアにありません (リセットされた?): 応答は来ません").formatted
-        : failure.formatted
+      return shown(ShopFailure.vanished(id)).formatted
     case .crashed:
       return say("The app crashed", "アプリがクラッシュしました")
     case .failed(let failure):
-      return failure.formatted
+      return shown(failure).formatted
     case .cannot(let keys, let reason):
       return "\(keys): \(self.reason(reason))"
     case .storeKit2(.pending(let product)):

@@ -47,8 +47,13 @@ public struct DataFolderBusy: ShopError, Equatable {
   public let path: String
   public let holder: String
   public var errorID: ErrorID { .dataFolderBusy }
-  public var message: String {
-    "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again"
+  public var message: String { phrase.en }
+  public var japaneseMessage: String? { phrase.ja }
+
+  private var phrase: Phrase {
+    Phrase(
+      "gave up waiting for the lock on \(path), held by \(holder); nothing was changed, try again",
+      "\(path) のロックを待ちきれませんでした (\(holder) が保持)。何も変更していません。もう一度試してください")
   }
 }
 

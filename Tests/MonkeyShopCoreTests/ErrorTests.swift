@@ -86,7 +86,10 @@ struct ErrorTests {
         #expect(error.formatted == error.message + " — " + id, "\(type)")
         #expect(error.formatted.components(separatedBy: id).count == 2, "\(type): \(error.formatted)")
         #expect(error.exitStatus == error.errorID.exitStatus)
-        #expect(ShopFailure(error) == ShopFailure(error.errorID, error.message), "\(type)")
+        #expect(error.japaneseMessage?.firstMatch(of: /MS-E[0-9]{4}/) == nil, "\(type): \(error.message)")
+        #expect(
+          ShopFailure(error) == ShopFailure(error.errorID, message: error.message, japanese: error.japaneseMessage),
+          "\(type)")
         #expect(error.description == error.formatted, "\(type)")
       }
     }

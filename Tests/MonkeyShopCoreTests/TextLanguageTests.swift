@@ -3,6 +3,7 @@ import Testing
 
 @testable import MonkeyShopApp
 @testable import MonkeyShopDomain
+@testable import MonkeyShopStorage
 @testable import MonkeyShopWalkthrough
 
 /// Everything the storefront and the walkthrough player show has Japanese, and names its keys from
@@ -58,10 +59,68 @@ struct TextLanguageTests {
     #expect(gaps.isEmpty, "\(gaps.count) texts without Japanese:\n\(gaps.joined(separator: "\n"))")
   }
 
+  @Test("a failure the storefront shows in Japanese is Japanese before the detail the store or the system gave")
+  func everyFailureHasJapanese() {
+    let words = Words(.ja)
+    for id in ErrorID.allCases {
+      let shown = words.shown(ShopFailure(id, "/data/store.json: writing failed")).message
+      #expect(shown.hasSuffix(": /data/store.json: writing failed"), "\(id): \(shown)")
+      let kind = String(shown.prefix(while: { $0 != ":" }))
+      #expect(!kind.isEmpty && TextCheck.englishWords(kind).isEmpty, "\(id): \(shown)")
+    }
+  }
+
+  @Test("the errors of the store, the wallet, a condition and a busy data folder have their Japanese")
+  func shopErrorsHaveJapanese() {
+    let date = Date(timeIntervalSince1970: 0)
+    let errors: [any ShopError] = [
+      CreditError.insufficientBalance(balance: -2, requested: 1),
+      CreditError.insufficientBalance(balance: 0, requested: 1),
+      CreditError.invalidAmount(0), CreditError.unknownProduct("x"),
+      CreditError.unknownRefundedProduct(id: "1", product: "x"), CreditError.balanceOverflow,
+      CreditError.notPurchased("1"), CreditError.notRefunded("1"),
+      PaymentError.invalidQuantity(11), PaymentError.outOfTransactionNumbers,
+      TransactionError.unknown("1"),
+      TransactionError.wrongState(id: "1", operation: "approve", state: .failed, expected: "deferred"),
+      TransactionError.noneToAct(operation: "approve", expected: "deferred"),
+      TransactionError.alreadyRefunded(id: "1", on: date), TransactionError.restoredCopy(id: "2", purchase: "1"),
+      TransactionError.outOfTransactionNumbers, TransactionError.refundRequested(id: "1", on: date),
+      TransactionError.noRefundRequest(id: "1"), TransactionError.notRefunded(id: "1"),
+      ConditionError.badValue("latency", "x", expected: "normal"),
+      DataFolderBusy(path: "/data", holder: "pid 1"),
+    ]
+    for error in errors {
+      let shown = Words(.ja).shown(ShopFailure(error)).message
+      #expect(shown == error.japaneseMessage, "\(error)")
+      #expect(shown != error.message && !shown.isEmpty, "\(error)")
+    }
+  }
+
+  @Test("the shop's own failures are written in both languages: no ShopFailure of an English literal alone")
+  func noFailureInEnglishAlone() throws {
+    var english: [String] = []
+    for file in SourceTexts.swiftFiles() {
+      let text = try String(contentsOf: file, encoding: .utf8)
+      var rest = text[...]
+      while let call = rest.range(of: "ShopFailure(") {
+        rest = rest[call.upperBound...]
+        // `ShopFailure(.id, "…")`: the message is the argument after the first comma.
+        guard let comma = rest.firstIndex(where: { $0 == "," || $0 == ")" }), rest[comma] == "," else { continue }
+        let message = rest[rest.index(after: comma)...].drop { $0 == " " || $0 == "\n" }
+        if message.first == "\"" {
+          let line = text[..<call.lowerBound].filter { $0 == "\n" }.count + 1
+          english.append("\(file.lastPathComponent):\(line): \(message.prefix(60))")
+        }
+      }
+    }
+    #expect(english.isEmpty, "\(english.joined(separator: "\n"))")
+  }
+
   @Test("the words' files say nothing in English alone: every text goes through say or Phrase")
   func noEnglishOutsideSay() throws {
     let literals = try SourceTexts.looseLiterals(in: [
-      "Words.swift", "Words+Notes.swift", "Words+Server.swift", "PlayerWords.swift", "Notice.swift",
+      "Words.swift", "Words+Notes.swift", "Words+Server.swift", "Words+Failures.swift", "PlayerWords.swift",
+      "Notice.swift",
     ])
     let english = literals.filter { !$0.pieces.flatMap(TextCheck.englishWords).isEmpty }
     #expect(english.isEmpty, "\(english.map(\.description).joined(separator: "\n"))")
@@ -98,7 +157,8 @@ struct TextLanguageTests {
   static let renamedShopKeys: [KeyBinding] = KeyMap.bindings.enumerated().map { offset, binding in
     KeyBinding(
       renamed(binding.keys, binding: offset), binding.action,
-      binding.context, hint: binding.hint, help: binding.help, inHintBar: binding.inHintBar, whyNot: binding.whyNot)
+      binding.context, hint: binding.hint, help: binding.help, inHintBar: binding.inHintBar,
+      hintNow: binding.hintNow, whyNot: binding.whyNot)
   }
 
   @Test("a storefront text that names a key names the one the table binds", arguments: Language.allCases)

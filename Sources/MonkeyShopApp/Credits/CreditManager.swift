@@ -162,24 +162,43 @@ public enum CreditError: ShopError, Equatable {
     }
   }
 
-  public var message: String {
+  public var message: String { phrase.en }
+  public var japaneseMessage: String? { phrase.ja }
+
+  private var phrase: Phrase {
     switch self {
     case .insufficientBalance(let balance, let requested) where balance < 0:
-      "not enough monkey credits: \(requested) requested, and the wallet owes \(-balance) (refunds took back credits already spent); buy credits to pay them back"
+      Phrase(
+        "not enough monkey credits: \(requested) requested, and the wallet owes \(-balance) (refunds took back credits already spent); buy credits to pay them back",
+        "モンキークレジットが足りません: \(requested) 必要ですが、ウォレットは \(-balance) 足りていません (返金で使用済みのクレジットが取り消されました)。クレジットを購入して埋めてください"
+      )
     case .insufficientBalance(let balance, let requested):
-      "not enough monkey credits: \(requested) requested, \(balance) in the wallet"
+      Phrase(
+        "not enough monkey credits: \(requested) requested, \(balance) in the wallet",
+        "モンキークレジットが足りません: \(requested) 必要、ウォレットに \(balance)")
     case .invalidAmount(let amount):
-      "cannot spend \(amount) credits: spend 1 or more"
+      Phrase("cannot spend \(amount) credits: spend 1 or more", "\(amount) クレジットは使えません: 1 以上を使ってください")
     case .unknownProduct(let identifier):
-      "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished"
+      Phrase(
+        "the catalog has no product '\(identifier)', so its credits are unknown; the transaction stays unfinished",
+        "カタログに商品 '\(identifier)' がないため、クレジット数がわかりません。取引は未完了のままです")
     case .unknownRefundedProduct(let id, let product):
-      "transaction #\(id) recorded no credits and the catalog has no product '\(product)', so what it gave is unknown; nothing was taken back"
+      Phrase(
+        "transaction #\(id) recorded no credits and the catalog has no product '\(product)', so what it gave is unknown; nothing was taken back",
+        "取引 #\(id) はクレジット数を記録しておらず、カタログに商品 '\(product)' もないため、付与した数がわかりません。何も取り消していません"
+      )
     case .notPurchased(let id):
-      "payment \(id) is not purchased in the store, so nothing is credited"
+      Phrase(
+        "payment \(id) is not purchased in the store, so nothing is credited",
+        "支払い \(id) はストアで購入済みではないため、何も付与しません")
     case .notRefunded(let id):
-      "transaction #\(id) is not refunded in the store, so nothing is taken back"
+      Phrase(
+        "transaction #\(id) is not refunded in the store, so nothing is taken back",
+        "取引 #\(id) はストアで返金されていないため、何も取り消しません")
     case .balanceOverflow:
-      "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished"
+      Phrase(
+        "the balance would exceed \(Wallet.balanceLimit) monkey credits; nothing was credited and the transaction stays unfinished",
+        "残高が \(Wallet.balanceLimit) モンキークレジットを超えるため、何も付与していません。取引は未完了のままです")
     }
   }
 }

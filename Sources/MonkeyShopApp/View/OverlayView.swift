@@ -32,7 +32,7 @@ struct OverlayView {
     let x = rect.x + 3
     let width = rect.width - 6
     let storefront = model.storefront
-    let owned = model.owned.owns(product.productIdentifier)
+    let owned = model.paymentSheetGetsAgain
     let unit = product.price(in: storefront) ?? 0
     let total = unit * Decimal(sheet.quantity)
     var y = rect.y + 2
@@ -248,11 +248,14 @@ struct OverlayView {
   }
 
   /// The keys of the open overlay that can act now, on its bottom edge: each by its first key, so
-  /// they fit (help lists the others).
+  /// they fit (help lists the others). Help's key comes last where the edge has room for it whole,
+  /// so a person inside the overlay sees help is there; the overlay's own keys come first.
   func drawKeys(on canvas: inout some Canvas, rect: Rect, reserving reserved: Int = 0) {
     var labels: [String] = []
     var previous: KeyBinding?
-    for binding in model.activeBindings {
+    let bindings = model.activeBindings
+    let help = bindings.first { $0.action == .openHelp }
+    for binding in bindings where binding.action != .openHelp {
       let hint = binding.hint.text(words.language)
       // ↑ and ↓ share one label: "↑↓ select".
       if binding.action == .selectNext, previous?.action == .selectPrevious, let last = previous {
@@ -262,9 +265,17 @@ struct OverlayView {
       }
       previous = binding
     }
-    let text = " " + labels.joined(separator: " · ") + " "
+    let room = rect.width - 4 - reserved
+    var text = " " + labels.joined(separator: " · ") + " "
+    if let help {
+      let withHelp =
+        " "
+        + (labels + ["\(help.keys[0].description) \(help.hint.text(words.language))"])
+        .joined(separator: " · ") + " "
+      if TextWidth.of(withHelp) <= room { text = withHelp }
+    }
     canvas.put(
-      TextWidth.truncate(text, to: rect.width - 4 - reserved), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted
+      TextWidth.truncate(text, to: room), x: rect.x + 2, y: rect.y + rect.height - 1, style: .muted
     )
   }
 }

@@ -365,10 +365,14 @@ public enum ConditionError: ShopError, Equatable {
 
   public var errorID: ErrorID { .invalidCondition }
 
-  public var message: String {
+  public var message: String { phrase.en }
+  public var japaneseMessage: String? { phrase.ja }
+
+  private var phrase: Phrase {
     switch self {
     case .badValue(let name, let value, let expected):
-      return "'\(value)' is not a value of \(name) (expected \(expected))"
+      Phrase(
+        "'\(value)' is not a value of \(name) (expected \(expected))", "'\(value)' は \(name) の値ではありません (\(expected))")
     }
   }
 }

@@ -26,8 +26,12 @@ struct SourceTexts {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// The sources whose texts the storefront and the player show: the words, the key tables, the
-  /// notices, the log, the views, the conditions.
-  static let folders = ["Sources/MonkeyShopApp", "Sources/MonkeyShopWalkthrough", "Sources/MonkeyShopDomain/Store"]
+  /// notices, the log, the views, the conditions, the errors of the store, the wallet and the data
+  /// folder.
+  static let folders = [
+    "Sources/MonkeyShopApp", "Sources/MonkeyShopWalkthrough", "Sources/MonkeyShopDomain/Store",
+    "Sources/MonkeyShopStorage",
+  ]
 
   static func swiftFiles() -> [URL] {
     folders.flatMap { folder -> [URL] in
