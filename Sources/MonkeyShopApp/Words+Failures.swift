@@ -39,6 +39,7 @@ extension Words {
     case .invalidWalkthrough: Phrase("the walkthrough is refused", "ウォークスルーが正しくありません")
     case .walkthroughFailed: Phrase("the walkthrough failed", "ウォークスルーが失敗しました")
     case .terminalUnavailable: Phrase("no terminal", "ターミナルがありません")
+    case .cannotListen: Phrase("the server cannot listen", "サーバーが待ち受けできません")
     }
   }
 }
