@@ -351,10 +351,11 @@ extension ShopModel {
       let top = firstLogEntryShown(end: end)
       logScroll = min(logScrollLimit, log.count - (top + 1 < end ? top + 1 : top))
     case .pageDown:
-      // The bottom entry shown stays, at the top, with the newer ones below it.
-      var next = end + 1
-      while next < log.count, firstLogEntryShown(end: next) < end - 1 { next += 1 }
-      logScroll = max(0, log.count - min(next, log.count))
+      // The bottom entry shown stays, at the top, with the newer ones below it, as many as fit
+      // whole; when the next entry does not fit beside it, the page starts with that entry. The
+      // first entry not yet shown is always on the new page, however many rows its neighbours take.
+      let next = furthestLogEnd(after: end, keepingFrom: end - 1)
+      logScroll = log.count - (next > end ? next : furthestLogEnd(after: end, keepingFrom: end))
     case .toTop: logScroll = logScrollLimit
     default: logScroll = 0
     }

@@ -237,7 +237,7 @@ public struct ShopModel: Sendable {
   /// gives them.
   var logRows: Int { logArea.rows }
 
-  private var logArea: ShopLayout.LogArea {
+  var logArea: ShopLayout.LogArea {
     ShopLayout(model: self, size: screenSize.map { $0.isLargeEnough ? $0 : .minimum } ?? .minimum).log
   }
 
@@ -253,6 +253,15 @@ public struct ShopModel: Sendable {
   func firstLogEntryShown(end: Int) -> Int {
     let area = logArea
     return ShopView.firstEntryShown(self, end: end, rows: area.rows, width: area.width - ShopView.logTextX)
+  }
+
+  /// The furthest the log's bottom can go past entry `end - 1` with entry `top` still shown whole.
+  func furthestLogEnd(after end: Int, keepingFrom top: Int) -> Int {
+    let area = logArea
+    let (rows, width) = (area.rows, area.width - ShopView.logTextX)
+    var next = end
+    while next < log.count, ShopView.firstEntryShown(self, end: next + 1, rows: rows, width: width) <= top { next += 1 }
+    return next
   }
 
   // MARK: Time

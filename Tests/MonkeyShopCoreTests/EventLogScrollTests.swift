@@ -73,6 +73,39 @@ import Testing
       everyEntry.subtracting(seenDown).isEmpty, "never on screen paging down: \(everyEntry.subtracting(seenDown))")
   }
 
+  /// Logs of one- and three-row entries in every order a few seeds give: from the first entry,
+  /// PgDn after PgDn shows every entry whole at some point, and each page keeps the previous
+  /// page's bottom entry at its top when the next entry fits beside it.
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func pageDownShowsEveryEntryWhole(seed: UInt64) {
+    var model = ShopModelUpdateTests.shop()
+    _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
+    var state = seed
+    model.log = (0..<40).map { index in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let long = (state >> 33) % 3 == 0
+      let product =
+        long ? (0..<12).map { "com.monkeyshop.entry\(index).\($0)" }.joined(separator: " ") : "entry\(index)"
+      return LogEntry(time: model.launchDate, event: .paymentAdded(productIdentifier: product, quantity: 1))
+    }
+    let heights = Set(
+      model.log.map { ShopView.logRows(of: $0, model, width: model.logArea.width - ShopView.logTextX).count })
+    #expect(heights == [1, 3], "the log mixes one- and three-row entries: \(heights)")
+    _ = ShopModelUpdateTests.press(&model, .home)
+    var end = model.log.count - model.logScroll
+    var seen = Set(model.firstLogEntryShown(end: end)..<end)
+    for _ in 0..<40 where model.logScroll > 0 {
+      _ = ShopModelUpdateTests.press(&model, .pageDown)
+      let next = model.log.count - model.logScroll
+      let top = model.firstLogEntryShown(end: next)
+      #expect(top <= end, "entry \(end) was never shown: the page after it starts at \(top)")
+      seen.formUnion(top..<next)
+      end = next
+    }
+    #expect(model.logScroll == 0)
+    #expect(seen == Set(model.log.indices), "never shown whole: \(Set(model.log.indices).subtracting(seen).sorted())")
+  }
+
   @Test func newEventsDoNotYankAScrolledBackView() {
     let shop = Self.busyShop()
     shop.press(.pageUp)
