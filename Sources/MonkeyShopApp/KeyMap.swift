@@ -274,23 +274,23 @@ public enum KeyMap {
       [.character("n"), .escape], .keepStoreKit, .confirmSwitch, hint: Phrase("stay", "そのまま"),
       help: Phrase("keep this StoreKit", "今の StoreKit のまま")),
 
-    // Everywhere: paging acts on the list in view, the event log on the storefront (older events
-    // up) and the transaction manager's list (older transactions down).
+    // Everywhere: paging acts on what is in view, the event log on the storefront (older events
+    // up), the transaction manager's list (older transactions down) and a transaction's detail.
     KeyBinding(
       [.pageUp], .pageUp, .global, hint: Phrase("page up", "前ページ"),
-      help: Phrase("log or list: page up", "ログ・一覧: 前ページ"), inHintBar: false,
+      help: Phrase("page up: log, list, detail", "ログ・一覧・詳細: 前ページ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtStart, logMoves: $0.logScroll < $0.logScrollLimit) }),
     KeyBinding(
       [.pageDown], .pageDown, .global, hint: Phrase("page down", "次ページ"),
-      help: Phrase("log or list: page down", "ログ・一覧: 次ページ"), inHintBar: false,
+      help: Phrase("page down: log, list, detail", "ログ・一覧・詳細: 次ページ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
     KeyBinding(
       [.home], .toTop, .global, hint: Phrase("top", "先頭"),
-      help: Phrase("log or list: to the top", "ログ・一覧: 先頭へ"), inHintBar: false,
+      help: Phrase("top: log, list, detail", "ログ・一覧・詳細: 先頭へ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtStart, logMoves: $0.logScroll < $0.logScrollLimit) }),
     KeyBinding(
       [.end], .toBottom, .global, hint: Phrase("bottom", "末尾"),
-      help: Phrase("log or list: to the bottom", "ログ・一覧: 末尾へ"), inHintBar: false,
+      help: Phrase("bottom: log, list, detail", "ログ・一覧・詳細: 末尾へ"), inHintBar: false,
       whyNot: { $0.whyNotPage(logAt: .logAtEnd, logMoves: $0.logScroll > 0) }),
     // Help from anywhere, closing back to where it was opened.
     KeyBinding(

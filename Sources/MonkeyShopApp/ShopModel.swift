@@ -82,8 +82,14 @@ public struct ShopModel: Sendable {
   /// selected row's, and a buy key pays for its own row's.
   public internal(set) var quantities: [String: Int] = [:]
   public internal(set) var overlay: Overlay? {
-    // Another transaction's detail, or another panel, shows from its top.
-    didSet { if overlay != oldValue { detailScroll = 0 } }
+    // Another transaction's detail, or another panel, shows from its top; help opened over the
+    // detail and closed again leaves it where it was.
+    didSet {
+      guard overlay != oldValue else { return }
+      if case .help(let beneath) = overlay, beneath == oldValue { return }
+      if case .help(let beneath) = oldValue, beneath == overlay { return }
+      detailScroll = 0
+    }
   }
   /// How many of the open transaction detail's rows are scrolled out of view above (PgDn).
   public internal(set) var detailScroll = 0

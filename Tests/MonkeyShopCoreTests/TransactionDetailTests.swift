@@ -190,6 +190,11 @@ import Testing
     #expect(screen.contains("monkeyshop store transactions --json"), "\(screen)")
     #expect(screen.contains("more above: PgUp"), "\(screen)")
     #expect(!screen.contains("↓ more"), "\(screen)")
+    // Help opened over the scrolled detail, and closed, leaves it where it was.
+    shop.press("?")
+    #expect(shop.screen().contains("page down: log, list, detail"), "\(shop.screen())")
+    shop.press(.escape)
+    #expect(shop.screen().lines == screen.lines, "\(shop.screen())")
     // At the end PgDn says why it does nothing; PgUp goes back to the top.
     shop.press(.pageDown)
     #expect(shop.screen().contains("the detail shows its last row"))
