@@ -77,7 +77,7 @@ enum Launch {
         || $0.hasPrefix("--experimental-")
     }
     if let first = arguments.first, names.contains(first) || asksForMore {
-      run(MonkeyShop.self, arguments)
+      run(MonkeyShop.self, arguments, refused: { misplacedOptions(inGroup: arguments) })
     } else {
       run(StorefrontLine.self, arguments, refused: { misplacedOptions(arguments, subcommands: names) })
     }
@@ -109,11 +109,26 @@ enum Launch {
   /// Options put before a subcommand (`monkeyshop --data-dir X store transactions`): each
   /// subcommand takes its own options after its name, so the line that says so gives the command
   /// line corrected. Nil when no subcommand follows the first argument.
-  static func misplacedOptions(_ arguments: [String], subcommands names: Set<String>) -> String? {
+  static func misplacedOptions(
+    _ arguments: [String], subcommands names: Set<String>, command: [String] = ["monkeyshop"]
+  ) -> String? {
     guard let place = arguments.firstIndex(where: names.contains), place > 0 else { return nil }
     let options = arguments[..<place].map(shellWord).joined(separator: " ")
-    let corrected = (["monkeyshop"] + arguments[place...] + arguments[..<place]).map(shellWord)
+    let corrected = (command + arguments[place...] + arguments[..<place]).map(shellWord)
     return "monkeyshop: \(options) belongs after the subcommand: \(corrected.joined(separator: " "))"
+  }
+
+  /// The same within a group of subcommands (`monkeyshop wallet --data-dir X show`).
+  static func misplacedOptions(inGroup arguments: [String]) -> String? {
+    guard let first = arguments.first else { return nil }
+    var names: Set<String> = []
+    for group in MonkeyShop.configuration.subcommands where group.configuration.commandName == first {
+      for command in group.configuration.subcommands {
+        if let name = command.configuration.commandName { names.insert(name) }
+      }
+    }
+    guard !names.isEmpty else { return nil }
+    return misplacedOptions(Array(arguments.dropFirst()), subcommands: names, command: ["monkeyshop", first])
   }
 
   /// The one way a command's error reaches the user, through `Output`: a failure of the shop as

@@ -65,6 +65,13 @@ struct HeadlessCommandTests {
       refused.stderr == "monkeyshop: --data-dir '\(other)' belongs after the subcommand: \(corrected)\n", "\(refused)")
     // The corrected line runs.
     try await expectSuccess(monkeyshop("store", "transactions", "--data-dir", other, in: folder))
+    // Within a group of subcommands too.
+    let inGroup = try await monkeyshop("wallet", "--data-dir", other, "show", in: folder)
+    #expect(inGroup.exitStatus == 64, "\(inGroup)")
+    #expect(
+      inGroup.stderr
+        == "monkeyshop: --data-dir '\(other)' belongs after the subcommand: monkeyshop wallet show --data-dir '\(other)'\n",
+      "\(inGroup)")
   }
 
   static let refusedPurchases: [(arguments: [String], fragments: [String])] = [
