@@ -179,3 +179,16 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Start-up: a release build names each generic type it needs by its mangled name, and the runtime
+// checks that name's requirements by scanning every protocol conformance in the binary (about
+// 7,500 with the server's libraries, 0.7 million instructions a scan, ten scans before the first
+// frame). With this flag the compiler calls each type's metadata accessor with the conformances it
+// already knows instead (docs/performance.md).
+for target in package.targets where target.type == .regular || target.type == .executable {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+    ]
+}
