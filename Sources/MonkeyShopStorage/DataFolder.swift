@@ -280,9 +280,14 @@ public final class DataFolder: ShopStorage {
       } ?? StoreState()
     let record = try self.record(in: folder, creating: false, migrating: locked)
     let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
-    if let record, let written = store.recordRevision {
+    // A record file there without a record in it (emptied, or a copy cut short) holds none of
+    // what the store was written beside: told as an older record is. No file at all is the
+    // record moved away, which the store outlives.
+    if let written = store.recordRevision,
+      let revision = try record?.newestRevision() ?? (TransactionRecord.isThere(in: folder) ? 0 : nil)
+    {
       try TransactionNumbers.checkRecord(
-        record.newestRevision(), recordPath: recordPath, storeWrittenAt: written, storePath: storePath)
+        revision, recordPath: recordPath, storeWrittenAt: written, storePath: storePath)
     }
     if let wallet {
       try TransactionNumbers.checkWallet(

@@ -38,7 +38,7 @@ enum TransactionNumbers {
     throw DataFileError(
       path: recordPath,
       problem:
-        "is older than \(storePath): the store was written beside a record of \(written) changes, and this one holds only \(revision), so it lacks transactions that moved there since (a copy put back from a backup?); put back the newest record.sqlite (with the record.sqlite-wal beside it, if there was one), or move store.json away to go on with this record without them"
+        "is older than \(storePath): the store was written beside a record of \(written) changes, and this one holds only \(revision), so it lacks transactions that moved there since (a copy put back from a backup?); with no monkeyshop running, put back the newest record.sqlite with the record.sqlite-wal and -shm copied with it (or none beside it, if the copy had none), or move store.json away to go on with this record without them"
     )
   }
 

@@ -130,6 +130,15 @@ struct TransactionRecordTests {
       // The newest put back: every transaction is there.
       folder = try putBack(newest)
       #expect(try folder.readEveryTransaction().map(\.id) == (1...50).map(String.init))
+      // An empty file in its place (a copy cut short) holds none of them: said so, nothing written.
+      folder = try putBack(Data())
+      for attempt in [{ _ = try buyAndFinish(folder, at: 50) }, { _ = try folder.readEveryTransaction() }] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(error?.message.contains("and this one holds only 0") == true, "\(String(describing: error))")
+      }
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+      folder = try putBack(newest)
       // The older one kept and the store moved away: numbers go on from the wallet's.
       folder = try putBack(older)
       try FileManager.default.removeItem(atPath: folder.storePath)
