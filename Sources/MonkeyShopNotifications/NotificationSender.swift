@@ -17,7 +17,7 @@ import NIOPosix
 /// looking every `pollInterval` at what changed (`DataFolder.recordStamp`, the rule the server's
 /// API reads by) and reading the folder only when a file changed, a retry fell due or an attempt
 /// ended: an idle sender reads nothing. A receiver that hangs holds up only its own notification
-/// (each attempt has a timeout, and several go at once).
+/// (each attempt has a timeout, which ends it whatever the receiver does, and several go at once).
 public enum NotificationSender {
   public struct Options: Sendable {
     /// How often the folder is read for notifications due.
@@ -155,11 +155,15 @@ public enum NotificationSender {
       if case .failure(let problem) = StoreSetting.notificationURL(url) {
         throw UnusableURL(expected: problem.expected)
       }
-      let response = try await client.execute(request, timeout: timeAmount(timeout))
-      let status = Int(response.status.code)
-      // The answer's body is read and dropped: Apple needs none ("Your server isn't required to
-      // return a data value").
-      _ = try? await response.body.collect(upTo: 1 << 20)
+      // The status line decides the attempt, as soon as it arrives: "Use HTTP status codes to
+      // indicate whether the App Store server notification post succeeded … Your server isn't
+      // required to return a data value"
+      // (https://developer.apple.com/documentation/appstoreservernotifications/responding-to-app-store-server-notifications).
+      // Apple does not say that it reads a body; the sender never waits for one. The response is
+      // dropped unread here, which ends the request and closes a connection whose body is still
+      // coming: the timeout, which runs until the head, bounds the whole attempt, and a receiver
+      // that answers and then trickles its body holds nothing.
+      let status = Int(try await client.execute(request, timeout: timeAmount(timeout)).status.code)
       attempt = SendAttempt(date: started, result: .forStatus(status), url: url, httpStatus: status)
     } catch {
       attempt = SendAttempt(date: started, result: result(of: error), url: url, detail: "\(error)")
