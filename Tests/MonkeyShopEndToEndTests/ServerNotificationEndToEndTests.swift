@@ -279,6 +279,60 @@ struct ServerNotificationEndToEndTests {
     #expect(hungUp.count == 9 && hungUp.allSatisfy { $0 < timeout }, "\(received)")
   }
 
+  @Test(
+    "a server out of file descriptors counts no attempt against the receiver: it says so naming the limit, and each notification reaches the receiver later"
+  )
+  func outOfDescriptors() async throws {
+    let folder = try ShopFolder("notify-few-files")
+    // Every request hangs until the timeout, so the connections that open stay open and the
+    // others find no descriptor.
+    let receiver = try await Receiver(
+      in: folder, root: try await exportRoot(folder), answers: Array(repeating: "hang", count: 40))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    // What a server holds at rest here (its event loops' descriptors follow the cores): the limit
+    // leaves it four more, fewer than the 8 notifications it sends at once.
+    let probe = try Child(["server", "--port", "0"], in: folder)
+    let listening = ContinuousClock.now + .seconds(60)
+    while !((try? String(contentsOfFile: probe.stdoutPath, encoding: .utf8)) ?? "").contains("listening on") {
+      guard ContinuousClock.now < listening else {
+        throw E2EFailure("the server did not start: \(probe.waitBlocking())")
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try await Task.sleep(for: .seconds(1))
+    let atRest = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(probe.pid)/fd").count
+    probe.kill(SIGTERM)
+    _ = try await probe.wait()
+    for _ in 0..<8 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    let limit = atRest + 4
+    let server = try Child(
+      executable: "/bin/sh",
+      [
+        "-c", "ulimit -n \(limit) && exec \"$0\" server --port 0 --notification-timeout 2",
+        try Locations.requireBinary(),
+      ],
+      in: folder, environment: folder.environment())
+    let listed = try await waitFor(folder, limit: .seconds(90), "an attempt at each") {
+      $0.count == 8 && $0.allSatisfy { ($0["sendAttempts"] as? [Any])?.isEmpty == false }
+    }
+    server.kill(SIGTERM)
+    let stopped = try await server.wait()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    #expect(
+      stopped.stderr.contains(
+        "monkeyshop: warning: notifications: cannot connect to \(receiver.url): this process has no file descriptor left: its limit is \(limit) open files"
+      ), "\(stopped)")
+    // Each notification's one attempt reached the receiver (which timed it out): none was spent
+    // on a connection the server could not open.
+    for notification in listed {
+      let attempts = try #require(notification["sendAttempts"] as? [[String: Any]])
+      #expect(attempts.map { $0["sendAttemptResult"] as? String } == ["TIMED_OUT"], "\(notification)")
+    }
+    let reached = Set(
+      try receiver.received().compactMap { ($0["notification"] as? [String: Any])?["notificationUUID"] as? String })
+    #expect(reached == Set(listed.compactMap { $0["notificationUUID"] as? String }))
+  }
+
   @Test("the sender killed with SIGKILL midway and started again loses no notification")
   func killedMidway() async throws {
     let folder = try ShopFolder("notify-kill")
