@@ -17,7 +17,9 @@ import NIOPosix
 /// looking every `pollInterval` at what changed (`DataFolder.recordStamp`, the rule the server's
 /// API reads by) and reading the folder only when a file changed, a retry fell due or an attempt
 /// ended: an idle sender reads nothing. A receiver that hangs holds up only its own notification
-/// (each attempt has a timeout, and several go at once).
+/// (each attempt has a timeout, which ends it whatever the receiver does, and several go at once).
+/// A connection this process cannot open for want of a file descriptor is no attempt: the
+/// notification waits and is tried again (`DescriptorShortage`).
 public enum NotificationSender {
   public struct Options: Sendable {
     /// How often the folder is read for notifications due.
@@ -38,9 +40,11 @@ public enum NotificationSender {
 
   /// Sends until cancelled (the task running it is cancelled: Ctrl-C, SIGTERM, a server stopping).
   /// `log` is told each attempt: `App Store Server Notification REFUND → http://127.0.0.1:9000/ ·
-  /// 200 · attempt 1`, and any problem reading the folder (the sender goes on).
+  /// 200 · attempt 1`, and any problem reading the folder (the sender goes on). `warn` is told,
+  /// once until a connection opens again, that none could be opened for want of a file descriptor.
   public static func run(
-    folder path: String, options: Options = Options(), log: @escaping @Sendable (String) -> Void
+    folder path: String, options: Options = Options(), log: @escaping @Sendable (String) -> Void,
+    warn: @escaping @Sendable (String) -> Void
   ) async throws {
     var configuration = HTTPClient.Configuration()
     // "CIRCULAR_REDIRECT: … detected a continual redirect": redirects are followed, cycles refused.
@@ -107,8 +111,11 @@ public enum NotificationSender {
           for delivery in work.due {
             guard await flight.start(delivery.pending.number, read: read, limit: options.concurrency) else { continue }
             let task = Task {
-              await send(delivery, to: url, client: client, folder: path, timeout: options.timeout, log: log)
-              await flight.end(delivery.pending.number)
+              let shortage = await send(
+                delivery, to: url, client: client, folder: path, timeout: options.timeout, log: log)
+              if await flight.end(delivery.pending.number, shortage: shortage), let shortage {
+                warn(shortage.warning(url: url))
+              }
             }
             await flight.keep(task, for: delivery.pending.number)
           }
@@ -136,11 +143,12 @@ public enum NotificationSender {
     var description: String { "the notificationURL cannot be used (expected \(expected))" }
   }
 
-  /// One attempt at one notification, recorded as it ends.
+  /// One attempt at one notification, recorded as it ends; or, when this process had no file
+  /// descriptor to connect with, no attempt: that shortage, and nothing recorded.
   static func send(
     _ delivery: NotificationDelivery, to url: String, client: HTTPClient, folder path: String, timeout: Duration,
     log: @escaping @Sendable (String) -> Void
-  ) async {
+  ) async -> DescriptorShortage? {
     let started = Date()
     var request = HTTPClientRequest(url: url)
     request.method = .POST
@@ -155,18 +163,23 @@ public enum NotificationSender {
       if case .failure(let problem) = StoreSetting.notificationURL(url) {
         throw UnusableURL(expected: problem.expected)
       }
-      let response = try await client.execute(request, timeout: timeAmount(timeout))
-      let status = Int(response.status.code)
-      // The answer's body is read and dropped: Apple needs none ("Your server isn't required to
-      // return a data value").
-      _ = try? await response.body.collect(upTo: 1 << 20)
+      // The status line decides the attempt, as soon as it arrives: "Use HTTP status codes to
+      // indicate whether the App Store server notification post succeeded … Your server isn't
+      // required to return a data value"
+      // (https://developer.apple.com/documentation/appstoreservernotifications/responding-to-app-store-server-notifications).
+      // Apple does not say that it reads a body; the sender never waits for one. The response is
+      // dropped unread here, which ends the request and closes a connection whose body is still
+      // coming: the timeout, which runs until the head, bounds the whole attempt, and a receiver
+      // that answers and then trickles its body holds nothing.
+      let status = Int(try await client.execute(request, timeout: timeAmount(timeout)).status.code)
       attempt = SendAttempt(date: started, result: .forStatus(status), url: url, httpStatus: status)
     } catch {
+      if let shortage = DescriptorShortage(error) { return shortage }
       attempt = SendAttempt(date: started, result: result(of: error), url: url, detail: "\(error)")
     }
     if Task.isCancelled, attempt.result != .success {
       // Stopped mid-send: not an attempt the receiver failed; it is sent again at the next start.
-      return
+      return nil
     }
     do {
       let folder = DataFolder(path: path)
@@ -187,6 +200,7 @@ public enum NotificationSender {
         "notifications: the attempt at notification \(delivery.pending.notificationUUID) could not be recorded: \(error)"
       )
     }
+    return nil
   }
 
   /// Apple's `sendAttemptResult` for an attempt that got no HTTP answer
@@ -230,6 +244,10 @@ actor InFlight {
   /// reading `reading` was read before its attempt was recorded, and is not sent again from it.
   private var reading = 0
   private var endedDuring: [Int: Int] = [:]
+  /// Notifications that found no file descriptor to connect with, and when each is tried again.
+  private var heldUntil: [Int: ContinuousClock.Instant] = [:]
+  /// Whether a shortage of descriptors was told and no attempt was made since.
+  private var shortageTold = false
 
   /// Called before the folder is read: the reading's number, for `start`.
   func beginReading() -> Int {
@@ -242,6 +260,10 @@ actor InFlight {
   func start(_ number: Int, read: Int, limit: Int) -> Bool {
     guard !numbers.contains(number), numbers.count < limit else { return false }
     if let ended = endedDuring[number], ended >= read { return false }
+    if let held = heldUntil[number] {
+      guard held <= .now else { return false }
+      heldUntil[number] = nil
+    }
     numbers.insert(number)
     return true
   }
@@ -253,12 +275,22 @@ actor InFlight {
   /// Whether an attempt ended during or after reading `read`: what that reading found is out of date.
   func ended(since read: Int) -> Bool { endedDuring.values.contains { $0 >= read } }
 
-  func end(_ number: Int) {
+  /// `number`'s sending ended: with an attempt, or with no descriptor to connect with (`shortage`),
+  /// when it waits `DescriptorShortage.pause` before it is tried again. Whether the shortage is
+  /// to be told: the first since an attempt was made.
+  func end(_ number: Int, shortage: DescriptorShortage?) -> Bool {
     numbers.remove(number)
     tasks[number] = nil
     endedDuring[number] = reading
     // Only the readings still being used matter: the loop reads one at a time.
     endedDuring = endedDuring.filter { $0.value >= reading - 1 }
+    guard shortage != nil else {
+      shortageTold = false
+      return false
+    }
+    heldUntil[number] = .now + DescriptorShortage.pause
+    defer { shortageTold = true }
+    return !shortageTold
   }
 
   func cancelAll() async {

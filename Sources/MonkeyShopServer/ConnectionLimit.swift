@@ -1,11 +1,6 @@
 import Foundation
 import HummingbirdCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import MonkeyShopStorage
 
 /// How many connections the server holds at once: never so many that it runs out of file
 /// descriptors. A process out of them fails far from the connections: on Linux, libdispatch (which
@@ -36,12 +31,7 @@ enum ConnectionLimit {
   }
 
   /// The process's soft limit on open files (`ulimit -n`).
-  static var openFileLimit: Int {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-    // No limit (RLIM_INFINITY, all bits set) reads as the largest value there is.
-    return Int(clamping: limit.rlim_cur)
-  }
+  static var openFileLimit: Int { OpenFileLimit.current }
 
   /// The delegate that bounds the server's connections by the process's limit.
   static func delegate() -> MaximumAvailableConnections {

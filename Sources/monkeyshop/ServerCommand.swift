@@ -64,13 +64,20 @@ struct ServerCommand: ParsableCommand {
       let folder = options.dataFolder
       try options.checkDataFiles(folder)
       // App Store Server Notifications V2 go out from the server process, as from Apple's
-      // (docs/notifications.md): each attempt is a line of its output.
+      // (docs/notifications.md): each attempt is a line of its output; no file descriptor left to
+      // connect with, a warning on standard error.
       let path = folder.path
       let sending = NotificationSender.Options(timeout: .milliseconds(Int64(notificationTimeout * 1000)))
       let settings = AppStoreServer.Settings(
         host: host, port: port, folderPath: path, catalog: catalog, applicationVersion: MonkeyShop.version,
         requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
-        companions: [{ try await NotificationSender.run(folder: path, options: sending, log: { Output.say($0) }) }])
+        companions: [
+          {
+            try await NotificationSender.run(
+              folder: path, options: sending, log: { Output.say($0) },
+              warn: { Output.warn("monkeyshop: warning: \($0)") })
+          }
+        ])
       let host = host
       do {
         try AppStoreServer.run(settings) { address in

@@ -230,6 +230,109 @@ struct ServerNotificationEndToEndTests {
     #expect(ended[0]["waitsFor"] as? String == "not delivered: no attempt left")
   }
 
+  @Test(
+    "a receiver that answers 200 and then trickles its body: each attempt is decided by its status at once, and the rest are delivered meanwhile"
+  )
+  func drippingReceiver() async throws {
+    let folder = try ShopFolder("notify-drip")
+    // Nine dripping answers, more than the 8 sent at once: a sender that waited on their bodies
+    // would send nothing more, the tenth (answered 200 at once) included.
+    let receiver = try await Receiver(
+      in: folder, root: try await exportRoot(folder), answers: Array(repeating: "drip", count: 9))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    for _ in 0..<10 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    let timeout = 5.0
+    let sender = try Child(["server", "--port", "0", "--notification-timeout", "\(Int(timeout))"], in: folder)
+    // When each attempt was first seen recorded, by notificationUUID.
+    var seen: [String: Date] = [:]
+    let listed = try await waitFor(folder, limit: .seconds(30), "every delivery") { listed in
+      for notification in listed where (notification["sendAttempts"] as? [Any])?.isEmpty == false {
+        if let uuid = notification["notificationUUID"] as? String, seen[uuid] == nil { seen[uuid] = Date() }
+      }
+      return listed.count == 10 && listed.allSatisfy(Self.delivered)
+    }
+    // The sender hung up on each trickle rather than reading it, and did so while it runs (its
+    // connections are not merely closed when it stops): the receiver tells at its next byte.
+    let hangUps = ContinuousClock.now + .seconds(10)
+    while try receiver.received().filter({ $0["hungUpAfter"] != nil }).count < 9, ContinuousClock.now < hangUps {
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    sender.kill(SIGTERM)
+    let stopped = try await sender.wait()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    let format = ISO8601DateFormatter()
+    format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    for notification in listed {
+      let attempts = try #require(notification["sendAttempts"] as? [[String: Any]])
+      // A 200 is a delivery, whatever comes after it.
+      #expect(attempts.map { $0["sendAttemptResult"] as? String } == ["SUCCESS"], "\(notification)")
+      #expect(attempts.map { $0["httpStatus"] as? Int } == [200], "\(notification)")
+      // Recorded within the timeout of the attempt's start (seen by polling, so a little late).
+      let date = attempts.first?["attemptDate"] as? String
+      let began = try #require(date.flatMap { format.date(from: $0) }, "\(notification)")
+      let recorded = try #require(seen[notification["notificationUUID"] as? String ?? ""])
+      #expect(recorded.timeIntervalSince(began) < timeout, "recorded \(recorded.timeIntervalSince(began)) s after")
+    }
+    let received = try receiver.received()
+    #expect(received.filter { $0["notification"] != nil }.count == 10)
+    let hungUp = received.compactMap { $0["hungUpAfter"] as? Double }
+    #expect(hungUp.count == 9 && hungUp.allSatisfy { $0 < timeout }, "\(received)")
+  }
+
+  @Test(
+    "a server out of file descriptors counts no attempt against the receiver: it says so naming the limit, and each notification reaches the receiver later"
+  )
+  func outOfDescriptors() async throws {
+    let folder = try ShopFolder("notify-few-files")
+    // Every request hangs until the timeout, so the connections that open stay open and the
+    // others find no descriptor.
+    let receiver = try await Receiver(
+      in: folder, root: try await exportRoot(folder), answers: Array(repeating: "hang", count: 40))
+    try expectSuccess(await monkeyshop("store", "set", "notificationURL", receiver.url, in: folder))
+    // What a server holds at rest here (its event loops' descriptors follow the cores): the limit
+    // leaves it four more, fewer than the 8 notifications it sends at once.
+    let probe = try Child(["server", "--port", "0"], in: folder)
+    let listening = ContinuousClock.now + .seconds(60)
+    while !((try? String(contentsOfFile: probe.stdoutPath, encoding: .utf8)) ?? "").contains("listening on") {
+      guard ContinuousClock.now < listening else {
+        throw E2EFailure("the server did not start: \(probe.waitBlocking())")
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try await Task.sleep(for: .seconds(1))
+    let atRest = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(probe.pid)/fd").count
+    probe.kill(SIGTERM)
+    _ = try await probe.wait()
+    for _ in 0..<8 { try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder)) }
+    let limit = atRest + 4
+    let server = try Child(
+      executable: "/bin/sh",
+      [
+        "-c", "ulimit -n \(limit) && exec \"$0\" server --port 0 --notification-timeout 2",
+        try Locations.requireBinary(),
+      ],
+      in: folder, environment: folder.environment())
+    let listed = try await waitFor(folder, limit: .seconds(90), "an attempt at each") {
+      $0.count == 8 && $0.allSatisfy { ($0["sendAttempts"] as? [Any])?.isEmpty == false }
+    }
+    server.kill(SIGTERM)
+    let stopped = try await server.wait()
+    #expect(stopped.exitStatus == 0, "\(stopped)")
+    #expect(
+      stopped.stderr.contains(
+        "monkeyshop: warning: notifications: cannot connect to \(receiver.url): this process has no file descriptor left: its limit is \(limit) open files"
+      ), "\(stopped)")
+    // Each notification's one attempt reached the receiver (which timed it out): none was spent
+    // on a connection the server could not open.
+    for notification in listed {
+      let attempts = try #require(notification["sendAttempts"] as? [[String: Any]])
+      #expect(attempts.map { $0["sendAttemptResult"] as? String } == ["TIMED_OUT"], "\(notification)")
+    }
+    let reached = Set(
+      try receiver.received().compactMap { ($0["notification"] as? [String: Any])?["notificationUUID"] as? String })
+    #expect(reached == Set(listed.compactMap { $0["notificationUUID"] as? String }))
+  }
+
   @Test("the sender killed with SIGKILL midway and started again loses no notification")
   func killedMidway() async throws {
     let folder = try ShopFolder("notify-kill")

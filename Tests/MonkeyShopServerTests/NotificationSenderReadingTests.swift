@@ -65,7 +65,9 @@ struct NotificationSenderReadingTests {
       readings.add()
       return try folder.notificationWork(at: now)
     }
-    let sender = Task { try await NotificationSender.run(folder: path, options: options, log: { _ in }) }
+    let sender = Task {
+      try await NotificationSender.run(folder: path, options: options, log: { _ in }, warn: { _ in })
+    }
 
     // A hundred rounds over a folder nobody writes: it is read once.
     try await Task.sleep(for: .seconds(1))

@@ -11,7 +11,9 @@ Appends one JSON line per request to LOG_FILE: {"request", "answer", "contentTyp
 "status", "notification" (the decoded payload), "transactionVerified", "transaction"}.
 
 ANSWERS: the HTTP status of the 1st, 2nd, ... request (then 200); `hang` never answers (the sender
-times out). Each request is served on its own thread, so one that hangs holds up no other.
+times out); `drip` answers 200 with `Content-Length: 100000` and then sends one byte of body every
+0.5 s until the sender hangs up, then logs {"request", "hungUpAfter" (seconds since the status
+line), "bytes"}. Each request is served on its own thread, so one that hangs holds up no other.
 Exit 3 when the library is missing.
 """
 
@@ -79,6 +81,26 @@ def main(port_file, log_file, root_path, environment, bundle_id, answers):
                     log.write(json.dumps(entry) + "\n")
             if answer == "hang":
                 time.sleep(600)
+                return
+            if answer == "drip":
+                self.send_response(200)
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                self.wfile.flush()
+                answered = time.monotonic()
+                sent = 0
+                try:
+                    while sent < 100000:
+                        time.sleep(0.5)
+                        self.wfile.write(b"x")
+                        sent += 1
+                except OSError:
+                    pass
+                with lock:
+                    with open(log_file, "a") as log:
+                        hung_up = {"request": index + 1, "hungUpAfter": time.monotonic() - answered, "bytes": sent}
+                        log.write(json.dumps(hung_up) + "\n")
+                self.close_connection = True
                 return
             self.send_response(int(answer))
             self.send_header("Content-Length", "0")
