@@ -284,7 +284,7 @@ public final class DataFolder: ShopStorage {
     // what the store was written beside: told as an older record is. No file at all is the
     // record moved away, which the store outlives.
     if let written = store.recordRevision,
-      let revision = try record?.newestRevision() ?? (TransactionRecord.isThere(in: folder) ? 0 : nil)
+      let revision = try record?.newestRevision() ?? (hasEntry(named: TransactionRecord.name, in: folder) ? 0 : nil)
     {
       try TransactionNumbers.checkRecord(
         revision, recordPath: recordPath, storeWrittenAt: written, storePath: storePath)

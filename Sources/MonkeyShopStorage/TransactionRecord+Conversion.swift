@@ -92,8 +92,12 @@ extension TransactionRecord {
 
 extension HistoryFile {
   /// Whether the folder has a `history.jsonl` (of any kind: what it is, the reading says).
-  static func exists(in folder: Int32) -> Bool {
-    var info = stat()
-    return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0
-  }
+  static func exists(in folder: Int32) -> Bool { hasEntry(named: name, in: folder) }
+}
+
+/// Whether something has `name` in the folder open as `folder`, of any kind (a link is not
+/// followed: what it is, the reading says).
+func hasEntry(named name: String, in folder: Int32) -> Bool {
+  var info = stat()
+  return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0
 }

@@ -124,12 +124,6 @@ struct TransactionRecord: Sendable {
     }
   }
 
-  /// Whether something has the record's name in the folder (a link is not followed).
-  static func isThere(in folder: Int32) -> Bool {
-    var info = stat()
-    return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0
-  }
-
   private static func check(_ info: stat, path: String) throws(DataFileError) {
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
