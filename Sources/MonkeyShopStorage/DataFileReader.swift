@@ -112,6 +112,18 @@ struct DataFileReader {
     }
   }
 
+  /// A JSON value's kind as the file's reader knows it, not Swift's name for the type it becomes.
+  static func kind(of type: Any.Type) -> String {
+    switch type {
+    case is any BinaryInteger.Type: return "a whole number"
+    case is any BinaryFloatingPoint.Type, is Decimal.Type: return "a number"
+    case is any StringProtocol.Type: return "text in quotes"
+    case is Bool.Type: return "true or false"
+    case is [Any].Type: return "a list"
+    default: return String(describing: type).hasPrefix("Array<") ? "a list" : "an object"
+    }
+  }
+
   static func explain(_ error: DecodingError) -> String {
     func place(_ path: [any CodingKey]) -> String {
       let key = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
@@ -121,9 +133,9 @@ struct DataFileReader {
     case .keyNotFound(let key, let context):
       return "\(place(context.codingPath + [key])) is missing"
     case .typeMismatch(let type, let context):
-      return "\(place(context.codingPath)) has the wrong type (expected \(type))"
+      return "\(place(context.codingPath)) has the wrong type (expected \(kind(of: type)))"
     case .valueNotFound(let type, let context):
-      return "\(place(context.codingPath)) is null (expected \(type))"
+      return "\(place(context.codingPath)) is null (expected \(kind(of: type)))"
     case .dataCorrupted(let context):
       return "\(place(context.codingPath)): \(context.debugDescription)"
     @unknown default:

@@ -189,6 +189,39 @@ struct DataFolderTests {
     }
   }
 
+  @Test(
+    "a value of the wrong kind is said in JSON's words, not by a Swift type's name",
+    arguments: [
+      (
+        #"{"schemaVersion": 3, "balance": "lots", "credited": [], "clawedBack": [], "lastTransactionNumber": 0}"#,
+        #"balance: is the text "lots", expected a whole number from"#
+      ),
+      (
+        #"{"schemaVersion": 3, "balance": true, "credited": [], "clawedBack": [], "lastTransactionNumber": 0}"#,
+        "balance: is true, expected a whole number"
+      ),
+      (
+        #"{"schemaVersion": 3, "balance": 1, "credited": [], "clawedBack": [], "lastTransactionNumber": null}"#,
+        "lastTransactionNumber: is null, expected a whole number"
+      ),
+      (
+        #"{"schemaVersion": 3, "balance": 1, "credited": {}, "clawedBack": [], "lastTransactionNumber": 0}"#,
+        "credited has the wrong type (expected a list)"
+      ),
+    ])
+  func wrongKindInWords(_ text: String, _ said: String) throws {
+    try withTemporaryFolder { root in
+      let folder = DataFolder(path: root)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: folder.walletPath))
+      let error = #expect(throws: DataFileError.self) { try folder.read() }
+      let message = error?.description ?? ""
+      #expect(message.contains(said), "\(message)")
+      for swiftName in ["Int", "Array<", "Dictionary<", "String"] {
+        #expect(!message.contains(swiftName), "\(message)")
+      }
+    }
+  }
+
   @Test("a store file that cannot be read stops the wallet from changing too")
   func unreadableStore() throws {
     try withTemporaryFolder { root in

@@ -127,7 +127,20 @@ extension KeyedDecodingContainer {
       let shown = number.rounded() == number && abs(number) < 1e21 ? String(format: "%.0f", number) : "\(number)"
       throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "is \(shown), \(expected)")
     }
-    _ = try decode(Int.self, forKey: key)  // Missing or not a number: the decoder's own error.
-    throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: expected)
+    if !contains(key) { _ = try decode(Int.self, forKey: key) }  // Missing: the decoder's own error.
+    throw DecodingError.dataCorruptedError(
+      forKey: key, in: self, debugDescription: "is \(describedValue(forKey: key)), \(expected)")
+  }
+
+  /// What a value that is not a number is, in the words of JSON: `"7"` for text, `true`, `null`,
+  /// a list or an object.
+  func describedValue(forKey key: Key) -> String {
+    if (try? decodeNil(forKey: key)) == true { return "null" }
+    if let flag = try? decode(Bool.self, forKey: key) { return "\(flag)" }
+    if let text = try? decode(String.self, forKey: key) {
+      return text.count > 40 ? "the text \"\(text.prefix(40))…\"" : "the text \"\(text)\""
+    }
+    if (try? nestedUnkeyedContainer(forKey: key)) != nil { return "a list" }
+    return "an object"
   }
 }
