@@ -140,14 +140,19 @@ public struct DataFileError: ShopError, Equatable {
   public let problem: String
   /// `unreadableDataFile`, or `cannotWriteDataFile` when reading went well and writing did not.
   public let errorID: ErrorID
+  /// What to do, when the file calls for something else than being moved away or mended: an
+  /// older copy is replaced by the newest, and the App Store's record is never simply moved away,
+  /// as that loses the transactions it holds.
+  public let remedy: String?
 
-  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile) {
+  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile, remedy: String? = nil) {
     self.path = path
     self.problem = problem
     self.errorID = errorID
+    self.remedy = remedy
   }
 
-  public var message: String { "\(path): \(problem)" }
+  public var message: String { "\(path): \(problem)" + (remedy.map { "; \($0)" } ?? "") }
 }
 
 /// Storage in memory, for walkthroughs and tests: the same rules as the data folder, no disk.

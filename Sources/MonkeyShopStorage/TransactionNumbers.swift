@@ -21,8 +21,8 @@ enum TransactionNumbers {
     throw DataFileError(
       path: walletPath,
       problem:
-        "is older than the App Store's record: \(place) has transaction #\(newest) delivered and finished, and this wallet has seen transactions only up to #\(wallet.lastTransactionNumber), so it lacks what the app was given since (a copy put back from a backup?); put back the newest wallet.json, or move this one away to start a new, empty wallet"
-    )
+        "is older than the App Store's record: \(place) has transaction #\(newest) delivered and finished, and this wallet has seen transactions only up to #\(wallet.lastTransactionNumber), so it lacks what the app was given since (a copy put back from a backup?)",
+      remedy: "put back the newest wallet.json, or move this one away to start a new, empty wallet")
   }
 
   /// Refuses a record older than the store: the store was written beside the record when it held
@@ -38,7 +38,9 @@ enum TransactionNumbers {
     throw DataFileError(
       path: recordPath,
       problem:
-        "is older than \(storePath): the store was written beside a record of \(written) changes, and this one holds only \(revision), so it lacks transactions that moved there since (a copy put back from a backup?); with no monkeyshop running, put back the newest record.sqlite with the record.sqlite-wal and -shm copied with it (or none beside it, if the copy had none), or move store.json away to go on with this record without them"
+        "is older than \(storePath): the store was written beside a record of \(written) changes, and this one holds only \(revision), so it lacks transactions that moved there since (a copy put back from a backup?)",
+      remedy:
+        "with no monkeyshop running, put back the newest record.sqlite with the record.sqlite-wal and -shm copied with it (or none beside it, if the copy had none), or move store.json away to go on with this record without them"
     )
   }
 

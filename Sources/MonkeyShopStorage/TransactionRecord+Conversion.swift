@@ -65,7 +65,9 @@ extension DataFolder {
           "is to be \(what), but another monkeyshop holds the lock (\(busy.holder)); nothing was changed, try again",
         errorID: .dataFolderBusy)
     } catch {
-      throw DataFileError(path: file, problem: "\(failing) (\(error))")
+      throw DataFileError(
+        path: file, problem: "\(failing) (\(TransactionRecord.describe(error)))",
+        remedy: TransactionRecord.remedy(for: error))
     }
   }
 }

@@ -120,7 +120,9 @@ struct TransactionRecord: Sendable {
       }
       return TransactionRecord(database: database, path: path, identity: identity)
     } catch {
-      throw DataFileError(path: path, problem: "is not a monkeyshop record that can be opened (\(describe(error)))")
+      throw DataFileError(
+        path: path, problem: "is not a monkeyshop record that can be opened (\(describe(error)))",
+        remedy: remedy(for: error) ?? damaged)
     }
   }
 
@@ -327,7 +329,8 @@ struct TransactionRecord: Sendable {
         while let row = try rows.next() { try body(try row.transaction(path: path)) }
       }
     } catch let error as DatabaseError {
-      throw DataFileError(path: path, problem: "cannot be used (\(Self.describe(error)))")
+      throw DataFileError(
+        path: path, problem: "cannot be used (\(Self.describe(error)))", remedy: Self.remedy(for: error))
     }
   }
 
@@ -341,7 +344,7 @@ struct TransactionRecord: Sendable {
       throw DataFileError(
         path: path,
         problem: writing ? "cannot be written (\(Self.describe(error)))" : "cannot be used (\(Self.describe(error)))",
-        errorID: writing ? .cannotWriteDataFile : .unreadableDataFile)
+        errorID: writing ? .cannotWriteDataFile : .unreadableDataFile, remedy: Self.remedy(for: error))
     }
   }
 
@@ -349,6 +352,27 @@ struct TransactionRecord: Sendable {
     if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
     return "\(error)"
   }
+
+  /// What to do when SQLite cannot use the record, by its result code
+  /// (https://www.sqlite.org/rescode.html); nil when the code says nothing a user can act on.
+  static func remedy(for error: any Error) -> String? {
+    guard let error = error as? DatabaseError else { return nil }
+    switch error.resultCode {
+    case .SQLITE_FULL: return "free space on its disk and try again; nothing recorded was lost"
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      return "another program (an sqlite3 shell?) is writing to it: close that program and try again"
+    case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH:
+      return "let your user read and write it, its record.sqlite-wal and -shm and the data folder, and try again"
+    case .SQLITE_IOERR: return "its disk could not be read or written: check the disk, and try again"
+    case .SQLITE_CORRUPT, .SQLITE_NOTADB: return damaged
+    default: return nil
+    }
+  }
+
+  /// A damaged record is not moved away as another data file is: that loses every transaction it
+  /// holds from every listing, refund and page of the server.
+  static let damaged =
+    "with no monkeyshop running, put back a good copy of record.sqlite with the record.sqlite-wal and -shm copied with it (or none beside it, if the copy had none); only to go on without the transactions it holds, move all three away"
 
   private static func failure(_ path: String, _ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {
     DataFileError(path: path, problem: "\(what): \(String(cString: strerror(errno)))", errorID: errorID)

@@ -149,8 +149,15 @@ extension ShopPlaces {
       _ = try folder.read()
       _ = try folder.readOwned()
     } catch {
-      throw Failure(error, then: "nothing was changed; move the file away or fix it to go on")
+      throw Failure(error, then: Self.advice(after: error))
     }
+  }
+
+  /// The line after a data file that cannot be read: its own remedy when it has one (the message
+  /// says it), none when the folder is only busy (the message says to try again).
+  static func advice(after error: DataFileError) -> String? {
+    if error.errorID == .dataFolderBusy { return nil }
+    return error.remedy == nil ? "nothing was changed; move the file away or fix it to go on" : "nothing was changed"
   }
 }
 

@@ -109,4 +109,32 @@ struct HistoryCommandTests {
     #expect(spend.stderr.contains("the wallet owes 7") && spend.stderr.contains("MS-E0010"), "\(spend)")
     #expect(try await walletBalance(folder) == -7)
   }
+
+  @Test(
+    "a damaged record or an older one is refused saying what to do for the record: put a good copy back, not move the file away, which loses its transactions"
+  )
+  func recordRefusalsSayWhatToDo() async throws {
+    let folder = try ShopFolder("record-remedy")
+    try await buy(24, in: folder)
+    let record = folder.data.appendingPathComponent("record.sqlite").path
+    let older = try #require(FileManager.default.contents(atPath: record))
+    try await buy(2, in: folder)
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: record + suffix) }
+
+    try older.write(to: URL(fileURLWithPath: record))
+    let stale = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    #expect(stale.exitStatus == 65, "\(stale)")
+    #expect(stale.stderr.contains("put back the newest record.sqlite"), "\(stale)")
+    #expect(!stale.stderr.contains("move the file away"), "\(stale)")
+
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: record))
+    let damaged = try await monkeyshop("buy", ShippedCatalog.five, in: folder)
+    #expect(damaged.exitStatus == 65, "\(damaged)")
+    #expect(damaged.stderr.contains("\(record): is not a monkeyshop record that can be opened"), "\(damaged)")
+    #expect(damaged.stderr.contains("put back a good copy of record.sqlite"), "\(damaged)")
+    #expect(
+      damaged.stderr.contains("only to go on without the transactions it holds, move all three away"), "\(damaged)")
+    #expect(!damaged.stderr.contains("move the file away"), "\(damaged)")
+    #expect(try folder.jsonObject(folder.walletPath)["balance"] as? Int == 130, "nothing was bought")
+  }
 }
