@@ -161,18 +161,27 @@ struct HistoryLines {
   /// All lines decoded at once as one JSON array: nil when anything is out of place, and then each
   /// line is read alone to say which one.
   private func fastRead(_ bytes: [UInt8], _ lines: [Range<Int>]) throws(DataFileError) -> [StoreTransaction]? {
-    guard !lines.isEmpty else { return [] }
-    var array = Data(capacity: bytes.count + 2)
+    Self.wholeTransactions(lines.lazy.map { bytes[$0] }, count: lines.count, size: bytes.count)
+  }
+
+  /// The transactions `pieces` hold when each is one, whole, decoded together as one JSON array (one
+  /// decoder and one pass, several times faster than one at a time); nil when any is not, and
+  /// then each is read alone to say which one. `size`: about how many bytes they have.
+  static func wholeTransactions(
+    _ pieces: some Sequence<some Collection<UInt8>>, count: Int, size: Int
+  ) -> [StoreTransaction]? {
+    guard count > 0 else { return [] }
+    var array = Data(capacity: size + count + 1)
     array.append(UInt8(ascii: "["))
-    for (index, line) in lines.enumerated() {
+    for (index, piece) in pieces.enumerated() {
       if index > 0 { array.append(UInt8(ascii: ",")) }
-      array.append(contentsOf: bytes[line])
+      array.append(contentsOf: piece)
     }
     array.append(UInt8(ascii: "]"))
     guard String(validating: array, as: UTF8.self) != nil, !array.contains(0),
       (try? JSONShape.check(array)) != nil,
-      let decoded = try? Self.decoder.decode([StoreTransaction].self, from: array),
-      decoded.count == lines.count, decoded.allSatisfy({ $0.number != nil })
+      let decoded = try? decoder.decode([StoreTransaction].self, from: array),
+      decoded.count == count, decoded.allSatisfy({ $0.number != nil })
     else { return nil }
     return decoded
   }

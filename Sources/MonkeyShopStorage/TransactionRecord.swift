@@ -200,17 +200,38 @@ struct TransactionRecord: Sendable {
   private static func fillOrderIDs(_ db: Database) throws {
     let rows = try Row.fetchCursor(db, sql: "SELECT number, json FROM storeTransaction WHERE orderID IS NULL")
     var orders: [(Int64, String)] = []
-    while let row = try rows.next() {
-      let number: Int64 = row["number"]
-      let json: String = row["json"]
-      guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))) else {
+    var batch: [(number: Int64, json: String)] = []
+    func fill() throws {
+      guard let transactions = wholeTransactions(batch) else {
+        let number = batch.first { HistoryLines.wholeTransaction(ArraySlice($0.json.utf8)) == nil }?.number
         throw DatabaseError(
-          resultCode: .SQLITE_CORRUPT, message: "transaction #\(number) is not a transaction monkeyshop can read")
+          resultCode: .SQLITE_CORRUPT,
+          message: "transaction #\(number ?? batch[0].number) is not a transaction monkeyshop can read")
       }
-      orders.append((number, OrderID.of(transaction) ?? ""))
+      for (row, transaction) in zip(batch, transactions) { orders.append((row.number, OrderID.of(transaction) ?? "")) }
+      batch.removeAll(keepingCapacity: true)
     }
+    while let row = try rows.next() {
+      batch.append((row["number"], row["json"]))
+      if batch.count == batchSize { try fill() }
+    }
+    if !batch.isEmpty { try fill() }
     let update = try db.makeStatement(sql: "UPDATE storeTransaction SET orderID = ? WHERE number = ?")
     for (number, orderID) in orders { try update.execute(arguments: [orderID, number]) }
+  }
+
+  /// How many rows are decoded together: enough that one decoder's start costs nothing per row,
+  /// few enough that a batch's JSON stays small (about 0.7 MB).
+  static let batchSize = 512
+
+  /// The transactions the rows' JSON holds, decoded together, each the transaction its row's number
+  /// says; nil when any is not.
+  static func wholeTransactions(_ rows: [(number: Int64, json: String)]) -> [StoreTransaction]? {
+    let size = rows.reduce(0) { $0 + $1.json.utf8.count }
+    guard let transactions = HistoryLines.wholeTransactions(rows.lazy.map(\.json.utf8), count: rows.count, size: size),
+      zip(rows, transactions).allSatisfy({ $0.number == $1.number.map(Int64.init) })
+    else { return nil }
+    return transactions
   }
 
   // MARK: Writing
@@ -326,7 +347,19 @@ struct TransactionRecord: Sendable {
     do {
       try database.read { db in
         let rows = try RecordedTransaction.order(Column("number")).fetchCursor(db)
-        while let row = try rows.next() { try body(try row.transaction(path: path)) }
+        var batch: [RecordedTransaction] = []
+        func hand() throws {
+          let transactions =
+            try Self.wholeTransactions(batch.map { ($0.number, $0.json) })
+            ?? batch.map { row throws(DataFileError) in try row.transaction(path: path) }
+          for transaction in transactions { try body(transaction) }
+          batch.removeAll(keepingCapacity: true)
+        }
+        while let row = try rows.next() {
+          batch.append(row)
+          if batch.count == Self.batchSize { try hand() }
+        }
+        if !batch.isEmpty { try hand() }
       }
     } catch let error as DatabaseError {
       throw DataFileError(

@@ -647,3 +647,19 @@ struct StoreStateTests {
         == "Cannot connect to iTunes Store — SKErrorDomain 0 unknown — MS-E0002")
   }
 }
+
+@Suite("Store: a stored signed transaction's form", .tags(.pure))
+struct StoredJWSFormTests {
+  @Test(
+    "a stored signed transaction is three Base64URL parts joined by periods; anything else is refused",
+    arguments: [
+      ("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLV8", true),
+      ("A-_z.0.9", true),
+      ("a.b", false), ("a.b.c.d", false), ("a..c", false), (".b.c", false), ("a.b.", false),
+      ("a.b.c=", false), ("a+b.c.d", false), ("a/b.c.d", false), ("é.b.c", false), ("a.b.c\n", false),
+      ("", false), ("..", false), ("a. b.c", false), ("ａ.b.c", false),
+    ])
+  func compactForm(_ text: String, _ accepted: Bool) {
+    #expect(StoreTransaction.isCompactJWS(text) == accepted)
+  }
+}

@@ -108,17 +108,24 @@ extension StoreTransaction {
 
   /// Compact serialization: "three Base64URL-encoded components separated by a period"
   /// (https://developer.apple.com/documentation/appstoreservernotifications/jwstransaction).
+  /// Read byte by byte: every stored transaction is checked when it is read, and asking each
+  /// character for its Unicode properties cost more than the rest of decoding it.
   public static func isCompactJWS(_ text: String) -> Bool {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 3
-      && parts.allSatisfy { part in
-        !part.isEmpty
-          && part.utf8.allSatisfy {
-            $0 < 128
-              && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
-                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_"))
-          }
+    var periods = 0
+    var partLength = 0
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "."):
+        guard partLength > 0 else { return false }
+        periods += 1
+        partLength = 0
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+        partLength += 1
+      default: return false
       }
+    }
+    return periods == 2 && partLength > 0
   }
 
   /// Where the record disagrees with what the App Store signed for the purchase (its

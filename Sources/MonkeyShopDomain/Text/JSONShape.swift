@@ -50,8 +50,10 @@ public enum JSONShape {
           pendingKey = nil
           index += 1
         case UInt8(ascii: "\""):
-          let string = readString()
+          let quoted = skipString()
+          // Only a key is made a String: a value (a signed transaction's 1.5 KB) is only passed.
           if expectingKey, !stack.isEmpty, stack[stack.count - 1].keys != nil {
+            let string = key(quoted)
             // Inserted in place: copying the set for each key made a file of many keys quadratic.
             guard stack[stack.count - 1].keys!.insert(string).inserted else {
               throw .duplicateKey(string, at: stack[stack.count - 1].path)
@@ -75,9 +77,8 @@ public enum JSONShape {
       return base.isEmpty ? key : base + "." + key
     }
 
-    /// Reads a string starting at the opening quote, with its escapes decoded, so `"a"` and
-    /// `"\u0061"` are the same key.
-    private mutating func readString() -> String {
+    /// Passes a string starting at the opening quote: its bytes, quotes included.
+    private mutating func skipString() -> (range: Range<Int>, escaped: Bool) {
       let start = index
       index += 1
       var escaped = false
@@ -86,13 +87,18 @@ public enum JSONShape {
         index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
       }
       index += 1
-      let quoted = bytes[start..<min(index, bytes.count)]
-      if escaped,
-        let decoded = try? JSONSerialization.jsonObject(with: Data(quoted), options: .fragmentsAllowed) as? String
+      return (start..<min(index, bytes.count), escaped)
+    }
+
+    /// A key's text with its escapes decoded, so `"a"` and `"\u0061"` are the same key.
+    private func key(_ quoted: (range: Range<Int>, escaped: Bool)) -> String {
+      let text = bytes[quoted.range]
+      if quoted.escaped,
+        let decoded = try? JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed) as? String
       {
         return decoded
       }
-      return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
+      return String(decoding: text.dropFirst().dropLast(), as: UTF8.self)
     }
   }
 }
