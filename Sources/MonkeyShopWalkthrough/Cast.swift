@@ -130,7 +130,7 @@ extension Cast {
   public static func prepare(
     _ path: String, example: String = "walkthrough.cast", dataFolder: DataFolder
   ) throws(ReportFile.PlaceError) {
-    try ReportFile.prepare(path, example: example, dataFolder: dataFolder)
+    try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     if OutputFile.isBeingRecorded(path) {

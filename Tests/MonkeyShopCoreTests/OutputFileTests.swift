@@ -101,3 +101,23 @@ struct OutputFileTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
   }
 }
+
+@Suite("A JUnit report to replace", .tags(.pure))
+struct JUnitReportRecognitionTests {
+  @Test(
+    "an earlier report is one whatever wrote it; a walkthrough, JSON or other XML is not",
+    arguments: [
+      (JUnitReport.xml([]), true),
+      ("<testsuite name=\"x\" tests=\"1\">", true),
+      ("\u{FEFF}<?xml version=\"1.0\"?>\n<!-- made by another tool -->\n  <testsuites>", true),
+      ("<testsuites/>", true),
+      ("name: Buy 5\nsteps:\n  - launch\n", false),
+      (#"{"schemaVersion": 4, "balance": 5}"#, false),
+      ("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">", false),
+      ("<testsuitesAndMore>", false),
+      ("<?xml version=\"1.0\"", false),
+    ])
+  func recognized(_ text: String, _ isReport: Bool) {
+    #expect(ReportFile.isJUnitReport(Data(text.utf8)) == isReport)
+  }
+}

@@ -356,6 +356,32 @@ struct StoreCertificateTests {
     }
   }
 
+  @Test(
+    "--out a file that is not a certificate (another folder's wallet, notes): exit 64, the file untouched; an earlier export is replaced"
+  )
+  func refusedOverAFileOfYours() async throws {
+    let folder = try ShopFolder("certificate-over-a-file")
+    let wallet = folder.file("wallet.json").path
+    let notes = folder.file("notes.txt").path
+    try Data(#"{"schemaVersion": 4, "balance": 5}"#.utf8).write(to: URL(fileURLWithPath: wallet))
+    try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: notes))
+    for path in [wallet, notes] {
+      let before = FileManager.default.contents(atPath: path)
+      let result = try await monkeyshop("store", "certificate", "--out", path, in: folder)
+      #expect(result.exitStatus == 64, "\(result)")
+      #expect(result.stderr.contains("--out \(path): is not a certificate; it is left as it is"), "\(result)")
+      #expect(FileManager.default.contents(atPath: path) == before)
+    }
+    let der = folder.file("root.der").path
+    let pem = folder.file("root.pem").path
+    try await expectSuccess(monkeyshop("store", "certificate", "--out", der, in: folder))
+    try await expectSuccess(monkeyshop("store", "certificate", "--pem", "--out", pem, in: folder))
+    try await expectSuccess(monkeyshop("store", "certificate", "--out", der, in: folder))
+    try await expectSuccess(monkeyshop("store", "certificate", "--pem", "--out", der, in: folder))
+    try await expectSuccess(monkeyshop("store", "certificate", "--out", pem, in: folder))
+    #expect(FileManager.default.contents(atPath: pem)?.first == 0x30, "the PEM export was replaced by DER")
+  }
+
   @Test("--pem prints the root as PEM; DER to a file or a pipe; all the same certificate, and the same every time")
   func formats() async throws {
     let folder = try ShopFolder("certificate-formats")

@@ -58,6 +58,31 @@ struct WalkthroughCommandTests {
     #expect(try String(contentsOf: inTheWay, encoding: .utf8) == "mine")
   }
 
+  /// A mistyped `--junit` costs nothing: only an earlier report (or an empty file) is replaced.
+  @Test(
+    "--junit over a file that is not a JUnit report (the walkthrough itself, another folder's wallet) is refused, the file untouched; an earlier report is replaced"
+  )
+  func junitReplacesOnlyAReport() async throws {
+    let folder = try ShopFolder("junit-over-a-file")
+    let walkthrough = folder.file("mine.yaml").path
+    try FileManager.default.copyItem(atPath: buyFive, toPath: walkthrough)
+    let wallet = folder.file("wallet.json").path
+    try Data(#"{"schemaVersion": 4, "balance": 5}"#.utf8).write(to: URL(fileURLWithPath: wallet))
+    for path in [walkthrough, wallet] {
+      let before = FileManager.default.contents(atPath: path)
+      let result = try await monkeyshop("walkthrough", walkthrough, "-q", "--junit", path, in: folder)
+      #expect(result.exitStatus == 64, "\(result)")
+      #expect(result.stderr.contains("--junit \(path): is not a JUnit report; it is left as it is"), "\(result)")
+      #expect(result.stdout.isEmpty, "nothing ran: \(result)")
+      #expect(FileManager.default.contents(atPath: path) == before)
+    }
+    let report = folder.file("report.xml").path
+    #expect(FileManager.default.createFile(atPath: report, contents: Data()))
+    try await expectSuccess(monkeyshop("walkthrough", walkthrough, "-q", "--junit", report, in: folder))
+    try await expectSuccess(monkeyshop("walkthrough", walkthrough, "-q", "--junit", report, in: folder))
+    #expect(try String(contentsOfFile: report, encoding: .utf8).contains("<testcase"))
+  }
+
   /// Two outputs naming one file would leave only the last one written.
   @Test("--junit and --cast naming the same file are refused before running")
   func junitAndCastClash() async throws {
