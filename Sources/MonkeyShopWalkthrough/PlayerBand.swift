@@ -177,7 +177,7 @@ extension PlayerView {
     // ↓ and ↑ act only while something is out of view: then they come right after the first key.
     var scrolls: [String] = []
     for binding in active where binding.action != .pauseAuto {
-      let label = binding.bandLabel ?? binding.keyLabel
+      let label = binding.keyLabel
       switch binding.action {
       case .scrollDown, .scrollUp: scrolls.append("\(label) \(binding.hint.text(words.language))")
       case .storefrontQuit: items.append(words.freePlayQuit)

@@ -47,17 +47,14 @@ struct PlayerKeyBinding: Sendable {
   let hint: Phrase
   let help: Phrase
   let inHintBar: Bool
-  /// How many of its keys the band's keys line names, when not all of them.
-  let bandKeys: Int?
   /// Nil when the action can act now; otherwise why not, told in the band.
   let whyNot: @Sendable (PlayerModel) -> Phrase?
 
   init(
     _ keys: [Key], _ action: PlayerAction, _ context: PlayerKeyContext, hint: Phrase, help: Phrase,
-    inHintBar: Bool = true, bandKeys: Int? = nil,
+    inHintBar: Bool = true,
     whyNot: @escaping @Sendable (PlayerModel) -> Phrase? = { _ in nil }
   ) {
-    self.bandKeys = bandKeys
     self.keys = keys
     self.action = action
     self.context = context
@@ -66,9 +63,6 @@ struct PlayerKeyBinding: Sendable {
     self.inHintBar = inHintBar
     self.whyNot = whyNot
   }
-
-  /// The keys as the band's keys line names them: `q` for `q/Esc`.
-  var bandLabel: String? { bandKeys.map { keys.prefix($0).map(Self.name(of:)).joined(separator: "/") } }
 
   /// `b/⌫/←`: each key as the band names it.
   var keyLabel: String { keys == PlayerKeys.digits ? "0–9" : keys.map(Self.name(of:)).joined(separator: "/") }
@@ -110,8 +104,9 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.character("?")], .openHelp, .stepping, hint: Phrase("keys", "キー一覧"), help: Phrase("this help", "このヘルプ")),
     PlayerKeyBinding(
-      [.character("q"), .escape], .quit, .stepping, hint: Phrase("quit", "終了"), help: Phrase("quit", "終了"),
-      bandKeys: 1),
+      // Not Esc: a step's own panels close with Esc ("next: press Esc"), and a trainer pressing it
+      // would lose the session.
+      [.character("q")], .quit, .stepping, hint: Phrase("quit", "終了"), help: Phrase("quit", "終了")),
 
     // Typing a step's number
     PlayerKeyBinding(

@@ -78,7 +78,9 @@ extension PlayerModel {
     if isScreenTooSmall {
       // Nothing is in sight below the minimum size: only quitting acts (q, Esc, Ctrl-C), as in the
       // storefront (`KeyBinding.actsOnATooSmallScreen`); in free play too, q ends the player.
-      if global == .quitNow || PlayerKeys.binding(for: key, in: .stepping)?.action == .quit { quit = true }
+      if global == .quitNow || key == .escape || PlayerKeys.binding(for: key, in: .stepping)?.action == .quit {
+        quit = true
+      }
       return []
     }
     switch global {
@@ -94,7 +96,8 @@ extension PlayerModel {
       switch context {
       case .help: helpOpen = false
       case .freePlay: return storefrontKey(key, now: now)
-      case .stepping, .entry: break
+      case .stepping: notice = Outcome(text: words.stepsPressKeys(key: PlayerKeyBinding.name(of: key)), tone: .warning)
+      case .entry: break
       }
       return []
     }

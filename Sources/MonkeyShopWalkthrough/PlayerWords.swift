@@ -58,6 +58,15 @@ struct PlayerWords: Sendable {
   }
   /// Enter or Space in free play: the walkthrough is over; `instead` is the storefront's other key
   /// for what the key would do there (`b buy`).
+  /// A storefront key pressed while the walkthrough plays (Esc where the next step presses Esc):
+  /// the steps press the storefront's keys, and the player's keys only step, go back or quit.
+  func stepsPressKeys(key pressed: String) -> String {
+    let next = keys(.next).joined(separator: "/")
+    return say(
+      "\(pressed): the walkthrough's steps press the storefront's keys — \(next) takes the next step, \(key(.quit)) quits",
+      "\(pressed): ストアフロントのキーはウォークスルーの手順が押します — \(next) で次の手順、\(key(.quit)) で終了")
+  }
+
   func overNotice(key: String, instead: String?) -> String {
     let rest = instead.map { say(" — in the storefront, \($0)", "。ストアフロントでは \($0)") } ?? ""
     return say("The walkthrough is over: \(key) steps no more", "ウォークスルーは終わりました: \(key) ではもう進みません") + rest

@@ -194,13 +194,13 @@ struct TextLanguageTests {
       PlayerKeyBinding(
         Self.renamed(binding.keys, binding: offset), binding.action,
         binding.context, hint: binding.hint, help: binding.help, inHintBar: binding.inHintBar,
-        bandKeys: binding.bandKeys, whyNot: binding.whyNot)
+        whyNot: binding.whyNot)
     }
     let words = PlayerWords(language, keyTable: renamed)
     let texts =
       [
         words.freePlayQuit, words.moreBelow, words.moreAbove, words.autoNext(in: 2), words.autoPaused,
-        words.noAutoToPause,
+        words.noAutoToPause, words.stepsPressKeys(key: "\u{E000}"),
         words.smallerThanNeeded(has: ScreenSize(width: 80, height: 20), needs: ScreenSize(width: 80, height: 30)),
         words.notRunning[1],
       ]

@@ -201,6 +201,28 @@ struct WalkthroughPlayerKeysTests {
     #expect(band(screen(player)).contains("no step 99: the steps are 0–14"), "\(band(screen(player)))")
   }
 
+  /// The step before presses Esc to close the transaction manager; a trainer pressing Esc there
+  /// keeps the session, told that the steps press the storefront's keys.
+  @Test(arguments: Language.allCases)
+  func escWhereTheNextStepPressesEscKeepsTheSession(language: Language) throws {
+    let player = try player("ask-to-buy-approved", language: language)
+    let escStep = try #require(
+      player.walkthrough.steps.firstIndex {
+        if case .press(let keys) = $0.action { keys == [.escape] } else { false }
+      })
+    step(player, to: escStep)
+    for key: Key in [.escape, .character("a")] {
+      player.handle(key, now: now)
+      #expect(!player.isFinished, "\(key) ended the player")
+      #expect(player.session?.performed == escStep)
+      let shown = band(screen(player))
+      let said = language == .en ? "the walkthrough's steps press the storefront's keys" : "ストアフロントのキーはウォークスルーの手順が押します"
+      #expect(shown.contains(said), "\(shown)")
+    }
+    player.handle(.character("q"), now: now)
+    #expect(player.isFinished)
+  }
+
   /// `--lang ja` on an English walkthrough: the storefront speaks Japanese on the screen while
   /// the walkthrough's English screen checks still hold.
   @Test func theStorefrontFollowsTheLanguage() throws {
