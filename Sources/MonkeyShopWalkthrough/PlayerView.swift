@@ -86,14 +86,14 @@ struct PlayerView {
       if !run.isEmpty { canvas.put(run, x: runX, y: y, style: style) }
     }
     let marker = Style(tint: .warning, bold: true, reverse: true)
-    if model.overlayScroll > 0 {
-      let text = " \(words.moreAbove) "
-      canvas.put(text, x: canvas.size.width - TextWidth.of(text) - 2, y: 0, style: marker)
+    // Inside the panel, against its right border, whatever the width of the words: a marker at
+    // a fixed column sat beside a narrow panel and, wider in Japanese, over its border.
+    func put(_ text: String, onRow y: Int) {
+      let border = whole.cells[y + model.overlayScroll].lastIndex { $0.text == "│" } ?? canvas.size.width - 2
+      canvas.put(text, x: max(0, border - TextWidth.of(text)), y: y, style: marker)
     }
-    if model.overlayRowsBelow > 0 {
-      let text = " \(words.moreBelow) "
-      canvas.put(text, x: canvas.size.width - TextWidth.of(text) - 2, y: rows - 1, style: marker)
-    }
+    if model.overlayScroll > 0 { put(" \(words.moreAbove) ", onRow: 0) }
+    if model.overlayRowsBelow > 0 { put(" \(words.moreBelow) ", onRow: rows - 1) }
   }
 
   /// Sections (a heading, then its lines) in columns of `rows`: a section that does not fit under

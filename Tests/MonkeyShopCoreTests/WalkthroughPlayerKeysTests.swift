@@ -85,6 +85,24 @@ struct WalkthroughPlayerKeysTests {
     #expect(player.failure == nil, "the step's own checks still hold")
   }
 
+  /// The marker sits inside the panel against its right border, in both languages: not beside a
+  /// narrow panel, and not over its border where the Japanese words are wider.
+  @Test(arguments: Language.allCases)
+  func theMoreMarkerKeepsThePanelsBorder(language: Language) throws {
+    let player = try player("signed-transaction-inspected", language: language)
+    step(player, to: 10)
+    let below = language == .en ? "↓ more" : "↓ 続きあり"
+    let upper = language == .en ? "↑ more" : "↑ 上にもあり"
+    let first = above(screen(player))
+    let row = try #require(first.first { $0.contains(below) }, "\(first)")
+    #expect(row.contains(" \(below) │"), "\(row)")
+    #expect(row.filter { $0 == "│" }.count == 2, "both borders kept: \(row)")
+    player.handle(.pageDown, now: now)
+    let scrolled = above(screen(player))
+    let top = try #require(scrolled.first { $0.contains(upper) }, "\(scrolled)")
+    #expect(top.contains(" \(upper) │"), "\(top)")
+  }
+
   /// At 100×33 the same detail fits whole, its last hint too: nothing to scroll, no warning.
   @Test func aPanelThatFitsDoesNotScroll() throws {
     let size = ScreenSize(width: 100, height: 33)
