@@ -6,7 +6,7 @@ import Testing
 @testable import MonkeyShopStorage
 
 /// What a trainer must read in the event log at 80×24 stays in view: a notification's type and
-/// outcome however long the receiver's URL.
+/// outcome however long the receiver's URL, and a failed purchase's lines whole in both languages.
 @Suite(.tags(.screen)) struct EventLogInViewTests {
   static let size = ScreenSize(width: 80, height: 24)
 
@@ -49,5 +49,28 @@ import Testing
       "\(screen)")
     // Wrapped, not cut on its first row: the entry goes on to the URL.
     #expect(Self.logText(screen).contains("http://127.0.0.1:9123/"), "\(screen)")
+  }
+
+  /// The network is lost while the payment sheet waits for the App Store: the `.failed` line (or
+  /// StoreKit 2's `purchase threw`) and the error line under it are both whole at 80×24, in
+  /// English and in Japanese, with either StoreKit.
+  @Test(arguments: [Language.en, .ja], [StoreKitAPI.storeKit1, .storeKit2])
+  func aPurchaseLostToTheNetworkShowsEveryLineWhole(language: Language, storeKit: StoreKitAPI) {
+    let shop = ShopHarness(conditions: { $0.storeKit = storeKit }, language: language)
+    shop.press("5")
+    shop.press(.enter)
+    shop.press("n")
+    shop.wait(2)
+    let screen = shop.screen(80, 24)
+    let rows = EventLogRowsTests.logLines(screen)
+    #expect(!rows.contains { $0.contains("…") }, "cut:\n\(screen)")
+    let text = Self.logText(screen)
+    let failed =
+      storeKit == .storeKit1
+      ? "paymentQueue(_:updatedTransactions:) .failed payment 1 SKErrorDomain 0 unknown"
+      : "purchase threw StoreKitError.networkError(URLError(.notConnectedToInternet))"
+    #expect(text.contains(failed), "\(screen)")
+    #expect(text.contains("MS-E0002 ✗"), "\(screen)")
+    #expect(text.contains("SKErrorDomain 0 unknown"), "\(screen)")
   }
 }
