@@ -98,7 +98,12 @@ import Testing
         - store: { refundDecline: last }
         - expect: { notification: REFUND_DECLINED, balance: 5 }
       """)
-    #expect(run.passed, "\(Transcript.text(run))")
+    let transcript = Transcript.text(run)
+    #expect(run.passed, "\(transcript)")
+    // The transcript says which transaction each `last` stood for.
+    #expect(transcript.contains("store refundGrant last → #2"), "\(transcript)")
+    #expect(transcript.contains("store refundDecline last → #1"), "\(transcript)")
+    #expect(transcript.contains("store refundRequest 2\n"), "an id given is not repeated:\n\(transcript)")
   }
 
   @Test func anUnknownTypeIsRefusedWithWhatItMayBe() throws {
