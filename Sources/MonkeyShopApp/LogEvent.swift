@@ -185,8 +185,10 @@ public enum LogEvent: Equatable, Sendable {
     case .download(let event):
       return event.text(language)
     case .notificationSent(let type, let id, let number, let attempt):
-      let said = attempt.line(notificationType: type, transactionID: id)
-      return say("\(said) · attempt \(number)", "\(said) · \(number) 回目の送信")
+      // The URL last: an entry wraps onto three rows at most and is cut after them, so a long
+      // receiver URL loses its own end there, never the type, the answer or the attempt.
+      let said = SendAttempt.subject(type, transactionID: id) + " · \(attempt.answer) · "
+      return said + say("attempt \(number)", "\(number) 回目の送信") + " → \(attempt.url)"
     case .consumptionReceived(let id, let inWindow):
       return say(
         "Send Consumption Information #\(id) received\(inWindow ? "" : ", after Apple's 12-hour window")",

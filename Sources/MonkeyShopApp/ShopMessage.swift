@@ -178,6 +178,16 @@ extension ShopFailure {
 }
 
 extension ShopFailure {
+  /// A purchase the App Store failed, as the log's error line says it. In English the App Store's
+  /// words and the code; in Japanese what kind of failure it is and the code, the App Store's English
+  /// words being quoted on the status line under the log (`Appleのメッセージ: "…"`). With them the
+  /// Japanese line wrapped at 80 columns and pushed the `.failed` line above it out of view.
+  init(purchase failure: StoreFailure) {
+    let error = failure.error
+    self.init(
+      error.errorID, message: error.message, japanese: Words.kind(of: error.errorID).ja + " — " + error.code.label)
+  }
+
   /// What an effect's error says: a shop error's ID and message; anything else can only have come
   /// from reading or writing the data folder.
   init(_ error: any Error) {

@@ -53,7 +53,7 @@ extension ShopModel {
             status = .cancelled(product: transaction.productIdentifier)
           }
         } else {
-          record(.error(ShopFailure(failure.error)))
+          record(.error(ShopFailure(purchase: failure)))
           status = .purchaseFailed(failure)
         }
       }

@@ -16,7 +16,7 @@ extension Words {
   static func kind(of errorID: ErrorID) -> Phrase {
     switch errorID {
     case .productRequestFailed: Phrase("the product request failed", "商品を取得できませんでした")
-    case .networkLostDuringPurchase: Phrase("the network was lost mid-purchase", "購入中にネットワークが切れました")
+    case .networkLostDuringPurchase: Phrase("the network was lost mid-purchase", "購入中に通信が切れました")
     case .purchasesRestricted: Phrase("purchases are restricted", "購入は制限されています")
     case .purchaseCancelled: Phrase("the purchase was cancelled", "購入はキャンセルされました")
     case .askToBuyDeclined: Phrase("Ask to Buy declined", "承認と購入で拒否されました")

@@ -157,8 +157,7 @@ private struct WalletVersion1: Decodable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     balance = try container.decodeWholeNumber(forKey: .balance, in: 0...Wallet.balanceLimit)
     deliveredTransactionIDs = try container.decode([String].self, forKey: .deliveredTransactionIDs)
-    for id in deliveredTransactionIDs
-    where StoreTransaction.number(id).map({ $0 > StoreState.transactionNumberLimit }) ?? true {
+    for id in deliveredTransactionIDs where !StoreTransaction.canBeID(id) {
       throw DecodingError.dataCorruptedError(
         forKey: .deliveredTransactionIDs, in: container,
         debugDescription: "'\(id)' is not a transaction number from 1 to \(StoreState.transactionNumberLimit)")

@@ -51,7 +51,8 @@ public enum Transcript {
     case .say(let text):
       lines.append("\(number). say: \(text)")
     default:
-      lines.append("\(number). \(record.step.description)")
+      // `store refundGrant last → #3`: which transaction `last` stood for.
+      lines.append("\(number). \(record.step.description)" + (record.lastStoodFor.map { " → \($0)" } ?? ""))
     }
     let indent = "      "
     for entry in record.events {

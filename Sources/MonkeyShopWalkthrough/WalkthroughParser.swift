@@ -387,11 +387,7 @@ struct WalkthroughReader {
       }
       reason = parsed
     }
-    guard let id = text(node, name, expected: "a transaction id or last") else { return nil }
-    guard id == "last" || (!id.isEmpty && id.allSatisfy(\.isNumber)) else {
-      fail(node, "'\(id)' is not a transaction (expected a transaction id such as 3, or last)")
-      return nil
-    }
+    guard let id = transactionID(node, name) else { return nil }
     return .store(operation, transaction: id, reason: reason)
   }
 

@@ -95,13 +95,7 @@ extension WalkthroughReader {
     for (name, value) in fields {
       switch name {
       case "id":
-        if let id = text(value, "id", expected: "a transaction id or last") {
-          if id == "last" || (!id.isEmpty && id.allSatisfy(\.isNumber)) {
-            expected.id = id
-          } else {
-            fail(value, "'\(id)' is not a transaction (expected a transaction id such as 3, or last)")
-          }
-        }
+        if let id = transactionID(value, "id") { expected.id = id }
       case "state":
         expected.state = transactionState(value)
       case "finished":

@@ -64,6 +64,18 @@ extension WalkthroughReader {
     return value
   }
 
+  /// A transaction as a step or a check names it: `last`, or an id the store could have given (a
+  /// number from 1, as it writes them). Any other can never name one, so it is refused with the file
+  /// rather than when the step runs.
+  mutating func transactionID(_ node: Node, _ field: String) -> String? {
+    guard let id = text(node, field, expected: "a transaction id or last") else { return nil }
+    guard id == "last" || StoreTransaction.canBeID(id) else {
+      fail(node, "'\(id)' is not a transaction (expected a transaction id, a number from 1 such as 3, or last)")
+      return nil
+    }
+    return id
+  }
+
   mutating func flag(_ node: Node, _ field: String) -> Bool? {
     guard let text = text(node, field, expected: "true or false") else { return nil }
     switch text.lowercased() {

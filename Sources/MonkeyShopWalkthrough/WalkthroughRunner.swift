@@ -33,6 +33,8 @@ public struct StepRecord: Sendable {
   public internal(set) var failure: String?
   /// The screen when the step failed, if the app was running.
   public internal(set) var screen: String?
+  /// What a store step's `last` stood for, as the log names it (`#3`, `payment 3`).
+  public internal(set) var lastStoodFor: String?
   /// The walkthrough's virtual clock when the step ended.
   public internal(set) var endedAt: Date?
 

@@ -102,7 +102,9 @@ public final class WalkthroughSession {
         }
       }
     case .store(let operation, let id, let reason):
-      record.failure = store(operation, id, reason: reason)
+      let (failure, acted) = store(operation, id, reason: reason)
+      record.failure = failure
+      if id == "last" { record.lastStoodFor = acted }
     case .crash(let point):
       record.failure = set(ConditionSetting(.crashPoint, point.rawValue))
     case .expect(let expectations):
@@ -189,19 +191,30 @@ public final class WalkthroughSession {
   /// Apple refunds, or the customer asks for a refund and Apple decides it or reverses one, as
   /// `monkeyshop store refund|refund-request|refund-decide|refund-reverse` do (their defaults: a
   /// request's reason UNINTENDED_PURCHASE, a refund's revocationReason other).
-  private func store(_ operation: StoreOperation, _ id: String, reason: ConsumptionRequestReason? = nil) -> String? {
-    actForTheStore(failure: "cannot \(operation.rawValue) \(id)", reaching: .transaction(id)) { store, now in
+  /// Also says which transaction the operation acted on, as the log names it: an Ask to Buy or an
+  /// interrupted purchase is a payment, a refund's a transaction (`payment 3`, `#3`).
+  private func store(
+    _ operation: StoreOperation, _ id: String, reason: ConsumptionRequestReason? = nil
+  ) -> (failure: String?, acted: String?) {
+    var acted: String?
+    let failure = actForTheStore(failure: "cannot \(operation.rawValue) \(id)", reaching: .transaction(id)) {
+      store, now in
+      let payment = { (id: String) in StoreTransaction.logName(id, identified: false) }
+      let transaction = { (id: String) in StoreTransaction.logName(id, identified: true) }
       switch operation {
-      case .approve: _ = try store.approve(id)
-      case .decline: _ = try store.decline(id)
-      case .resolve: _ = try store.resolve(id, at: now)
-      case .refund: _ = try store.refund(id, reason: .other, at: now)
-      case .refundRequest: _ = try store.requestRefund(id, reason: reason ?? .unintendedPurchase, at: now)
-      case .refundGrant: try store.decideRefund(id, grant: true, reason: .other, at: now)
-      case .refundDecline: try store.decideRefund(id, grant: false, reason: .other, at: now)
-      case .refundReverse: _ = try store.reverseRefund(id, at: now)
+      case .approve: acted = payment(try store.approve(id).id)
+      case .decline: acted = payment(try store.decline(id).id)
+      case .resolve: acted = try store.resolve(id, at: now).resolvedFromTransactionID.map(payment)
+      case .refund: acted = transaction(try store.refund(id, reason: .other, at: now).id)
+      case .refundRequest:
+        acted = transaction(
+          try store.requestRefund(id, reason: reason ?? .unintendedPurchase, at: now).request.transactionID)
+      case .refundGrant: acted = transaction(try store.decideRefund(id, grant: true, reason: .other, at: now).id)
+      case .refundDecline: acted = transaction(try store.decideRefund(id, grant: false, reason: .other, at: now).id)
+      case .refundReverse: acted = transaction(try store.reverseRefund(id, at: now).id)
       }
     }
+    return (failure, acted)
   }
 
   /// Changes the store as another process would, then lets a running app read its folder again.

@@ -62,9 +62,9 @@ import Testing
     Self.follow(&model, store, ended: ended, at: 600)
     #expect(
       Self.lines(model, after: before) == [
-        "App Store Server Notification CONSUMPTION_REQUEST #4 → \(Self.url) · 500 UNSUCCESSFUL_HTTP_RESPONSE_CODE · attempt 1",
-        "App Store Server Notification REFUND #4 → \(Self.url) · 200 · attempt 1",
-        "App Store Server Notification CONSUMPTION_REQUEST #4 → \(Self.url) · 200 · attempt 2",
+        "App Store Server Notification CONSUMPTION_REQUEST #4 · 500 UNSUCCESSFUL_HTTP_RESPONSE_CODE · attempt 1 → \(Self.url)",
+        "App Store Server Notification REFUND #4 · 200 · attempt 1 → \(Self.url)",
+        "App Store Server Notification CONSUMPTION_REQUEST #4 · 200 · attempt 2 → \(Self.url)",
       ])
     // Read again with nothing new: nothing more.
     let logged = model.log.count
@@ -95,7 +95,7 @@ import Testing
     _ = model.update(.storeChanged(store))
     #expect(
       Self.lines(model, after: before) == [
-        "App Store Server Notification REFUND #4 → \(Self.url) · TIMED_OUT · attempt 1"
+        "App Store Server Notification REFUND #4 · TIMED_OUT · attempt 1 → \(Self.url)"
       ])
     Self.follow(&model, store, ended: [], at: 900)
     #expect(model.log.count == before + 1)
@@ -110,7 +110,7 @@ import Testing
     Self.follow(&model, store, ended: ended, at: 600)
     #expect(
       model.log.dropFirst(before).map { $0.text(.ja) } == [
-        "App Store Server Notification REFUND #4 → \(Self.url) · 200 · 1 回目の送信"
+        "App Store Server Notification REFUND #4 · 200 · 1 回目の送信 → \(Self.url)"
       ])
   }
 }

@@ -134,6 +134,44 @@ struct ServerNotificationTests {
     #expect(dates == [ServerNotification.milliseconds(t0.addingTimeInterval(4)), dates[0] + 1])
   }
 
+  @Test("`last` decides the newest transaction with a request open, as every `last` is; with none it says so")
+  func decideLast() throws {
+    let storage = MemoryStorage()
+    for seconds in 0..<3 { try buy(storage, at: Double(seconds)) }
+    // Asked for #3 first, then #1: the newest transaction is #3, whenever its request was made.
+    for (id, seconds) in [("3", 10.0), ("1", 11.0)] {
+      _ = try change(storage) { try $0.requestRefund(id, reason: .other, at: t0.addingTimeInterval(seconds)) }
+    }
+    let granted = try change(storage) { try $0.decideRefund("last", grant: true, reason: .other, at: t0) }
+    #expect(granted.id == "3" && granted.isRevoked)
+    let declined = try change(storage) { try $0.decideRefund("last", grant: false, reason: .other, at: t0) }
+    #expect(declined.id == "1" && !declined.isRevoked)
+    #expect(storage.notifications.suffix(2).map(\.transactionID) == ["3", "1"])
+    #expect(throws: TransactionError.noRefundRequestOpen) {
+      try change(storage) { try $0.decideRefund("last", grant: true, reason: .other, at: t0) }
+    }
+    // The refusal names no transaction `last` could not stand for.
+    #expect(!TransactionError.noRefundRequestOpen.message.contains("last"))
+  }
+
+  @Test("a purchase with a refund request open stays in the store while later purchases finish, for `last` to find")
+  func requestedStaysForLast() throws {
+    let storage = MemoryStorage()
+    func buyAndFinish(at seconds: Double) throws -> StoreTransaction {
+      let bought = try buy(storage, at: seconds)
+      return try storage.changeStore(catalog: catalog) { try $0.finish(bought.id) }.result
+    }
+    let first = try buyAndFinish(at: 0)
+    _ = try change(storage) { try $0.requestRefund(first.id, reason: .other, at: t0.addingTimeInterval(1)) }
+    for seconds in 2...(StoreState.finishedHistoryLimit + 3) { _ = try buyAndFinish(at: Double(seconds)) }
+    #expect(storage.store.transaction(first.id) != nil)
+    // As `store refund-decide last grant` reaches the history: for the name it was given.
+    let granted = try storage.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("last")) {
+      try $0.decideRefund("last", grant: true, reason: .other, at: t0.addingTimeInterval(60))
+    }.result
+    #expect(granted.id == first.id && granted.isRevoked)
+  }
+
   @Test("a reversed refund leaves the transaction unrevoked, REFUND_REVERSED; only a refund can be reversed")
   func reverse() throws {
     let storage = MemoryStorage()

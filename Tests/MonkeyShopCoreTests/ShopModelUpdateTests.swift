@@ -435,9 +435,9 @@ import Testing
     let forced = Self.transaction("2", .failed, failure: .forced(.server(.unknownError)))
     _ = model.update(.transactionsUpdated([forced], redelivered: false))
     #expect(model.status == .purchaseFailed(.forced(.server(.unknownError))))
+    #expect(model.log.last?.event.name == "error")
     #expect(
-      model.log.last?.event
-        == .error(ShopFailure(.forcedError, "An unknown error has occurred — SSServerErrorDomain 5002")))
+      model.log.last?.text(.en) == "\(ErrorID.forcedError) ✗ An unknown error has occurred — SSServerErrorDomain 5002")
   }
 
   @Test func aDeferredTransactionWaitsAndIsNotFinished() {

@@ -53,6 +53,26 @@ struct WalkthroughFileTests {
     #expect(problems(yaml).map(\.description) == [expected])
   }
 
+  /// A transaction id the store can never give (0, a leading zero, a number past the store's last,
+  /// digits of another script) is refused when the file is read, with its line and what was
+  /// expected, by every store operation and by a transaction check alike; a well-formed id the
+  /// store has not given yet waits for the step, which may come after the purchase that gives it.
+  @Test(arguments: [
+    ("  - store: { refundRequest: 0 }", "0"),
+    ("  - store: { approve: \"007\" }", "007"),
+    ("  - store: { refundGrant: 9007199254740992 }", "9007199254740992"),
+    ("  - store: { refundReverse: \"\u{663}\" }", "\u{663}"),
+    ("  - expect: { transaction: { id: 0 } }", "0"),
+  ])
+  func aTransactionThatCanNeverBeIsRefusedWithItsLine(step: String, id: String) {
+    let found = problems("name: x\nsteps:\n  - launch\n\(step)\n")
+    #expect(
+      found.map(\.description) == [
+        "test.yaml:4: '\(id)' is not a transaction (expected a transaction id, a number from 1 such as 3, or last)"
+      ], "\(found)")
+    #expect(problems("name: x\nsteps:\n  - launch\n  - store: { refundRequest: 9007199254740991 }\n").isEmpty)
+  }
+
   /// A storefront the catalog has no prices in cannot run: it is refused with the file, the line
   /// and the storefronts the catalog does price, as a starting storefront, a starting condition and
   /// a `set` step.

@@ -68,6 +68,42 @@ import Testing
     #expect(
       undecided.failedStep?.failure?.contains("cannot refundGrant 1: transaction 1 has no refund request open") == true,
       "\(Transcript.text(undecided))")
+    // `last` with no request open: the step says there is none, not that a transaction "last" has none.
+    let none = try WalkthroughStatusTests.run(purchase + "  - store: { refundDecline: last }\n")
+    let failure = try #require(none.failedStep?.failure, "\(Transcript.text(none))")
+    #expect(failure.contains("no transaction has a refund request open"), "\(failure)")
+    #expect(!failure.contains("transaction last"), "\(failure)")
+  }
+
+  /// `last` decides the newest transaction with a request open, whichever request came last: the
+  /// 10 credits of the second purchase are taken back, not the first's 5; then the first is declined.
+  @Test func lastDecidesTheNewestTransactionWithARequestOpen() throws {
+    let run = try WalkthroughStatusTests.run(
+      """
+      name: refund the newest
+      storekit: 2
+      conditions: { latency: instant }
+      steps:
+        - launch
+        - press: "5"
+        - press: Enter
+        - wait: 1s
+        - press: "0"
+        - press: Enter
+        - wait: 1s
+        - store: { refundRequest: 2 }
+        - store: { refundRequest: 1 }
+        - store: { refundGrant: last }
+        - expect: { notification: REFUND, balance: 5, events: [refunded, revoked, tookBack] }
+        - store: { refundDecline: last }
+        - expect: { notification: REFUND_DECLINED, balance: 5 }
+      """)
+    let transcript = Transcript.text(run)
+    #expect(run.passed, "\(transcript)")
+    // The transcript says which transaction each `last` stood for.
+    #expect(transcript.contains("store refundGrant last → #2"), "\(transcript)")
+    #expect(transcript.contains("store refundDecline last → #1"), "\(transcript)")
+    #expect(transcript.contains("store refundRequest 2\n"), "an id given is not repeated:\n\(transcript)")
   }
 
   @Test func anUnknownTypeIsRefusedWithWhatItMayBe() throws {

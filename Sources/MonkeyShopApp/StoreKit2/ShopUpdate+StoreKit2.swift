@@ -95,7 +95,7 @@ extension ShopModel {
       case .pending:
         status = .storeKit2(.pending(product: transaction.productIdentifier))
       case .threw, .success:
-        record(.error(ShopFailure(failure.error)))
+        record(.error(ShopFailure(purchase: failure)))
         status = .purchaseFailed(failure)
       }
       return close

@@ -121,17 +121,27 @@ extension AppStore {
   public mutating func decideRefund(
     _ id: String, grant: Bool, reason: RevocationReason, at now: Date
   ) throws(TransactionError) -> StoreTransaction {
-    guard let request = state.notifications.refundRequests.first(where: { $0.transactionID == id || id == "last" })
-    else {
-      throw .noRefundRequest(id: id)
-    }
-    let requestID = id == "last" ? state.notifications.refundRequests.last!.transactionID : request.transactionID
+    let requestID = try openRefundRequest(id)
     state.notifications.refundRequests.removeAll { $0.transactionID == requestID }
     if grant { return try refund(requestID, reason: reason, at: now) }
     let index = try findForRefund(requestID, operation: "decline the refund of")
     let transaction = state.transactions[index]
     notify(.refundDeclined, about: transaction, at: now, signedTransactionInfo: transaction.currentJWS)
     return transaction
+  }
+
+  /// The transaction whose refund request `id` names: that transaction's, or under `last`, as every
+  /// `last` is, the newest transaction the decision applies to (the highest number with a request
+  /// open), however long ago its request was made.
+  private func openRefundRequest(_ id: String) throws(TransactionError) -> String {
+    let open = state.notifications.refundRequests.map(\.transactionID)
+    guard id == "last" else {
+      guard open.contains(id) else { throw .noRefundRequest(id: id) }
+      return id
+    }
+    guard let newest = open.max(by: { (StoreTransaction.number($0) ?? 0) < (StoreTransaction.number($1) ?? 0) })
+    else { throw .noRefundRequestOpen }
+    return newest
   }
 
   /// Apple reverses a refund it granted: "Apple reverses a previously granted refund due to a

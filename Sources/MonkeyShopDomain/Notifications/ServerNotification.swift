@@ -79,12 +79,16 @@ public struct SendAttempt: Codable, Equatable, Sendable {
     return result == .success ? "\(httpStatus)" : "\(httpStatus) \(result.rawValue)"
   }
 
-  /// The line that says this attempt, in the server's output and the storefront's log: `App Store
-  /// Server Notification REFUND #7 → http://127.0.0.1:9000/ · 200` (the transaction, when the
-  /// notification is about one). Each place adds which attempt it was, in its own words.
+  /// The line that says this attempt in the server's output: `App Store Server Notification REFUND
+  /// #7 → http://127.0.0.1:9000/ · 200` (the transaction, when the notification is about one), which
+  /// adds which attempt it was. The storefront's log says the same with the URL last.
   public func line(notificationType: NotificationType, transactionID: String?) -> String {
-    let about = transactionID.map { " #\($0)" } ?? ""
-    return "App Store Server Notification \(notificationType.rawValue)\(about) → \(url) · \(answer)"
+    "\(Self.subject(notificationType, transactionID: transactionID)) → \(url) · \(answer)"
+  }
+
+  /// What an attempt sent, as every line about it begins: `App Store Server Notification REFUND #7`.
+  public static func subject(_ type: NotificationType, transactionID: String?) -> String {
+    "App Store Server Notification \(type.rawValue)" + (transactionID.map { " #\($0)" } ?? "")
   }
 
   public init(date: Date, result: SendAttemptResult, url: String, httpStatus: Int? = nil, detail: String? = nil) {

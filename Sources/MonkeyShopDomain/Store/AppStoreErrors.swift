@@ -57,6 +57,8 @@ public enum TransactionError: ShopError, Equatable, Sendable {
   case refundRequested(id: String, on: Date)
   /// `store refund-decide` of a transaction with no refund request open.
   case noRefundRequest(id: String)
+  /// `store refund-decide last` with no refund request open at all.
+  case noRefundRequestOpen
   /// `store refund-reverse` of a transaction not refunded.
   case notRefunded(id: String)
 
@@ -100,6 +102,10 @@ public enum TransactionError: ShopError, Equatable, Sendable {
       Phrase(
         "transaction \(id) has no refund request open (expected one made with `monkeyshop store refund-request`)",
         "取引 \(id) には返金リクエストがありません (`\("monkeyshop store refund-request")` で作られたものが必要)")
+    case .noRefundRequestOpen:
+      Phrase(
+        "no transaction has a refund request open (expected one made with `monkeyshop store refund-request`)",
+        "返金リクエストのある取引はありません (`\("monkeyshop store refund-request")` で作られたものが必要)")
     case .notRefunded(let id):
       Phrase(
         "transaction \(id) is not refunded: only a refund can be reversed", "取引 \(id) は返金されていません: 取り消せるのは返金だけです")

@@ -200,6 +200,12 @@ extension StoreTransaction {
     else { return nil }
     return Int(id)
   }
+
+  /// Whether `id` is one the store could give a transaction: a number as it writes them, from 1 to
+  /// `StoreState.transactionNumberLimit`. Any other can never name a transaction.
+  public static func canBeID(_ id: String) -> Bool {
+    number(id).map { $0 <= StoreState.transactionNumberLimit } ?? false
+  }
 }
 
 extension Conditions {

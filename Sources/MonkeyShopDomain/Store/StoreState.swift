@@ -104,10 +104,12 @@ public struct StoreState: Codable, Equatable, Sendable {
   mutating func archiveFinished() {
     // A refunded transaction stays: an app that has not heard of the refund yet (a StoreKit 2 app
     // not running when it was made) must still find it at its next launch. So does an interrupted
-    // purchase waiting to be resolved. Only the others count towards the limit: refunds kept in the
-    // store never push out the purchase just finished.
+    // purchase waiting to be resolved, and a purchase with a refund request open, for Apple's
+    // decision (`store refund-decide last` finds it here). Only the others count towards the limit:
+    // refunds kept in the store never push out the purchase just finished.
     func movable(_ transaction: StoreTransaction) -> Bool {
       transaction.finished && !transaction.hasPurchaseIssue && !transaction.isRevoked
+        && notifications.refundRequest(for: transaction.id) == nil
     }
     let finished = transactions.filter(movable).count
     guard finished > Self.finishedHistoryLimit else { return }
