@@ -140,11 +140,15 @@ public struct DataFileError: ShopError, Equatable {
   public let problem: String
   /// `unreadableDataFile`, or `cannotWriteDataFile` when reading went well and writing did not.
   public let errorID: ErrorID
+  /// The error number of the open(2) that failed, when a file or the folder could not be opened:
+  /// `EMFILE` and `ENFILE` (no file descriptor left) are a wait, not a fault of the folder.
+  public let openingError: Int32?
 
-  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile) {
+  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile, openingError: Int32? = nil) {
     self.path = path
     self.problem = problem
     self.errorID = errorID
+    self.openingError = openingError
   }
 
   public var message: String { "\(path): \(problem)" }
