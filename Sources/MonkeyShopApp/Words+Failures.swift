@@ -40,6 +40,8 @@ extension Words {
     case .walkthroughFailed: Phrase("the walkthrough failed", "ウォークスルーが失敗しました")
     case .terminalUnavailable: Phrase("no terminal", "ターミナルがありません")
     case .cannotListen: Phrase("the server cannot listen", "サーバーが待ち受けできません")
+    case .tooFewFileDescriptors:
+      Phrase("too few file descriptors to start the server", "サーバーを起動するにはファイル記述子が足りません")
     }
   }
 }

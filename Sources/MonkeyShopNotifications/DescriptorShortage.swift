@@ -33,6 +33,10 @@ struct DescriptorShortage: Sendable, Equatable {
     if let error = error as? IOError, error.errnoCode == EMFILE || error.errnoCode == ENFILE {
       return error.errnoCode
     }
+    // The data folder, or a file of it, that could not be opened for want of one.
+    if let error = error as? DataFileError, let code = error.openingError, code == EMFILE || code == ENFILE {
+      return code
+    }
     if let error = error as? NIOConnectionError {
       let causes = [error.dnsAError, error.dnsAAAAError].compactMap { $0 } + error.connectionErrors.map(\.error)
       return causes.lazy.compactMap { code(in: $0) }.first
@@ -40,16 +44,26 @@ struct DescriptorShortage: Sendable, Equatable {
     return nil
   }
 
-  /// What is told on standard error, naming the limit reached.
-  func warning(url: String) -> String {
-    let whose =
-      code == EMFILE
+  /// Whose descriptors ran out, naming the limit reached.
+  private var whose: String {
+    code == EMFILE
       ? "this process has no file descriptor left: its limit is \(OpenFileLimit.current) open files"
         + " (`ulimit -n`; raise it before starting monkeyshop server)"
       : "the system has no file descriptor left: every process's open files together reached its"
         + " limit (/proc/sys/fs/file-max)"
-    return
-      "notifications: cannot connect to \(url): \(whose); this is not counted as an attempt, and each"
+  }
+
+  /// What is told on standard error, naming the limit reached.
+  func warning(url: String) -> String {
+    "notifications: cannot connect to \(url): \(whose); this is not counted as an attempt, and each"
       + " notification waiting is tried again every \(Self.pause.components.seconds) s until one is free"
+  }
+
+  /// What is told on standard error when the data folder (its lock file, its notifications) could
+  /// not be opened to check or read: the sending is kept, and waits.
+  func folderWarning(path: String) -> String {
+    "notifications: cannot open the data folder \(path) to check the sending's lock or read what is due: \(whose);"
+      + " the sending is kept, not taken for lost, and is tried again every \(Self.pause.components.seconds) s"
+      + " until one is free"
   }
 }

@@ -67,11 +67,16 @@ public enum NotificationSender {
     let reader = DataFolder(path: path)
     // The last reading: the files' stamp taken before it, its number, and what it found.
     var known: (stamp: [Int64], read: Int, work: NotificationWork)?
+    // Whether the folder could not be opened for want of a file descriptor, told once until a
+    // round goes through: the round waits `DescriptorShortage.pause` and is tried again.
+    var shortageTold = false
     while !Task.isCancelled {
+      var short = false
       do {
         // A lock file deleted or replaced (its folder removed and made again) no longer keeps
-        // another server from sending: claim the folder's lock file again.
-        if let held = claim, !held.holds {
+        // another server from sending: claim the folder's lock file again. A folder that cannot be
+        // opened to tell throws, and the claim is kept.
+        if let held = claim, try !held.holds() {
           claim = nil
           log("notifications: notification-sender.lock was deleted or replaced; claiming the sending again")
         }
@@ -107,7 +112,8 @@ public enum NotificationSender {
           known = (stamp, read, work)
         }
         if claim != nil { lastProblem = nil }
-        if let held = claim, held.holds, let url = work.url {
+        shortageTold = false
+        if let held = claim, try held.holds(), let url = work.url {
           for delivery in work.due {
             guard await flight.start(delivery.pending.number, read: read, limit: options.concurrency) else { continue }
             let task = Task {
@@ -121,13 +127,21 @@ public enum NotificationSender {
           }
         }
       } catch {
-        // Said once until it changes: a folder being replaced, a file refused.
-        let problem = "\(error)"
-        if problem != lastProblem { log("notifications: \(problem)") }
-        lastProblem = problem
+        if let shortage = DescriptorShortage(error) {
+          // No descriptor to open the folder with: nothing is known of it, and nothing is taken
+          // for deleted, replaced or refused.
+          if !shortageTold { warn(shortage.folderWarning(path: path)) }
+          shortageTold = true
+          short = true
+        } else {
+          // Said once until it changes: a folder being replaced, a file refused.
+          let problem = "\(error)"
+          if problem != lastProblem { log("notifications: \(problem)") }
+          lastProblem = problem
+        }
       }
       do {
-        try await Task.sleep(for: options.pollInterval)
+        try await Task.sleep(for: short ? DescriptorShortage.pause : options.pollInterval)
       } catch {
         break
       }
@@ -181,26 +195,35 @@ public enum NotificationSender {
       // Stopped mid-send: not an attempt the receiver failed; it is sent again at the next start.
       return nil
     }
-    do {
-      let folder = DataFolder(path: path)
-      // A change signs what it completes, as every command's does.
-      folder.signer = FolderSigner()
-      let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
-      let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
-      let said = attempt.line(
-        notificationType: delivery.pending.notificationType, transactionID: delivery.pending.transactionID)
-      var line = "\(said) · \(count)"
-      if attempt.result != .success {
-        line +=
-          updated?.nextAttemptDate.map { " · next retry at \(ISO8601.string(from: $0))" } ?? " · no retry left"
+    // An attempt made is recorded: when no file descriptor is left to open the folder with, the
+    // record waits `DescriptorShortage.pause` and is tried again, rather than the attempt being
+    // lost (and the notification sent again as if never tried).
+    while true {
+      do {
+        let folder = DataFolder(path: path)
+        // A change signs what it completes, as every command's does.
+        folder.signer = FolderSigner()
+        let updated = try folder.recordSendAttempt(attempt, number: delivery.pending.number)
+        let count = (updated?.sendAttempts.count).map { "attempt \($0)" } ?? "attempt"
+        let said = attempt.line(
+          notificationType: delivery.pending.notificationType, transactionID: delivery.pending.transactionID)
+        var line = "\(said) · \(count)"
+        if attempt.result != .success {
+          line +=
+            updated?.nextAttemptDate.map { " · next retry at \(ISO8601.string(from: $0))" } ?? " · no retry left"
+        }
+        log(line)
+      } catch {
+        if DescriptorShortage(error) != nil, !Task.isCancelled {
+          try? await Task.sleep(for: DescriptorShortage.pause)
+          continue
+        }
+        log(
+          "notifications: the attempt at notification \(delivery.pending.notificationUUID) could not be recorded: \(error)"
+        )
       }
-      log(line)
-    } catch {
-      log(
-        "notifications: the attempt at notification \(delivery.pending.notificationUUID) could not be recorded: \(error)"
-      )
+      return nil
     }
-    return nil
   }
 
   /// Apple's `sendAttemptResult` for an attempt that got no HTTP answer

@@ -69,12 +69,23 @@ public enum AppStoreServer {
     case notPermitted
   }
 
+  /// The process's open-file limit (`ulimit -n`) leaves the server fewer descriptors than it needs
+  /// to start and serve one connection (`ConnectionLimit.needed`).
+  public struct TooFewDescriptors: Error, Sendable, Equatable {
+    public let limit: Int
+    public let needed: Int
+  }
+
   /// Serves until SIGINT or SIGTERM, then returns once every connection is closed. `listening` is
   /// told the address as soon as the port is bound (the real port when `port` is 0). A port that
-  /// cannot be bound is `CannotListen`, when the system says why in a way it knows.
+  /// cannot be bound is `CannotListen`, when the system says why in a way it knows; an open-file
+  /// limit it cannot start under, `TooFewDescriptors`, before anything starts.
   public static func run(
     _ settings: Settings, listening: @escaping @Sendable (String) -> Void
   ) throws {
+    if let needed = ConnectionLimit.shortfall(folderPath: settings.folderPath) {
+      throw TooFewDescriptors(limit: ConnectionLimit.openFileLimit, needed: needed)
+    }
     let folder = DataFolder(path: settings.folderPath)
     let key = try Self.key(of: folder).key
     let outcome = Mutex<Result<Void, any Error>?>(nil)

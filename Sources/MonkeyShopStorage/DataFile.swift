@@ -120,8 +120,8 @@ struct DataFile {
       return DataFileError(
         path: path, problem: "is a symbolic link: monkeyshop never follows links in its data folder; remove it")
     }
-    errno = code
-    return failure("cannot be opened")
+    return DataFileError(
+      path: path, problem: "cannot be opened: \(String(cString: strerror(code)))", openingError: code)
   }
 
   func failure(_ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {

@@ -205,7 +205,9 @@ public final class DataFolder: ShopStorage {
       if code == ENOTDIR {
         throw DataFileError(path: path, problem: "is a file, expected the data folder (a directory)")
       }
-      throw DataFileError(path: path, problem: "the data folder cannot be opened: \(String(cString: strerror(code)))")
+      throw DataFileError(
+        path: path, problem: "the data folder cannot be opened: \(String(cString: strerror(code)))",
+        openingError: code)
     }
     var info = stat()
     guard fstat(fd, &info) == 0 else {

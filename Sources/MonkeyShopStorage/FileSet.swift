@@ -80,7 +80,8 @@ extension DataFolder {
     if code == ELOOP || code == ENOTDIR {
       throw DataFileError(path: path, problem: "is not a folder of monkeyshop's (a link or a file); remove it")
     }
-    throw DataFileError(path: path, problem: "cannot be opened: \(String(cString: strerror(code)))")
+    throw DataFileError(
+      path: path, problem: "cannot be opened: \(String(cString: strerror(code)))", openingError: code)
   }
 
   /// Writes the files into `.NAME.making/`, syncs them and it, renames it to `NAME`, syncs the

@@ -62,13 +62,15 @@ public struct RecordRows: Sendable {
     guard let number = Int64(id), String(number) == id else { return nil }
     return try record.access {
       try record.database.read { db -> String?? in
-        let row = try Row.fetchOne(
-          db,
+        // Prepared once for each of the record's connections and kept (GRDB's statement cache):
+        // this is every Get Transaction Info's query, which SQLite would otherwise parse each time.
+        let statement = try db.cachedStatement(
           sql: """
             SELECT CASE WHEN revocationDate IS NULL THEN json_extract(json, '$.signedPurchase')
               ELSE json_extract(json, '$.signedRefund') END AS jws
             FROM storeTransaction WHERE number = ? AND orderID <> ''
-            """, arguments: [number])
+            """)
+        let row = try Row.fetchOne(statement, arguments: [number])
         guard let row else { return nil }
         return .some(row["jws"])
       }

@@ -25,16 +25,18 @@ public final class SenderClaim: Sendable {
 
   /// Whether the lock file this claim holds is still the folder's: one deleted, or replaced with
   /// its folder (`rm -rf` and a new folder), no longer keeps another server from sending, so the
-  /// claim no longer holds.
-  public var holds: Bool {
+  /// claim no longer holds. The `DataFileError` of a folder that cannot be opened to tell (its
+  /// `openingError` `EMFILE` or `ENFILE` when no file descriptor is left): that is no answer, and
+  /// the claim is kept until one is.
+  public func holds() throws(DataFileError) -> Bool {
     var held = stat()
     guard fstat(descriptor, &held) == 0 else { return false }
     return
-      (try? DataFolder(path: folderPath).opened { folder throws(DataFileError) -> Bool in
+      try DataFolder(path: folderPath).opened { folder throws(DataFileError) -> Bool in
         var named = stat()
         guard fstatat(folder, DataFolder.senderLockName, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
         return named.st_dev == held.st_dev && named.st_ino == held.st_ino
-      }) == true
+      } == true
   }
 }
 
@@ -77,7 +79,7 @@ extension DataFolder {
       // Locked, but perhaps a file another process deleted (or replaced) between the open and the
       // lock: only the file the folder names counts.
       let claim = SenderClaim(descriptor: fd, folderPath: path)
-      guard claim.holds else {
+      guard try claim.holds() else {
         return .failure(SenderBusy(holder: "another monkeyshop server, which has just replaced the lock file"))
       }
       return .success(claim)

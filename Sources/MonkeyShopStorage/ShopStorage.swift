@@ -144,12 +144,19 @@ public struct DataFileError: ShopError, Equatable {
   /// older copy is replaced by the newest, and the App Store's record is never simply moved away,
   /// as that loses the transactions it holds.
   public let remedy: String?
+  /// The error number of the open(2) that failed, when a file or the folder could not be opened:
+  /// `EMFILE` and `ENFILE` (no file descriptor left) are a wait, not a fault of the folder.
+  public let openingError: Int32?
 
-  public init(path: String, problem: String, errorID: ErrorID = .unreadableDataFile, remedy: String? = nil) {
+  public init(
+    path: String, problem: String, errorID: ErrorID = .unreadableDataFile, remedy: String? = nil,
+    openingError: Int32? = nil
+  ) {
     self.path = path
     self.problem = problem
     self.errorID = errorID
     self.remedy = remedy
+    self.openingError = openingError
   }
 
   public var message: String { "\(path): \(problem)" + (remedy.map { "; \($0)" } ?? "") }

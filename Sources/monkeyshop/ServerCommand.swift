@@ -16,7 +16,8 @@ struct ServerCommand: ParsableCommand {
       (`monkeyshop server key` prints it). See docs/server.md.
 
       Exit status: 0 stopped by Ctrl-C or SIGTERM, 64 bad arguments, 65 unreadable data, 69 it cannot \
-      listen (the port is in use, or the host is not an address of this machine).
+      listen (the port is in use, or the host is not an address of this machine) or start (too few \
+      file descriptors: `ulimit -n`).
       """,
     subcommands: [Serve.self, Key.self],
     defaultSubcommand: Serve.self)
@@ -93,6 +94,10 @@ struct ServerCommand: ParsableCommand {
         throw error
       } catch let error as AppStoreServer.CannotListen {
         throw Failure("server: \(why(error))", .cannotListen)
+      } catch let error as AppStoreServer.TooFewDescriptors {
+        throw Failure(
+          "server: this process may open \(error.limit) files (`ulimit -n`), and the server needs \(error.needed) to start and hold one connection (its event loops, the data folder's files, the listening socket); raise the limit to \(error.needed) or more (such as `ulimit -n 1024`) before starting monkeyshop server",
+          .tooFewFileDescriptors)
       } catch {
         throw Failure(
           "server: cannot serve on \(TerminalText.escaped(host)) port \(port): \(TerminalText.escaped("\(error)"))",

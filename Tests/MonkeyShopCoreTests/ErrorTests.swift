@@ -68,7 +68,7 @@ struct ErrorTests {
       .unknownTransaction: 1, .invalidCondition: 64, .cannotWriteDataFile: 65, .invalidAmount: 64,
       .balanceOverflow: 1, .dataFolderBusy: 75, .invalidArgument: 64, .deliveryIncomplete: 1,
       .cannotWriteOutput: 1, .invalidWalkthrough: 65, .walkthroughFailed: 1, .terminalUnavailable: 1,
-      .cannotListen: 69,
+      .cannotListen: 69, .tooFewFileDescriptors: 69,
     ]
     #expect(Set(documented.keys) == Set(ErrorID.allCases))
     for id in ErrorID.allCases {

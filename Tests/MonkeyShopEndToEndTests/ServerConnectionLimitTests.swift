@@ -92,4 +92,61 @@ struct ServerConnectionLimitTests {
     let ended = try await child.wait(timeout: .seconds(15))
     #expect(ended.exitStatus == 0, "\(ended)")
   }
+
+  /// `monkeyshop ARGUMENTS` under `ulimit -n limit`, started through the shell with no descriptor
+  /// but its standard streams: on Linux a child inherits every descriptor the test runner holds
+  /// open without close-on-exec (the sockets of tests running beside it), which would take places
+  /// below the limit that differ from one start to the next.
+  static func underLimit(_ limit: Int, _ arguments: [String], in folder: ShopFolder) throws -> Child {
+    try Child(
+      executable: "/bin/bash",
+      [
+        "-c",
+        #"for fd in $(ls /proc/$$/fd); do if (( fd > 2 )); then exec {fd}>&-; fi; done; ulimit -n \#(limit) && exec "$0" "$@""#,
+        try Locations.requireBinary(),
+      ] + arguments,
+      in: folder, environment: folder.environment())
+  }
+
+  @Test(
+    "an open-file limit too low to start: said naming the limit and what it needs, exit 69, no crash; at what it names, it serves"
+  )
+  func tooFewToStart() async throws {
+    let folder = try ShopFolder("server-too-few-files")
+    try expectSuccess(await monkeyshop("buy", "com.monkeyshop.credits.5", in: folder))
+    var needed: Int?
+    // 12: SwiftNIO's event loops cannot make their descriptors (a trap on their own threads); 16:
+    // the listening socket cannot be made.
+    for limit in [12, 16] {
+      let refused = try await Self.underLimit(limit, ["server", "--port", "0"], in: folder).wait(timeout: .seconds(30))
+      #expect(refused.killedBy == nil && refused.exitStatus == 69, "\(refused)")
+      let said = try #require(
+        refused.stderr.firstMatch(
+          of:
+            /monkeyshop: server: this process may open (\d+) files \(`ulimit -n`\), and the server needs (\d+) to start and hold one connection/
+        ), "\(refused)")
+      #expect(Int(said.1) == limit)
+      #expect(!refused.stdout.contains("listening on"), "\(refused)")
+      needed = Int(said.2)
+    }
+    let limit = try #require(needed)
+    let child = try Self.underLimit(limit, ["server", "--port", "0"], in: folder)
+    let deadline = ContinuousClock.now + .seconds(60)
+    var port: UInt16?
+    while port == nil, ContinuousClock.now < deadline {
+      let text = (try? String(contentsOfFile: child.stdoutPath, encoding: .utf8)) ?? ""
+      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://127.0.0.1:") }) {
+        port = line.split(separator: ":").last.flatMap { UInt16($0) }
+      } else {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    guard let port else { throw E2EFailure("the server did not start at \(limit): \(child.waitBlocking())") }
+    for _ in 0..<3 {
+      #expect(try Client(port: port).status(waiting: 10_000) == 401)
+    }
+    child.kill(SIGTERM)
+    let ended = try await child.wait(timeout: .seconds(15))
+    #expect(ended.exitStatus == 0, "\(ended)")
+  }
 }

@@ -37,19 +37,22 @@ public enum ErrorID: String, Codable, Sendable, CaseIterable, CustomStringConver
   /// The server cannot listen where it was told to: the port is in use, or the host is not an
   /// address of this machine.
   case cannotListen = "MS-E0025"
+  /// The server cannot start under the process's open-file limit (`ulimit -n`): too few file
+  /// descriptors for its event loops, its files and one connection.
+  case tooFewFileDescriptors = "MS-E0026"
 
   public var description: String { rawValue }
 
   /// The one rule from an error to a command's exit status: every failure a command ends with
   /// carries an ID, and its status comes from here alone. A catalog, wallet, store or walkthrough
   /// file that cannot be read or written is 65, a value the command line gave that the shop refuses 64, a
-  /// service that cannot start where it was told to (a port in use) 69, a lock held too long by
+  /// service that cannot start (a port in use, too few file descriptors) 69, a lock held too long by
   /// another monkeyshop 75, anything else a failed operation, 1.
   public var exitStatus: ExitStatus {
     switch self {
     case .unreadableDataFile, .cannotWriteDataFile, .invalidCatalog, .invalidWalkthrough: .dataError
     case .invalidQuantity, .invalidAmount, .invalidCondition, .invalidArgument: .usage
-    case .cannotListen: .unavailable
+    case .cannotListen, .tooFewFileDescriptors: .unavailable
     case .dataFolderBusy: .temporaryFailure
     case .productRequestFailed, .networkLostDuringPurchase, .purchasesRestricted, .purchaseCancelled,
       .askToBuyDeclined, .purchaseInterrupted, .forcedError, .productNotAvailable, .insufficientBalance,
