@@ -108,6 +108,9 @@ struct WalkthroughCommand: ParsableCommand {
           "--size \(size) is smaller than the storefront's \(ScreenSize.minimum) (expected at least 80x24)")
       }
     }
+    if let auto, WalkthroughParser.isTooLong(auto) {
+      throw ValidationError("--auto '\(auto)' is too long (expected at most a day: 1440m, 86400s)")
+    }
     if let auto, WalkthroughParser.duration(auto) == nil {
       throw ValidationError("--auto '\(auto)' is not a duration (expected a number with ms, s or m, such as 3s)")
     }
