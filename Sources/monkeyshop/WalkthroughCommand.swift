@@ -178,7 +178,7 @@ struct WalkthroughCommand: ParsableCommand {
       }
     }
     if !rejected.isEmpty {
-      if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
+      if let junit { try write(JUnitReport.xml([], rejected: rejected, notRun: walkthroughs), to: junit) }
       if json { try printJSON(WalkthroughRunReport([], rejected: rejected)) }
       let files = Set(rejected.map(\.path)).count
       throw Failure(
