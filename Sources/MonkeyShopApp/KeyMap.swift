@@ -79,7 +79,10 @@ public struct KeyBinding: Sendable {
   /// The binding as the hint bar and an overlay's footer name it now: its hint is what the key does
   /// in this shop.
   func hinted(in model: ShopModel) -> KeyBinding {
-    guard let now = hintNow(model) else { return self }
+    let keys = keys.filter { !model.keysTaken.contains($0) }
+    guard let now = hintNow(model) else {
+      return KeyBinding(keys, action, context, hint: hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
+    }
     return KeyBinding(keys, action, context, hint: now, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 

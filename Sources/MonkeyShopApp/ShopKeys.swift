@@ -47,7 +47,7 @@ extension ShopModel {
   public var activeBindings: [KeyBinding] {
     let everywhere = keyContext == .help ? [] : KeyMap.bindings(in: .global)
     return (KeyMap.bindings(in: keyContext) + everywhere).filter { $0.inHintBar && $0.whyNot(self) == nil }
-      .map { $0.hinted(in: self) }
+      .map { $0.hinted(in: self) }.filter { !$0.keys.isEmpty }
   }
 
   /// Whether the payment sheet open is for a product owned already: its Buy gets the product again,

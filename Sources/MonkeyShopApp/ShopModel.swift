@@ -72,6 +72,10 @@ public struct ShopModel: Sendable {
   /// Model time: whole milliseconds since launch, as the last message said.
   public internal(set) var now = 0
 
+  /// Keys another part of the screen takes before the storefront (the walkthrough player's Enter
+  /// and Space in free play, where they step no more): the hint bar and an overlay's footer name
+  /// the storefront's other key for the same action (`y buy` on the payment sheet).
+  public var keysTaken: Set<Key> = []
   public internal(set) var store = StoreState()
   /// Every transaction as read when the transaction manager last opened (the history included).
   public internal(set) var transactionHistory: [StoreTransaction] = []

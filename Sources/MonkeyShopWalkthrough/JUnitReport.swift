@@ -1,21 +1,32 @@
 import Foundation
 import MonkeyShopDomain
 
-/// JUnit XML for CI: one test case per walkthrough, a failure with where and why (and the
-/// transcript, screen included), an error for a file that was rejected before running.
+/// JUnit XML for CI: one test case per walkthrough named, a failure with where and why (and the
+/// transcript, screen included), an error for a file that was rejected before running, and a
+/// skipped case, saying why, for each good one not run because another was rejected.
 public enum JUnitReport {
   public static func xml(
-    _ results: [WalkthroughResult], rejected: [WalkthroughError.Problem] = [], suite: String = "walkthroughs"
+    _ results: [WalkthroughResult], rejected: [WalkthroughError.Problem] = [], notRun: [Walkthrough] = [],
+    suite: String = "walkthroughs"
   ) -> String {
     let rejectedFiles = Dictionary(grouping: rejected, by: \.path).sorted { $0.key < $1.key }
     let failures = results.filter { !$0.passed }.count
-    let tests = results.count + rejectedFiles.count
+    let tests = results.count + rejectedFiles.count + notRun.count
     let time = seconds(results.reduce(Duration.zero) { $0 + $1.elapsed })
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml +=
-      "<testsuites name=\"\(escape(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(rejectedFiles.count)\" time=\"\(time)\">\n"
+      "<testsuites name=\"\(escape(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(rejectedFiles.count)\" skipped=\"\(notRun.count)\" time=\"\(time)\">\n"
     xml +=
-      "  <testsuite name=\"\(escape(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(rejectedFiles.count)\" skipped=\"0\" time=\"\(time)\">\n"
+      "  <testsuite name=\"\(escape(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(rejectedFiles.count)\" skipped=\"\(notRun.count)\" time=\"\(time)\">\n"
+    // Every file is checked before any runs: one refused, none runs.
+    let why =
+      "not run: \(rejectedFiles.count == 1 ? "another walkthrough file was" : "\(rejectedFiles.count) other walkthrough files were") refused (\(rejectedFiles.map(\.key).joined(separator: ", "))), and nothing runs until every file is accepted"
+    for walkthrough in notRun {
+      xml +=
+        "    <testcase classname=\"\(escape(className(walkthrough.path)))\" name=\"\(escape(walkthrough.name))\" file=\"\(escape(walkthrough.path))\" time=\"0\">\n"
+      xml += "      <skipped message=\"\(escape(why))\"/>\n"
+      xml += "    </testcase>\n"
+    }
     for result in results {
       let walkthrough = result.walkthrough
       xml +=

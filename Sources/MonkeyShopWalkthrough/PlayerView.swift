@@ -197,7 +197,21 @@ struct PlayerView {
 
 extension PlayerModel {
   /// The storefront as the screen shows it: in `--lang`'s language.
-  var shownShop: ShopModel? { scene.shop.map { $0.language == shopLanguage ? $0 : $0.speaking(shopLanguage) } }
+  var shownShop: ShopModel? {
+    guard var shop = scene.shop.map({ $0.language == shopLanguage ? $0 : $0.speaking(shopLanguage) }) else {
+      return nil
+    }
+    shop.keysTaken = keysTakenFromShop
+    return shop
+  }
+
+  /// The storefront's keys the player takes now: in free play, Enter and Space where they would
+  /// buy or confirm a payment (they step no more), so the storefront names its other key there.
+  var keysTakenFromShop: Set<Key> {
+    guard keyContext == .freePlay else { return [] }
+    let taken = PlayerKeys.bindings(in: .freePlay).filter { $0.action == .walkthroughOver && $0.whyNot(self) == nil }
+    return Set(taken.flatMap(\.keys))
+  }
 
   /// The failure's rows in the band, its spaces as written.
   func failureLines(width: Int) -> [String] {

@@ -59,6 +59,9 @@ public enum WalkthroughParser {
   /// `500ms`, `2s`, `1.5s`, `2m` in seconds, as a `wait:` step reads them; nil for anything else.
   public static func duration(_ text: String) -> TimeInterval? { WalkthroughReader.duration(text) }
 
+  /// A duration well written but longer than a wait may be (a day).
+  public static func isTooLong(_ text: String) -> Bool { WalkthroughReader.isTooLong(text) }
+
   /// `80x24`, `120×40`: a screen of 1 to 1000 cells each way, as `size:` and `--size` take it.
   public static func screenSize(_ text: String) -> ScreenSize? {
     let parts = text.lowercased().replacingOccurrences(of: "×", with: "x").split(separator: "x")
@@ -125,7 +128,9 @@ struct WalkthroughReader {
       case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
         .composer(let context, let problem, let mark, _):
         var message = "not valid YAML: \(problem)"
-        if let context, !context.text.isEmpty {
+        if Self.isTab(at: mark, in: text) {
+          message = "not valid YAML: a tab (expected spaces: YAML indents with spaces, not tabs)"
+        } else if let context, !context.text.isEmpty {
           message +=
             " (\(context.text)" + (context.mark.line == mark.line ? ")" : " that starts on line \(context.mark.line))")
         }
@@ -137,6 +142,15 @@ struct WalkthroughReader {
       }
     }
     return .init(path: path, line: nil, message: "not valid YAML: \(error)")
+  }
+
+  /// Whether the character at a YAML reader's mark (1-based line and column) is a tab: the
+  /// reader says only that it "cannot start any token".
+  static func isTab(at mark: Mark, in text: String) -> Bool {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard mark.line >= 1, mark.line <= lines.count else { return false }
+    let line = Array(lines[mark.line - 1])
+    return mark.column >= 1 && mark.column <= line.count && line[mark.column - 1] == "\t"
   }
 
   // MARK: The file
@@ -198,6 +212,11 @@ struct WalkthroughReader {
     guard let value = text(node, "size", expected: "WIDTHxHEIGHT, such as 120x40") else { return nil }
     guard let size = WalkthroughParser.screenSize(value) else {
       fail(node, "'\(value)' is not a screen size (expected WIDTHxHEIGHT, such as 80x24 or 120x40)")
+      return nil
+    }
+    // Below it every screen check would see only "terminal too small": refused as `--size` is.
+    guard size.isLargeEnough else {
+      fail(node, "size \(value) is smaller than the storefront's \(ScreenSize.minimum) (expected at least 80x24)")
       return nil
     }
     return size
@@ -299,6 +318,10 @@ struct WalkthroughReader {
     case "wait":
       guard let text = text(value, "wait", expected: "a duration such as 500ms, 2s, 1.5s or 2m") else { return nil }
       guard let seconds = Self.duration(text) else {
+        if Self.isTooLong(text) {
+          fail(value, "'\(text)' is too long for a wait (expected at most a day: 1440m, 86400s)")
+          return nil
+        }
         fail(value, "'\(text)' is not a duration (expected a number with ms, s or m, such as 500ms, 2s, 1.5s or 2m)")
         return nil
       }

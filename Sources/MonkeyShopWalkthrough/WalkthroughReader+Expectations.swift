@@ -39,9 +39,10 @@ extension WalkthroughReader {
         if let event = eventName(value) { expectations.append(.event(event)) }
       case "events":
         guard let sequence = value.sequence, !sequence.isEmpty else {
+          let found = value.sequence == nil ? Self.describe(value) : "an empty list"
           fail(
             value,
-            "events is \(Self.describe(value)) (expected a list of event names in order, such as [purchased, delivered, finished])"
+            "events is \(found) (expected a list of event names in order, such as [purchased, delivered, finished])"
           )
           continue
         }

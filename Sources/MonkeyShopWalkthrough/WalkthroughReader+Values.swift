@@ -89,13 +89,24 @@ extension WalkthroughReader {
 
   // MARK: Wording
 
-  /// `2s`, `500ms`, `1.5s`, `2m` in seconds.
+  /// The longest a `wait:` (or `--auto`) may be: a day of virtual time.
+  static let longestDuration: TimeInterval = 86_400
+
+  /// `2s`, `500ms`, `1.5s`, `2m` in seconds, up to `longestDuration`.
   static func duration(_ text: String) -> TimeInterval? {
+    anyDuration(text).flatMap { $0 <= longestDuration ? $0 : nil }
+  }
+
+  /// A duration past `longestDuration`: well written, but too long.
+  static func isTooLong(_ text: String) -> Bool { anyDuration(text).map { $0 > longestDuration } ?? false }
+
+  /// `2s`, `500ms`, `1.5s`, `2m` in seconds, however long.
+  private static func anyDuration(_ text: String) -> TimeInterval? {
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
     for (unit, scale) in units where text.hasSuffix(unit) {
       let number = text.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
       guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number),
-        value >= 0, value <= 86_400
+        value.isFinite, value >= 0
       else { return nil }
       return value * scale
     }

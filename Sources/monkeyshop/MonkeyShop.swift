@@ -77,7 +77,9 @@ enum Launch {
         || $0.hasPrefix("--experimental-")
     }
     if let first = arguments.first, names.contains(first) || asksForMore {
-      run(MonkeyShop.self, arguments, refused: { misplacedOptions(inGroup: arguments) })
+      run(
+        MonkeyShop.self, arguments,
+        refused: { misplacedOptions(inGroup: arguments) ?? StoreCommand.dashedTransaction(arguments) })
     } else {
       run(StorefrontLine.self, arguments, refused: { misplacedOptions(arguments, subcommands: names) })
     }

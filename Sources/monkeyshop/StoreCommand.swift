@@ -86,7 +86,7 @@ struct StoreCommand: ParsableCommand {
     }
   }
 
-  struct Approve: ParsableCommand {
+  struct Approve: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "approve",
       abstract: "A parent approves an Ask to Buy request: the deferred transaction is purchased.",
@@ -99,7 +99,7 @@ struct StoreCommand: ParsableCommand {
     }
   }
 
-  struct Decline: ParsableCommand {
+  struct Decline: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "decline",
       abstract: "A parent declines an Ask to Buy request: the deferred transaction fails.")
@@ -113,7 +113,7 @@ struct StoreCommand: ParsableCommand {
     }
   }
 
-  struct Resolve: ParsableCommand {
+  struct Resolve: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "resolve",
       abstract: "Resolve an interrupted purchase: the store sends a new purchased transaction.")
@@ -306,5 +306,24 @@ enum SettingName: ExpressibleByArgument {
     throw ValidationError(
       "unknown condition or setting '\(name)'\(DidYouMean.suggestion(name, allValueStrings)) (expected one of \(allValueStrings.joined(separator: ", ")))"
     )
+  }
+}
+
+/// A store operation on one transaction, named by its id or `last`.
+protocol NamesATransaction: ParsableCommand {}
+
+extension StoreCommand {
+  /// `store approve -1`: the command-line parser takes `-1` for an option and says the transaction
+  /// is missing. No store operation has an option spelled as a number, so the line says what `-1`
+  /// is not; `store approve -- -1` reaches the store, which says the same.
+  static func dashedTransaction(_ arguments: [String]) -> String? {
+    guard arguments.first == "store", arguments.count > 2,
+      let command = configuration.subcommands.first(where: { $0.configuration.commandName == arguments[1] }),
+      command is any NamesATransaction.Type,
+      let dashed = arguments.dropFirst(2).first(where: {
+        $0.count > 1 && $0.hasPrefix("-") && $0.utf8.dropFirst().allSatisfy { (48...57).contains($0) }
+      })
+    else { return nil }
+    return "monkeyshop: '\(dashed)' is not a transaction id (expected a number or last)"
   }
 }

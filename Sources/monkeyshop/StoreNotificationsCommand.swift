@@ -7,7 +7,7 @@ import MonkeyShopStorage
 
 extension StoreCommand {
   /// `store refund-request ID [--reason R]`: the customer asks Apple for a refund.
-  struct RefundRequest: ParsableCommand {
+  struct RefundRequest: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "refund-request",
       abstract: "The customer asks Apple for a refund: the App Store sends CONSUMPTION_REQUEST.",
@@ -41,7 +41,7 @@ extension StoreCommand {
   }
 
   /// `store refund-decide ID grant|decline`: Apple decides a refund request.
-  struct RefundDecide: ParsableCommand {
+  struct RefundDecide: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "refund-decide",
       abstract: "Apple decides a refund request: grant refunds the transaction (REFUND), decline sends REFUND_DECLINED."
@@ -72,7 +72,7 @@ extension StoreCommand {
   }
 
   /// `store refund-reverse ID`: Apple reverses a refund.
-  struct RefundReverse: ParsableCommand {
+  struct RefundReverse: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "refund-reverse",
       abstract: "Apple reverses a refund after a dispute: the transaction is purchased again (REFUND_REVERSED).")

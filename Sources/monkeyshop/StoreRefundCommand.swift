@@ -5,7 +5,7 @@ import MonkeyShopDomain
 extension StoreCommand {
   /// `store refund ID [--reason developerIssue|other]`: Apple's side refunds a purchase, as
   /// Xcode's Transaction Manager does. The app learns of it the way its StoreKit API tells it.
-  struct Refund: ParsableCommand {
+  struct Refund: NamesATransaction {
     static let configuration = CommandConfiguration(
       commandName: "refund",
       abstract: "The App Store refunds a purchased transaction: it gets revocationDate and revocationReason.",

@@ -108,6 +108,9 @@ struct WalkthroughCommand: ParsableCommand {
           "--size \(size) is smaller than the storefront's \(ScreenSize.minimum) (expected at least 80x24)")
       }
     }
+    if let auto, WalkthroughParser.isTooLong(auto) {
+      throw ValidationError("--auto '\(auto)' is too long (expected at most a day: 1440m, 86400s)")
+    }
     if let auto, WalkthroughParser.duration(auto) == nil {
       throw ValidationError("--auto '\(auto)' is not a duration (expected a number with ms, s or m, such as 3s)")
     }
@@ -175,7 +178,7 @@ struct WalkthroughCommand: ParsableCommand {
       }
     }
     if !rejected.isEmpty {
-      if let junit { try write(JUnitReport.xml([], rejected: rejected), to: junit) }
+      if let junit { try write(JUnitReport.xml([], rejected: rejected, notRun: walkthroughs), to: junit) }
       if json { try printJSON(WalkthroughRunReport([], rejected: rejected)) }
       let files = Set(rejected.map(\.path)).count
       throw Failure(

@@ -40,6 +40,24 @@ import Testing
     #expect(shop.screen().contains(buy) && !shop.screen().contains(getAgain), "\(shop.screen())")
   }
 
+  /// "Owned" stands in the price column, where the other rows' prices start, in both languages
+  /// and at any width: Japanese 購入済み stood four columns to their right.
+  @Test(arguments: [Language.en, .ja], [(80, 24), (100, 30)])
+  func ownedStandsInThePriceColumn(language: Language, size: (width: Int, height: Int)) throws {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, language: language)
+    shop.buyJungleMap()
+    shop.wait(10)
+    let screen = shop.screen(size.width, size.height)
+    let owned = language == .ja ? "購入済み" : "Owned"
+    func column(_ title: String, _ text: String) throws -> Int {
+      let row = try #require(screen.lines.first { $0.contains(title) && $0.contains(text) }, "\(screen)")
+      return TextWidth.of(String(row[..<row.range(of: text)!.lowerBound]))
+    }
+    let map = try column(language == .ja ? "ジャングルマップ" : "Jungle Map", owned)
+    let credits = try column(language == .ja ? "モンキークレジット 10" : "10 Monkey Credits", "$")
+    #expect(map == credits, "\(screen)")
+  }
+
   @Test func spendingFromAWalletThatOwesSaysWhy() throws {
     let shop = ShopHarness(conditions: {
       $0.latency = .instant

@@ -418,6 +418,34 @@ import Testing
     #expect(screen.contains("the app crashed last run at afterDeliveryBeforeFinish with #1"), "\(screen)")
   }
 
+  /// At 80×24 the status takes the rows its message needs: with a two-digit transaction the
+  /// crash point's name was cut after two rows.
+  @Test(arguments: [Language.en, .ja])
+  func aLongStatusKeepsTheCrashPointsName(language: Language) throws {
+    let shop = ShopHarness(conditions: { $0.latency = .instant }, language: language)
+    for _ in 0..<11 {
+      shop.press("0")
+      shop.press(.enter)
+      shop.wait(1)
+    }
+    #expect(shop.storage.store.transactions.last?.id == "11")
+    _ = try shop.storage.changeStore(catalog: ShopHarness.catalog) {
+      $0.state.conditions.crashPoint = .afterDeliveryBeforeFinish
+    }
+    shop.launch()
+    shop.press("0")
+    shop.press(.enter)
+    shop.wait(1)
+    #expect(shop.crashes == [.afterDeliveryBeforeFinish])
+    shop.launch()
+    let screen = shop.screen()
+    // The status, above the hint bar.
+    let status = screen.lines.suffix(4).dropLast().joined()
+    #expect(status.contains("#12"), "\(screen)")
+    #expect(status.contains("afterDeliveryBeforeFinish)"), "\(screen)")
+    #expect(!status.contains("…"), "\(screen)")
+  }
+
   @Test func aCrashBeforeDeliveryIsNamedAtTheNextLaunch() {
     let shop = ShopHarness(conditions: { $0.crashPoint = .beforeDelivery })
     shop.press("5")

@@ -10,17 +10,22 @@ import Testing
 @Suite("Transaction manager: every transaction, paged", .tags(.screen))
 struct TransactionManagerPagingTests {
   /// A storefront whose data folder has seen `count` purchases, delivered and finished.
-  static func shop(after count: Int) throws -> ShopHarness {
+  /// A storefront whose data folder has seen `count` purchases, delivered and finished (those
+  /// numbered in `failing` failed, and finished).
+  static func shop(after count: Int, failing: Set<Int> = []) throws -> ShopHarness {
     let shop = ShopHarness(launch: false)
     let catalog = ShopHarness.catalog
     for index in 0..<count {
       let (transaction, _) = try shop.storage.changeStore(catalog: catalog) { store in
         store.state.conditions.latency = .instant
+        if failing.contains(index + 1) { store.state.conditions.failNext = .storeKit(.unknown) }
         let now = ShopHarness.start.addingTimeInterval(Double(index - count))
         _ = try store.add(productIdentifier: "com.monkeyshop.credits.5", quantity: 1, at: now)
         return store.advance(to: now)[0]
       }
-      _ = try CreditManager(storage: shop.storage, catalog: catalog).deliver(transaction)
+      if transaction.state == .purchased {
+        _ = try CreditManager(storage: shop.storage, catalog: catalog).deliver(transaction)
+      }
       _ = try shop.storage.changeStore(catalog: catalog) { try $0.finish(transaction.id) }
     }
     shop.launch()
@@ -46,6 +51,28 @@ struct TransactionManagerPagingTests {
     // PgUp from there: the page before, whole.
     shop.press(.pageUp)
     #expect(Self.listedIDs(shop.screen()) == (14...31).reversed().map(String.init), "\(shop.screen().text)")
+  }
+
+  /// Columns stand still from page to page: the ID column is as wide as the widest ID of the
+  /// whole list, and a long note on one page does not narrow the gaps there.
+  @Test(arguments: [(105, [Int]()), (34, [33])])
+  func columnsStayPutFromPageToPage(count: Int, failing: [Int]) throws {
+    let shop = try Self.shop(after: count, failing: Set(failing))
+    shop.press(.tab)
+    let first = shop.screen().lines
+    #expect(first.contains { $0.contains("MS-E") } == !failing.isEmpty, "\(first.joined(separator: "\n"))")
+    shop.press(.end)
+    let last = shop.screen().lines
+    #expect(last.contains { $0.contains(" 1 ") }, "\(last.joined(separator: "\n"))")
+    // The heading, and where each row's product starts.
+    #expect(first[2] == last[2], "\(first[2])\n\(last[2])")
+    let productColumn = { (lines: [String]) in
+      Set(
+        lines.compactMap { line in
+          line.range(of: "com.monkeyshop").map { TextWidth.of(String(line[..<$0.lowerBound])) }
+        })
+    }
+    #expect(productColumn(first).count == 1 && productColumn(first) == productColumn(last), "\(first)\n\(last)")
   }
 
   @Test(

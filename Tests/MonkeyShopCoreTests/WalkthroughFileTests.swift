@@ -32,6 +32,53 @@ struct WalkthroughFileTests {
       ], "\(found)")
   }
 
+  /// A screen smaller than the storefront's least would show only "terminal too small" at every
+  /// check: refused when the file is read, in the words `--size` is refused with.
+  @Test func aScreenSmallerThanTheStorefrontsIsRefusedWithItsLine() {
+    #expect(
+      problems("name: x\nsize: 60x20\nsteps:\n  - launch\n").map(\.description) == [
+        "test.yaml:2: size 60x20 is smaller than the storefront's 80×24 (expected at least 80x24)"
+      ])
+    #expect(problems("name: x\nsize: 79x24\nsteps:\n  - launch\n").count == 1)
+    #expect(problems("name: x\nsize: 80x24\nsteps:\n  - launch\n").isEmpty)
+  }
+
+  /// A message says what is wrong with what was written: an empty list is empty, a wait too long
+  /// is too long (with the limit), and a tab says YAML indents with spaces, at its line and column.
+  @Test(arguments: [
+    (
+      "name: x\nsteps:\n  - launch\n  - expect: { events: [] }\n",
+      "test.yaml:4: events is an empty list (expected a list of event names in order, such as [purchased, delivered, finished])"
+    ),
+    (
+      "name: x\nsteps:\n  - wait: 99999999m\n",
+      "test.yaml:3: '99999999m' is too long for a wait (expected at most a day: 1440m, 86400s)"
+    ),
+    (
+      "name: x\nsteps:\n  - wait: 1441m\n",
+      "test.yaml:3: '1441m' is too long for a wait (expected at most a day: 1440m, 86400s)"
+    ),
+    (
+      "name: x\nsteps:\n  - wait: soon\n",
+      "test.yaml:3: 'soon' is not a duration (expected a number with ms, s or m, such as 500ms, 2s, 1.5s or 2m)"
+    ),
+    (
+      "name: x\nsteps:\n\t- launch\n",
+      "test.yaml:3:1: not valid YAML: a tab (expected spaces: YAML indents with spaces, not tabs)"
+    ),
+    (
+      "name: x\nsteps:\n  - launch\n  - expect:\n  \t  balance: 0\n",
+      "test.yaml:5:3: not valid YAML: a tab (expected spaces: YAML indents with spaces, not tabs)"
+    ),
+  ])
+  func aMessageSaysWhatIsWrong(yaml: String, expected: String) {
+    #expect(problems(yaml).map(\.description) == [expected])
+  }
+
+  @Test func aWaitOfADayIsAccepted() {
+    #expect(problems("name: x\nsteps:\n  - wait: 1440m\n  - wait: 86400s\n").isEmpty)
+  }
+
   /// A key given twice in one mapping is refused as every other problem is: the file, the line and
   /// column of the repeat, what was found there (with the line it first appeared on) and what was
   /// expected. In a block mapping and in a flow one, where both are on one line.

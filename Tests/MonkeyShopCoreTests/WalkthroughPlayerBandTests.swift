@@ -46,9 +46,10 @@ struct WalkthroughPlayerBandTests {
   }
 
   /// An overlay open at the end of a step is drawn whole in the rows above the band: its buttons
-  /// and its keys line are in sight.
+  /// and its keys line are in sight. After the last step (free play) Enter steps no more, so the
+  /// payment sheet names y, the key that buys there.
   @Test(arguments: [
-    ("5", "[ Buy ]", "└─ Enter buy"), ("Tab", "Transactions (1)", "└─ f refund · Enter detail/list · Esc close"),
+    ("5", "[ Buy ]", "└─ y buy"), ("Tab", "Transactions (1)", "└─ f refund · Enter detail/list · Esc close"),
   ])
   func anOpenOverlayShowsWholeAboveTheBand(key: String, inside: String, bottom: String) throws {
     let walkthrough = try WalkthroughParser.parse(

@@ -172,6 +172,20 @@ struct WalkthroughPlayerKeysTests {
     #expect(player.session?.storage.store.transactions.last?.awaitsPaymentSheet == false, "bought on purpose")
   }
 
+  /// In free play the payment sheet's footer and the storefront's hint bar name the key that buys
+  /// there, y, not Enter, which steps no more; back in the walkthrough's steps, Enter again.
+  @Test func freePlaysPaymentSheetNamesTheKeyThatBuys() throws {
+    let player = try player("buy-5")
+    step(player, to: player.walkthrough.steps.count)
+    player.handle(.character("5"), now: now)
+    let sheet = above(screen(player)).joined(separator: "\n")
+    #expect(sheet.contains("y buy") && !sheet.contains("Enter buy"), "\(sheet)")
+    #expect(sheet.contains("n cancel") || sheet.contains("Esc cancel"), "\(sheet)")
+    player.handle(.escape, now: now)
+    let main = above(screen(player)).joined(separator: "\n")
+    #expect(!main.contains("Enter"), "\(main)")
+  }
+
   /// At 80×24 the three products show above the band while the log keeps its newest lines.
   @Test func everyProductShowsAboveTheBand() throws {
     let player = try player("buy-5")

@@ -511,7 +511,24 @@ struct JUnitReportTests {
     #expect(delegate.failures.first?.contains("step 2 (line 4): expect balance 7") == true)
     #expect(delegate.failures.first?.contains("found 0 credits") == true)
     #expect(delegate.errors == ["bad.yaml:3: unknown step 'jump'"])
-    #expect(delegate.suiteCounts == ["3", "1", "1"])
+    #expect(delegate.suiteCounts == ["3", "1", "1", "0"])
+  }
+
+  /// A walkthrough not run because another file was refused is a skipped case saying why.
+  @Test func aWalkthroughNotRunIsSkippedSayingWhy() throws {
+    let good = try WalkthroughParser.parse("name: Good\nsteps:\n  - launch\n", path: "good.yaml")
+    let xml = JUnitReport.xml(
+      [], rejected: [.init(path: "bad.yaml", line: 3, message: "unknown step 'jump'")], notRun: [good])
+    let delegate = JUnitCollector()
+    let parser = XMLParser(data: Data(xml.utf8))
+    parser.delegate = delegate
+    #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    #expect(delegate.testcases == ["Good", "bad.yaml"])
+    #expect(
+      delegate.skipped == [
+        "not run: another walkthrough file was refused (bad.yaml), and nothing runs until every file is accepted"
+      ])
+    #expect(delegate.suiteCounts == ["2", "0", "1", "1"])
   }
 }
 
@@ -519,6 +536,7 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
   var testcases: [String] = []
   var failures: [String] = []
   var errors: [String] = []
+  var skipped: [String] = []
   var suiteCounts: [String] = []
 
   func parser(
@@ -527,10 +545,13 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
   ) {
     switch element {
     case "testsuite":
-      suiteCounts = [attributes["tests"], attributes["failures"], attributes["errors"]].map { $0 ?? "" }
+      suiteCounts = [attributes["tests"], attributes["failures"], attributes["errors"], attributes["skipped"]].map {
+        $0 ?? ""
+      }
     case "testcase": testcases.append(attributes["name"] ?? "")
     case "failure": failures.append(attributes["message"] ?? "")
     case "error": errors.append(attributes["message"] ?? "")
+    case "skipped": skipped.append(attributes["message"] ?? "")
     default: break
     }
   }

@@ -55,7 +55,9 @@ struct HistoryCommandTests {
     #expect(again.stderr.contains("MS-E0013"), "\(again)")
   }
 
-  @Test("refund: the default reason is other; a failed transaction, an unknown one or an unknown reason are refused")
+  @Test(
+    "refund: the default reason is other; a failed transaction, an unknown one, what is no id or an unknown reason are refused"
+  )
   func refundRefusals() async throws {
     let folder = try ShopFolder("refund-refusals")
     try await buy(1, in: folder)
@@ -70,6 +72,19 @@ struct HistoryCommandTests {
     #expect(failed.exitStatus == 1 && failed.stderr.contains("cannot refund transaction 2: it is failed"), "\(failed)")
     let unknown = try await monkeyshop("store", "refund", "99", in: folder)
     #expect(unknown.exitStatus == 1 && unknown.stderr.contains("no transaction '99'"), "\(unknown)")
+    // What cannot be a transaction id says so, rather than that the store has no such transaction
+    // (or, for `-1`, which the command line takes for an option, that the id is missing).
+    let word = try await monkeyshop("store", "approve", "abc", in: folder)
+    #expect(word.exitStatus == 1, "\(word)")
+    #expect(
+      word.stderr.hasPrefix("monkeyshop: 'abc' is not a transaction id (expected a number or last)"), "\(word)")
+    for arguments in [["refund-request", "-1"], ["refund", "-1", "--reason", "other"], ["approve", "--", "-1"]] {
+      let negative = try await Child(["store"] + arguments, in: folder).wait(timeout: .seconds(60))
+      #expect(negative.exitStatus != 0, "\(negative)")
+      #expect(
+        negative.stderr.hasPrefix("monkeyshop: '-1' is not a transaction id (expected a number or last)"),
+        "\(negative)")
+    }
     let reason = try await monkeyshop("store", "refund", "1", "--reason", "bored", in: folder)
     #expect(reason.exitStatus == 64, "\(reason)")
     #expect(reason.stderr.contains("'other' and 'developerIssue'"), "\(reason)")

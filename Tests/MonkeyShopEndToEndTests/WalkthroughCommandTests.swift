@@ -21,6 +21,27 @@ struct WalkthroughCommandTests {
     #expect(report.contains("failures=\"0\""), "\(report)")
   }
 
+  /// One file refused, none runs: the report still names every walkthrough given, the refused ones
+  /// as errors and the good ones as skipped with why, and its counts are those cases.
+  @Test("--junit with a refused file lists the good files as skipped, saying why")
+  func junitListsGoodFilesNotRun() async throws {
+    let folder = try ShopFolder("junit-not-run")
+    let bad = folder.root.appendingPathComponent("bad.yaml").path
+    #expect(FileManager.default.createFile(atPath: bad, contents: Data("name: bad\nsteps:\n  - jump\n".utf8)))
+    let path = folder.root.appendingPathComponent("j.xml").path
+    let result = try await monkeyshop("walkthrough", "-q", buyFive, bad, "--junit", path, in: folder)
+    #expect(result.exitStatus == 65, "\(result)")
+    #expect(result.stderr.contains("nothing was run"), "\(result)")
+    let report = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(report.contains("tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"1\""), "\(report)")
+    #expect(report.contains("file=\"\(buyFive)\""), "\(report)")
+    #expect(
+      report.contains(
+        "<skipped message=\"not run: another walkthrough file was refused (\(bad)), and nothing runs until every file is accepted\"/>"
+      ), "\(report)")
+    #expect(report.contains("file=\"\(bad)\""), "\(report)")
+  }
+
   /// A place the report cannot go is refused before any walkthrough runs (nothing printed on
   /// standard output), with exit 64 and a message naming the path; what is there is left alone.
   @Test("--junit refuses a file in the way, a folder, and an unwritable folder before running")

@@ -83,7 +83,7 @@ struct OverlayView {
     let first = max(0, min(selection - selection % rows, list.count - rows))
     let page = list.newestFirst(first..<first + rows)
     let cells = [words.transactionColumns] + page.map(cells(of:))
-    let lines = Self.table(cells, width: width)
+    let lines = Self.table(cells, width: width, least: leastColumnWidths(list))
     canvas.put(lines[0], x: x, y: rect.y + 1, style: Style(tint: .accent, bold: true))
     for (offset, transaction) in page.enumerated() {
       let index = first + offset
@@ -117,19 +117,39 @@ struct OverlayView {
     ]
   }
 
+  /// The least width of each column but the note, whatever the page shows, so the columns stand
+  /// still from page to page: the whole list's widest ID (the newest: numbers grow), the catalog's
+  /// widest product identifier, and the widest word a state or the finished column can be.
+  private func leastColumnWidths(_ list: TransactionList) -> [Int] {
+    let widest = { (texts: [String]) in texts.map(TextWidth.of).max() ?? 0 }
+    return [
+      list.count > 0 ? TextWidth.of(list[newestFirst: 0].id) : 0,
+      widest(model.catalog.products.map(\.productIdentifier)),
+      0,
+      widest(TransactionState.allCases.map(words.transactionState)),
+      widest([words.finished, words.unfinishedState, "—"]),
+    ]
+  }
+
+  /// The note's room that decides the gaps: a cancelled payment's, the commonest failure, whole
+  /// (`MS-E0004 SKErrorDomain 2 paymentCancelled`), so at 100 columns it is whole with one space.
+  static let noteRoom = 41
+
   /// Rows of cells as lines of `width` cells: each column but the last as wide as its widest cell
-  /// on the page (a product identifier at most 30) and a space, so the note, last, keeps the rest
-  /// of the width (an error's ID and SKError code whole at 100 columns).
-  static func table(_ rows: [[String]], width: Int) -> [String] {
+  /// on the page, and at least `least` (a product identifier at most 30), and a space, so the
+  /// note, last, keeps the rest of the width (an error's ID and SKError code whole at 100 columns).
+  static func table(_ rows: [[String]], width: Int, least: [Int] = []) -> [String] {
     let columns = max(0, (rows.map(\.count).max() ?? 0) - 1)
     let widths = (0..<columns).map { column in
-      let widest = rows.map { column < $0.count ? TextWidth.of($0[column]) : 0 }.max() ?? 0
+      let widest = max(
+        column < least.count ? least[column] : 0,
+        rows.map { column < $0.count ? TextWidth.of($0[column]) : 0 }.max() ?? 0)
       return min(column == 1 ? 30 : widest, widest)
     }
-    // Two spaces between columns where the widest note still fits, else one, so a long identifier
-    // never runs into the quantity.
-    let note = rows.map { $0.count > columns ? TextWidth.of($0[columns]) : 0 }.max() ?? 0
-    let gap = widths.reduce(0, +) + 2 * columns + note <= width ? "  " : " "
+    // Two spaces between columns where the note keeps its room, else one, so a long identifier
+    // never runs into the quantity. Decided by the columns alone, not by the notes a page shows,
+    // so paging moves no column.
+    let gap = widths.reduce(0, +) + 2 * columns + Self.noteRoom <= width ? "  " : " "
     return rows.map { cells in
       let fixed = zip(cells, widths).map { TextWidth.fit($0, to: $1) + gap }.joined()
       return TextWidth.fit(fixed + (cells.count > columns ? cells[columns] : ""), to: width)

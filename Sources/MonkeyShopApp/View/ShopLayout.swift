@@ -124,17 +124,25 @@ struct ShopLayout {
     return cells
   }
 
-  /// The status message, on one line or, when long, two: an error's ID must stay visible.
+  /// The most rows the status takes: a crash's message with a two-digit transaction needs three
+  /// at 80 columns.
+  static let statusRowLimit = 3
+
+  /// The status message, on one line or, when long, on as many as it needs up to
+  /// `statusRowLimit`: an error's ID and a crash point's name must stay visible.
   private static func statusLines(_ model: ShopModel, width: Int) -> [String] {
     guard let status = model.status else { return [""] }
     var text = " " + model.words.notice(status, title: model.title(of:))
     if model.isPurchaseInFlight, let spinner = ShopView.spinner(model), status.tone == .info {
       text = " \(spinner.prefix(1))" + text
     }
-    guard TextWidth.of(text) > width else { return [text] }
-    let first = TextWidth.truncate(text, to: width)
-    let cut = first.lastIndex(of: " ").map { first[..<$0] }.map(String.init) ?? first
-    let rest = "   " + text.dropFirst(cut.count).trimmingCharacters(in: .whitespaces)
-    return [cut, rest]
+    var lines: [String] = []
+    while TextWidth.of(text) > width, lines.count < statusRowLimit - 1 {
+      let first = TextWidth.truncate(text, to: width)
+      let cut = first.lastIndex(of: " ").map { first[..<$0] }.map(String.init) ?? first
+      lines.append(cut)
+      text = "   " + text.dropFirst(cut.count).trimmingCharacters(in: .whitespaces)
+    }
+    return lines + [text]
   }
 }

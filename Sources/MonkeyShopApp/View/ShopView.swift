@@ -87,8 +87,13 @@ public struct ShopView {
     canvas.rule(words.products, y: layout.productsY, width: width)
     let products = model.catalog.products
     var y = layout.firstProductY
+    // One price column for every row: the widest button decides it, so a row's price and another's
+    // "Owned" (購入済み, wider than its button is narrower) start in the same column.
+    let buttonWidth = products.map { TextWidth.of(buttonText($0)) }.max() ?? 0
     for index in layout.shownProducts {
-      drawProduct(products[index], selected: index == model.selection, on: &canvas, y: y, width: width)
+      drawProduct(
+        products[index], selected: index == model.selection, on: &canvas, y: y, width: width,
+        buttonWidth: buttonWidth)
       y += 2
     }
     if layout.productsScroll {
@@ -101,13 +106,21 @@ public struct ShopView {
     }
   }
 
-  private func drawProduct(_ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int) {
+  /// A product's button: `[ Buy $0.99 ]`. An owned non-consumable can be bought again, as in the
+  /// App Store, and is not charged again.
+  private func buttonText(_ product: Product) -> String {
+    let buyButton = model.buyButton(product)
+    let owned = model.owned.owns(product.productIdentifier)
+    return "[ \(owned && buyButton.isBuy ? words.getAgain : words.buyButton(buyButton)) ]"
+  }
+
+  private func drawProduct(
+    _ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int, buttonWidth: Int
+  ) {
     let text = product.localization(words.language.rawValue)
     let buyButton = model.buyButton(product)
     let owned = model.owned.owns(product.productIdentifier)
-    // An owned non-consumable can be bought again, as in the App Store, and is not charged again.
-    let label = owned && buyButton.isBuy ? words.getAgain : words.buyButton(buyButton)
-    let button = "[ \(label) ]"
+    let button = buttonText(product)
     // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
     // since that row's buy key pays for it. A non-consumable is bought one at a time: none shown.
     let rowQuantity = model.quantity(for: product)
@@ -127,7 +140,7 @@ public struct ShopView {
         ? product.displayPrice(in: model.storefront) ?? "—" : ""
     }
     let priceWidth = 12
-    let titleWidth = max(8, width - rightWidth - priceWidth - 4)
+    let titleWidth = max(8, width - (rightWidth - TextWidth.of(button) + buttonWidth) - priceWidth - 4)
     let marker = selected ? "▶ " : "  "
     let lineStyle = selected ? Style.focus : Style(bold: true)
     canvas.put(marker + TextWidth.fit(text.title, to: titleWidth), x: 0, y: y, style: lineStyle)

@@ -71,6 +71,10 @@ public enum TransactionError: ShopError, Equatable, Sendable {
 
   private var phrase: Phrase {
     switch self {
+    case .unknown(let id) where !StoreTransaction.canBeID(id) && id != "last":
+      Phrase(
+        "'\(id)' is not a transaction id (expected a number or last)",
+        "'\(id)' は取引 ID ではありません (数字か last を指定してください)")
     case .unknown(let id):
       Phrase(
         "no transaction '\(id)' in the store (see `monkeyshop store transactions`)",

@@ -233,6 +233,8 @@ enum TextCheck {
     "unfinished",
     // Walkthrough steps, as a walkthrough file writes them (`- launch`, `- relaunch`).
     "launch", "relaunch",
+    // The word a store operation takes for the newest transaction (`store approve last`).
+    "last",
   ]
 
   /// English words of a text that are not names: a word of two letters or more, all lower case,
