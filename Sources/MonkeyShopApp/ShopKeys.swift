@@ -347,9 +347,12 @@ extension ShopModel {
     let end = log.count - logScroll
     switch action {
     case .pageUp:
-      // The top entry shown stays, at the bottom, with the older ones above it.
+      // The top entry shown stays, at the bottom, with the older ones above it; when no older
+      // entry fits above it (it and the one before take three rows each), the page ends with the
+      // entry before it instead, so each press brings an older entry into view.
       let top = firstLogEntryShown(end: end)
-      logScroll = min(logScrollLimit, log.count - (top + 1 < end ? top + 1 : top))
+      let keeping = top + 1 < end ? top + 1 : top
+      logScroll = min(logScrollLimit, log.count - (firstLogEntryShown(end: keeping) < top ? keeping : top))
     case .pageDown:
       // The bottom entry shown stays, at the top, with the newer ones below it, as many as fit
       // whole; when the next entry does not fit beside it, the page starts with that entry. The

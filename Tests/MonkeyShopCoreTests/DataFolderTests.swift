@@ -299,8 +299,12 @@ struct DataFolderTests {
         group.enter()
         Thread {
           defer { group.leave() }
-          // Each writer its own instance, as two monkeyshop processes would have.
-          let manager = CreditManager(storage: DataFolder(path: root), catalog: catalog)
+          // Each writer its own instance, as two monkeyshop processes would have. The lock is not
+          // handed out in turn, so on a loaded machine one writer can wait longer than a command
+          // would: this test is about lost updates, not the wait's limit (LockWaiting's tests).
+          let folder = DataFolder(path: root)
+          folder.waiting.giveUpAfter = .seconds(600)
+          let manager = CreditManager(storage: folder, catalog: catalog)
           for _ in 0..<deliveries {
             do {
               _ = try manager.deliver(purchased(in: manager.storage))

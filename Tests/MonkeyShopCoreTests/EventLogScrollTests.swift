@@ -106,6 +106,36 @@ import Testing
     #expect(seen == Set(model.log.indices), "never shown whole: \(Set(model.log.indices).subtracting(seen).sorted())")
   }
 
+  /// The same logs from the end: PgUp after PgUp brings an older entry into view every time (a
+  /// press that changes only the header's count looks like a key that did nothing), and shows
+  /// every entry whole at some point.
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func pageUpAlwaysShowsAnOlderEntry(seed: UInt64) {
+    var model = ShopModelUpdateTests.shop()
+    _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
+    var state = seed
+    model.log = (0..<40).map { index in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let long = (state >> 33) % 3 == 0
+      let product =
+        long ? (0..<12).map { "com.monkeyshop.entry\(index).\($0)" }.joined(separator: " ") : "entry\(index)"
+      return LogEntry(time: model.launchDate, event: .paymentAdded(productIdentifier: product, quantity: 1))
+    }
+    var top = model.firstLogEntryShown(end: model.log.count)
+    var seen = Set(top..<model.log.count)
+    for _ in 0..<40 where model.logScroll < model.logScrollLimit {
+      _ = ShopModelUpdateTests.press(&model, .pageUp)
+      let end = model.log.count - model.logScroll
+      let first = model.firstLogEntryShown(end: end)
+      #expect(first < top, "PgUp showed nothing older: the top entry stayed \(top)")
+      #expect(end >= top, "entry \(end) was skipped: the page above \(top) ends before it")
+      seen.formUnion(first..<end)
+      top = first
+    }
+    #expect(model.logScroll == model.logScrollLimit)
+    #expect(seen == Set(model.log.indices), "never shown whole: \(Set(model.log.indices).subtracting(seen).sorted())")
+  }
+
   @Test func newEventsDoNotYankAScrolledBackView() {
     let shop = Self.busyShop()
     shop.press(.pageUp)
