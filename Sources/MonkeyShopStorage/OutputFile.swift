@@ -23,6 +23,9 @@ public enum OutputFile {
       return "names no file (expected a file name, such as \(example))"
     }
     if dataFolder.holds(path) { return "is in the data folder, whose files only monkeyshop writes" }
+    if let other = dataFolderAround(path) {
+      return "is in \(other), a monkeyshop data folder, whose files only monkeyshop writes"
+    }
     var info = stat()
     guard lstat(path, &info) == 0 else {
       return errno == ENOENT || errno == ENOTDIR ? nil : "cannot be looked at (\(String(cString: strerror(errno))))"
@@ -35,6 +38,32 @@ public enum OutputFile {
     case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
     default: return "is not a regular file"
     }
+  }
+
+  /// The monkeyshop data folder `path` would be written in, when it is another than the one in use
+  /// (its `signing/` and `content/` included): a folder holding a store or a wallet and another of
+  /// the files monkeyshop keeps beside them (one `store.json` alone may be anyone's).
+  static func dataFolderAround(_ path: String) -> String? {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath()
+    for candidate in [folder, folder.deletingLastPathComponent()] {
+      let found = ["store.json", "wallet.json", "notifications.jsonl", "record.sqlite", "signing"].filter {
+        access(candidate.appendingPathComponent($0).path, F_OK) == 0
+      }
+      if found.count >= 2, found.contains("store.json") || found.contains("wallet.json") { return candidate.path }
+    }
+    return nil
+  }
+
+  /// Why a file already at `path` cannot be told apart: it cannot be read. Nil when there is no
+  /// file or it can be read. A file monkeyshop cannot look into is never taken for its own.
+  public static func unreadable(_ path: String) -> String? {
+    guard access(path, F_OK) == 0 else { return nil }
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor < 0 else {
+      close(descriptor)
+      return nil
+    }
+    return "cannot be read to tell what it is (\(String(cString: strerror(errno)))); it is left as it is"
   }
 
   /// Why a file cannot be written at a path; the message names the path and what is in the way.

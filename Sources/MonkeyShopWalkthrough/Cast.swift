@@ -131,6 +131,7 @@ extension Cast {
     _ path: String, example: String = "walkthrough.cast", dataFolder: DataFolder
   ) throws(ReportFile.PlaceError) {
     try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
+    if let problem = OutputFile.unreadable(path) { throw ReportFile.PlaceError(path: path, problem: problem) }
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     if OutputFile.isBeingRecorded(path) {

@@ -16,6 +16,7 @@ public enum ReportFile {
     _ path: String, example: String = "build/walkthroughs.xml", dataFolder: DataFolder
   ) throws(PlaceError) {
     try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
+    if let problem = OutputFile.unreadable(path) { throw PlaceError(path: path, problem: problem) }
     guard let handle = FileHandle(forReadingAtPath: path) else { return }
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: 4096)) ?? Data()

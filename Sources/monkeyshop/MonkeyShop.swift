@@ -106,6 +106,7 @@ enum Launch {
     } catch {
       exit(root, after: error)
     }
+    if let failure = Output.outputFailure { exit(root, after: failure) }
   }
 
   /// Options put before a subcommand (`monkeyshop --data-dir X store transactions`): each

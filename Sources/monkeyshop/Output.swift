@@ -1,5 +1,6 @@
 import Foundation
 import MonkeyShopDomain
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -58,9 +59,27 @@ enum Output {
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return }
+      guard written > 0 else {
+        if stream == .standardOutput {
+          _ = lostOutput.compareExchange(expected: 0, desired: written < 0 ? errno : EIO, ordering: .relaxed)
+        }
+        return
+      }
       bytes = bytes.dropFirst(written)
     }
+  }
+
+  /// The error of the first write to standard output that failed (a full disk, `/dev/full`), or 0.
+  private static let lostOutput = Atomic<Int32>(0)
+
+  /// What a command printed was cut short: a script reading it would take part of a listing for
+  /// all of it, so the command fails (`cannotWriteOutput`) once it has run.
+  static var outputFailure: Failure? {
+    let code = lostOutput.load(ordering: .relaxed)
+    guard code != 0 else { return nil }
+    return Failure(
+      "standard output could not be written (\(String(cString: strerror(code)))): what it shows is incomplete — \(ErrorID.cannotWriteOutput.rawValue)",
+      .cannotWriteOutput)
   }
 }
 

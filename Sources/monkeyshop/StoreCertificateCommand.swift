@@ -67,15 +67,15 @@ struct StoreCertificate: ParsableCommand {
     }
   }
 
-  /// A file already at `--out` is replaced only when it is empty or a certificate (DER, or PEM as
-  /// `--pem` writes it: an earlier export), so a mistyped path never costs a person a file of
-  /// theirs, another data folder's wallet included.
+  /// A file already at `--out` is replaced only when it is empty or one certificate whole (DER, or
+  /// PEM as `--pem` writes it: an earlier export), so a mistyped path never costs a person a file
+  /// of theirs: a key, a bundle, another data folder's wallet.
   static func checkReplacing(_ path: String) throws {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return }
-    defer { try? handle.close() }
-    let start = (try? handle.read(upToCount: 64)) ?? Data()
-    let der = start.count >= 2 && start[start.startIndex] == 0x30 && (0x81...0x84).contains(start[start.startIndex + 1])
-    guard !start.isEmpty, !der, !start.starts(with: Data("-----BEGIN CERTIFICATE-----".utf8)) else { return }
+    if let problem = OutputFile.unreadable(path) {
+      throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", .invalidArgument)
+    }
+    guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return }
+    guard !CertificateFile.isOneCertificate(data) else { return }
     throw Failure(
       "--out \(TerminalText.escaped(path)): is not a certificate; it is left as it is (expected a new file name, or a certificate exported earlier to replace); nothing was written",
       .invalidArgument)

@@ -152,4 +152,29 @@ struct HistoryCommandTests {
     #expect(!damaged.stderr.contains("move the file away"), "\(damaged)")
     #expect(try folder.jsonObject(folder.walletPath)["balance"] as? Int == 130, "nothing was bought")
   }
+
+  /// A listing cut short by a full disk is not a listing: a script must not take part of it for all.
+  @Test("standard output that cannot be written (a full disk) fails the command, saying so")
+  func outputThatCannotBeWritten() async throws {
+    #if os(Linux)
+      let folder = try ShopFolder("full-output")
+      try await buy(1, in: folder)
+      let binary = try #require(Locations.binary)
+      for arguments in [["wallet", "show"], ["store", "transactions", "--json"]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = folder.environment()
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(arguments): \(said)")
+        #expect(said.contains("standard output could not be written (No space left on device)"), "\(said)")
+        #expect(said.contains("MS-E0021"), "\(said)")
+      }
+    #endif
+  }
 }

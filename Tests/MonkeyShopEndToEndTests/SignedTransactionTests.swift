@@ -372,6 +372,25 @@ struct StoreCertificateTests {
       #expect(result.stderr.contains("--out \(path): is not a certificate; it is left as it is"), "\(result)")
       #expect(FileManager.default.contents(atPath: path) == before)
     }
+    // A key and a certificate-and-key bundle start as a certificate does; another data folder's
+    // chain is its own.
+    let key = folder.file("key.der").path
+    try Data([0x30, 0x82, 0x04, 0xA4, 0x02, 0x01, 0x00] + Array(repeating: 0x41, count: 1189)).write(
+      to: URL(fileURLWithPath: key))
+    let before = FileManager.default.contents(atPath: key)
+    let refusedKey = try await monkeyshop("store", "certificate", "--out", key, in: folder)
+    #expect(refusedKey.exitStatus == 64 && refusedKey.stderr.contains("is not a certificate"), "\(refusedKey)")
+    #expect(FileManager.default.contents(atPath: key) == before)
+    let other = try ShopFolder("certificate-other-folder")
+    try await expectSuccess(monkeyshop("store", "certificate", "--pem", in: other))
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: other))
+    let theirs = other.data.appendingPathComponent("signing/signing-root.der").path
+    let theirRoot = FileManager.default.contents(atPath: theirs)
+    let intoOther = try await monkeyshop("store", "certificate", "--out", theirs, in: folder)
+    #expect(intoOther.exitStatus == 64, "\(intoOther)")
+    #expect(intoOther.stderr.contains("a monkeyshop data folder, whose files only monkeyshop writes"), "\(intoOther)")
+    #expect(FileManager.default.contents(atPath: theirs) == theirRoot)
+
     let der = folder.file("root.der").path
     let pem = folder.file("root.pem").path
     try await expectSuccess(monkeyshop("store", "certificate", "--out", der, in: folder))
@@ -380,6 +399,14 @@ struct StoreCertificateTests {
     try await expectSuccess(monkeyshop("store", "certificate", "--pem", "--out", der, in: folder))
     try await expectSuccess(monkeyshop("store", "certificate", "--out", pem, in: folder))
     #expect(FileManager.default.contents(atPath: pem)?.first == 0x30, "the PEM export was replaced by DER")
+    let bundle = folder.file("bundle.pem").path
+    try await expectSuccess(monkeyshop("store", "certificate", "--pem", "--out", bundle, in: folder))
+    let handle = try #require(FileHandle(forWritingAtPath: bundle))
+    handle.seekToEndOfFile()
+    handle.write(Data("-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n".utf8))
+    try handle.close()
+    let refusedBundle = try await monkeyshop("store", "certificate", "--out", bundle, in: folder)
+    #expect(refusedBundle.exitStatus == 64 && refusedBundle.stderr.contains("is not a certificate"), "\(refusedBundle)")
   }
 
   @Test("--pem prints the root as PEM; DER to a file or a pipe; all the same certificate, and the same every time")

@@ -97,6 +97,16 @@ struct WalkthroughCommandTests {
       #expect(result.stdout.isEmpty, "nothing ran: \(result)")
       #expect(FileManager.default.contents(atPath: path) == before)
     }
+    // Another data folder's files, whatever they are called.
+    let other = try ShopFolder("junit-other-folder")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: other))
+    try await expectSuccess(monkeyshop("buy", ShippedCatalog.five, in: other))
+    let intoOther = other.data.appendingPathComponent("report.xml").path
+    let refused = try await monkeyshop("walkthrough", walkthrough, "-q", "--junit", intoOther, in: folder)
+    #expect(refused.exitStatus == 64, "\(refused)")
+    #expect(refused.stderr.contains("a monkeyshop data folder, whose files only monkeyshop writes"), "\(refused)")
+    #expect(!FileManager.default.fileExists(atPath: intoOther))
+
     let report = folder.file("report.xml").path
     #expect(FileManager.default.createFile(atPath: report, contents: Data()))
     try await expectSuccess(monkeyshop("walkthrough", walkthrough, "-q", "--junit", report, in: folder))
