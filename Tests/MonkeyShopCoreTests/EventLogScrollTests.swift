@@ -73,6 +73,18 @@ import Testing
       everyEntry.subtracting(seenDown).isEmpty, "never on screen paging down: \(everyEntry.subtracting(seenDown))")
   }
 
+  /// 40 entries, each one or three rows long at 80 columns, in the order `seed` gives.
+  static func seededLog(_ seed: UInt64, at time: Date) -> [LogEntry] {
+    var state = seed
+    return (0..<40).map { index in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let long = (state >> 33) % 3 == 0
+      let product =
+        long ? (0..<12).map { "com.monkeyshop.entry\(index).\($0)" }.joined(separator: " ") : "entry\(index)"
+      return LogEntry(time: time, event: .paymentAdded(productIdentifier: product, quantity: 1))
+    }
+  }
+
   /// Logs of one- and three-row entries in every order a few seeds give: from the first entry,
   /// PgDn after PgDn shows every entry whole at some point, and each page keeps the previous
   /// page's bottom entry at its top when the next entry fits beside it.
@@ -80,14 +92,7 @@ import Testing
   func pageDownShowsEveryEntryWhole(seed: UInt64) {
     var model = ShopModelUpdateTests.shop()
     _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
-    var state = seed
-    model.log = (0..<40).map { index in
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      let long = (state >> 33) % 3 == 0
-      let product =
-        long ? (0..<12).map { "com.monkeyshop.entry\(index).\($0)" }.joined(separator: " ") : "entry\(index)"
-      return LogEntry(time: model.launchDate, event: .paymentAdded(productIdentifier: product, quantity: 1))
-    }
+    model.log = Self.seededLog(seed, at: model.launchDate)
     let heights = Set(
       model.log.map { ShopView.logRows(of: $0, model, width: model.logArea.width - ShopView.logTextX).count })
     #expect(heights == [1, 3], "the log mixes one- and three-row entries: \(heights)")
@@ -113,14 +118,7 @@ import Testing
   func pageUpAlwaysShowsAnOlderEntry(seed: UInt64) {
     var model = ShopModelUpdateTests.shop()
     _ = model.update(.resized(ScreenSize(width: 80, height: 24)))
-    var state = seed
-    model.log = (0..<40).map { index in
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      let long = (state >> 33) % 3 == 0
-      let product =
-        long ? (0..<12).map { "com.monkeyshop.entry\(index).\($0)" }.joined(separator: " ") : "entry\(index)"
-      return LogEntry(time: model.launchDate, event: .paymentAdded(productIdentifier: product, quantity: 1))
-    }
+    model.log = Self.seededLog(seed, at: model.launchDate)
     var top = model.firstLogEntryShown(end: model.log.count)
     var seen = Set(top..<model.log.count)
     for _ in 0..<40 where model.logScroll < model.logScrollLimit {

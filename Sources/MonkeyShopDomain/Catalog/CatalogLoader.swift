@@ -301,24 +301,7 @@ public enum CatalogLoader {
       return dictionary.keys.filter { !known.contains($0) }.min()
     }
 
-    static func isReverseDNS(_ identifier: String) -> Bool {
-      var parts = 1
-      var partLength = 0
-      for byte in identifier.utf8 {
-        switch byte {
-        case UInt8(ascii: "."):
-          guard partLength > 0 else { return false }
-          parts += 1
-          partLength = 0
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-          partLength += 1
-        default:
-          return false
-        }
-      }
-      return parts >= 2 && partLength > 0
-    }
+    static func isReverseDNS(_ identifier: String) -> Bool { (DottedParts.count(identifier) ?? 0) >= 2 }
 
     /// A bundle ID as Apple defines one: "contains only alphanumeric characters (A-Z, a-z, 0-9),
     /// hyphens (-), and/or periods (.). The string should be in reverse-DNS format."
