@@ -6,7 +6,7 @@ import X509
 /// PKCS #12 file starts the same way (a DER sequence, a PEM header) and is not one.
 public enum CertificateFile {
   /// The longest file taken for a certificate: monkeyshop's are under 1 KB.
-  static let longest = 64 * 1024
+  public static let longest = 64 * 1024
 
   public static func isOneCertificate(_ data: Data) -> Bool {
     guard data.count <= longest else { return false }

@@ -74,7 +74,10 @@ struct StoreCertificate: ParsableCommand {
     if let problem = OutputFile.unreadable(path) {
       throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", .invalidArgument)
     }
-    guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return }
+    // Read no further than a certificate can be long: a file of gigabytes is refused, not loaded.
+    guard let handle = FileHandle(forReadingAtPath: path) else { return }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: CertificateFile.longest + 1), !data.isEmpty else { return }
     guard !CertificateFile.isOneCertificate(data) else { return }
     throw Failure(
       "--out \(TerminalText.escaped(path)): is not a certificate; it is left as it is (expected a new file name, or a certificate exported earlier to replace); nothing was written",
