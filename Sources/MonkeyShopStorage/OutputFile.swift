@@ -54,16 +54,21 @@ public enum OutputFile {
     return nil
   }
 
-  /// Why a file already at `path` cannot be told apart: it cannot be read. Nil when there is no
-  /// file or it can be read. A file monkeyshop cannot look into is never taken for its own.
-  public static func unreadable(_ path: String) -> String? {
+  /// The first bytes (up to `count`) of a file already at `path`, for a command to tell whether it
+  /// is one it may replace (an earlier report, recording or certificate); nil when there is none
+  /// or it is empty. A file that cannot be read is refused: one monkeyshop cannot look into is
+  /// never taken for its own.
+  public static func existingStart(_ path: String, upTo count: Int) throws(PlaceError) -> Data? {
     guard access(path, F_OK) == 0 else { return nil }
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor < 0 else {
-      close(descriptor)
-      return nil
+    guard descriptor >= 0 else {
+      throw PlaceError(
+        path: path,
+        problem: "cannot be read to tell what it is (\(String(cString: strerror(errno)))); it is left as it is")
     }
-    return "cannot be read to tell what it is (\(String(cString: strerror(errno)))); it is left as it is"
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    let start = (try? handle.read(upToCount: count)) ?? Data()
+    return start.isEmpty ? nil : start
   }
 
   /// Why a file cannot be written at a path; the message names the path and what is in the way.

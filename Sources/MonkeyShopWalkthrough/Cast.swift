@@ -131,17 +131,14 @@ extension Cast {
     _ path: String, example: String = "walkthrough.cast", dataFolder: DataFolder
   ) throws(ReportFile.PlaceError) {
     try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
-    if let problem = OutputFile.unreadable(path) { throw ReportFile.PlaceError(path: path, problem: problem) }
-    guard let handle = FileHandle(forReadingAtPath: path) else { return }
-    defer { try? handle.close() }
+    let start = try OutputFile.existingStart(path, upTo: 65536)
     if OutputFile.isBeingRecorded(path) {
       throw ReportFile.PlaceError(
         path: path,
         problem: "another monkeyshop is recording to it; it is left as it is (expected another file name, "
           + "or to record there once that monkeyshop has quit)")
     }
-    let start = (try? handle.read(upToCount: 65536)) ?? Data()
-    guard !start.isEmpty, !isMonkeyshopHeader(start) else { return }
+    guard let start, !isMonkeyshopHeader(start) else { return }
     throw ReportFile.PlaceError(
       path: path,
       problem: "is not a monkeyshop recording; it is left as it is (expected a new file name, "

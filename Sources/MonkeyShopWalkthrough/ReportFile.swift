@@ -16,11 +16,7 @@ public enum ReportFile {
     _ path: String, example: String = "build/walkthroughs.xml", dataFolder: DataFolder
   ) throws(PlaceError) {
     try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
-    if let problem = OutputFile.unreadable(path) { throw PlaceError(path: path, problem: problem) }
-    guard let handle = FileHandle(forReadingAtPath: path) else { return }
-    defer { try? handle.close() }
-    let start = (try? handle.read(upToCount: 4096)) ?? Data()
-    guard !start.isEmpty, !isJUnitReport(start) else { return }
+    guard let start = try OutputFile.existingStart(path, upTo: 4096), !isJUnitReport(start) else { return }
     throw PlaceError(
       path: path,
       problem: "is not a JUnit report; it is left as it is (expected a new file name, or an earlier report to replace)")

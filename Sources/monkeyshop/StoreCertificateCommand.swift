@@ -71,13 +71,15 @@ struct StoreCertificate: ParsableCommand {
   /// PEM as `--pem` writes it: an earlier export), so a mistyped path never costs a person a file
   /// of theirs: a key, a bundle, another data folder's wallet.
   static func checkReplacing(_ path: String) throws {
-    if let problem = OutputFile.unreadable(path) {
-      throw Failure("--out \(TerminalText.escaped(path)): \(problem); nothing was written", .invalidArgument)
+    // No further than a certificate can be long: a file of gigabytes is refused, not loaded.
+    let start: Data?
+    do {
+      start = try OutputFile.existingStart(path, upTo: CertificateFile.longest + 1)
+    } catch {
+      throw Failure(
+        "--out \(TerminalText.escaped(error.path)): \(error.problem); nothing was written", .invalidArgument)
     }
-    // Read no further than a certificate can be long: a file of gigabytes is refused, not loaded.
-    guard let handle = FileHandle(forReadingAtPath: path) else { return }
-    defer { try? handle.close() }
-    guard let data = try? handle.read(upToCount: CertificateFile.longest + 1), !data.isEmpty else { return }
+    guard let data = start else { return }
     guard !CertificateFile.isOneCertificate(data) else { return }
     throw Failure(
       "--out \(TerminalText.escaped(path)): is not a certificate; it is left as it is (expected a new file name, or a certificate exported earlier to replace); nothing was written",
