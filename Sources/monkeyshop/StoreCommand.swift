@@ -324,6 +324,6 @@ extension StoreCommand {
         $0.count > 1 && $0.hasPrefix("-") && $0.utf8.dropFirst().allSatisfy { (48...57).contains($0) }
       })
     else { return nil }
-    return "monkeyshop: '\(dashed)' is not a transaction id (expected a number or last)"
+    return "monkeyshop: " + TransactionError.unknown(dashed).message
   }
 }
