@@ -89,11 +89,12 @@ public struct ShopView {
     var y = layout.firstProductY
     // One price column for every row: the widest button decides it, so a row's price and another's
     // "Owned" (購入済み, wider than its button is narrower) start in the same column.
-    let buttonWidth = products.map { TextWidth.of(buttonText($0)) }.max() ?? 0
+    let buttons = products.map(buttonText)
+    let buttonWidth = buttons.map(TextWidth.of).max() ?? 0
     for index in layout.shownProducts {
       drawProduct(
-        products[index], selected: index == model.selection, on: &canvas, y: y, width: width,
-        buttonWidth: buttonWidth)
+        products[index], button: buttons[index], selected: index == model.selection, on: &canvas, y: y,
+        width: width, buttonWidth: buttonWidth)
       y += 2
     }
     if layout.productsScroll {
@@ -115,12 +116,12 @@ public struct ShopView {
   }
 
   private func drawProduct(
-    _ product: Product, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int, buttonWidth: Int
+    _ product: Product, button: String, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int,
+    buttonWidth: Int
   ) {
     let text = product.localization(words.language.rawValue)
     let buyButton = model.buyButton(product)
     let owned = model.owned.owns(product.productIdentifier)
-    let button = buttonText(product)
     // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
     // since that row's buy key pays for it. A non-consumable is bought one at a time: none shown.
     let rowQuantity = model.quantity(for: product)
