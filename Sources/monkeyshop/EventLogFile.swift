@@ -24,16 +24,38 @@ final class EventLogFile {
   /// named for what it is: a path that cannot be written, anything but a regular file (a FIFO
   /// without a reader would hang the storefront, a device swallows the evidence), a symbolic
   /// link, and a file in the data folder (appending to `wallet.json` would ruin it).
+  /// Whether a file is a log this option wrote: its first line a JSON object with an `event`, and
+  /// its last byte a newline, so what is appended starts a line of its own.
+  static func isEventLog(_ start: Data, path: String) -> Bool {
+    let first = start.prefix { $0 != UInt8(ascii: "\n") }
+    guard let object = try? JSONSerialization.jsonObject(with: first) as? [String: Any], object["event"] != nil,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return false }
+    defer { try? handle.close() }
+    guard let end = try? handle.seekToEnd(), end > 0 else { return false }
+    try? handle.seek(toOffset: end - 1)
+    return (try? handle.read(upToCount: 1)) == Data("\n".utf8)
+  }
+
   init(path: String, dataFolder: DataFolder) throws(Failure) {
     self.path = path
     func refuse(_ reason: String) -> Failure {
       Failure(
         "--log-file \(TerminalText.escaped(path)): \(reason); expected a regular file to append to", .invalidArgument)
     }
+    let start: Data?
     do {
       try OutputFile.prepare(path, example: "events.jsonl", dataFolder: dataFolder)
+      start = try OutputFile.existingStart(path, upTo: 64 * 1024)
     } catch {
       throw refuse(error.problem)
+    }
+    // Added to only when it is empty or an earlier log whole: its first line one of this log's
+    // events, its last line ended. Anything else is a person's file, left as it is.
+    if let start, !Self.isEventLog(start, path: path) {
+      throw refuse(
+        "is not a monkeyshop event log; it is left as it is (expected a new file name, or an earlier --log-file to add to)"
+      )
     }
     // O_NONBLOCK: a FIFO without a reader is refused at once instead of hanging here.
     // O_NOFOLLOW: a symbolic link could lead anywhere, the data folder's wallet.json included.

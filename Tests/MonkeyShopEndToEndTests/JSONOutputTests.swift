@@ -98,6 +98,8 @@ struct JSONOutputTests {
     arguments: [
       ("a-file/events.jsonl", "cannot create the folder"), ("a-folder", "is a folder"),
       ("fifo", "is a FIFO, not a regular file"),
+      // A person's file is not added to: only an earlier log of events.
+      ("a-file", "is not a monkeyshop event log; it is left as it is"),
     ])
   func logFileUnwritable(_ name: String, _ why: String) async throws {
     let folder = try ShopFolder("log-file-refused")
@@ -154,7 +156,9 @@ struct JSONOutputTests {
   func logFileInTmux() async throws {
     let folder = try ShopFolder("log-file")
     let path = folder.root.appendingPathComponent("events.jsonl").path
-    try "{\"earlier\":true}\n".write(toFile: path, atomically: false, encoding: .utf8)
+    // An earlier run's log: added to, not overwritten.
+    let earlier = #"{"event":"observerAdded","earlier":true}"#
+    try (earlier + "\n").write(toFile: path, atomically: false, encoding: .utf8)
     try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
     let tmux = try await TmuxSession(folder: folder)
     defer { tmux.close() }
@@ -173,7 +177,7 @@ struct JSONOutputTests {
     // Read while the storefront still runs: every line is there already.
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let lines = text.split(separator: "\n").map(String.init)
-    #expect(lines.first == "{\"earlier\":true}", "appended, not overwritten")
+    #expect(lines.first == earlier, "appended, not overwritten")
     let events = try lines.dropFirst().map { try jsonObject($0) }
     for event in events {
       try expectISO8601(event["time"])
