@@ -71,6 +71,16 @@ public enum OutputFile {
     return start.isEmpty ? nil : start
   }
 
+  /// The last bytes (up to `count`) of the file at `path`, for telling whether it ends as a file a
+  /// command wrote does; empty when it cannot be read.
+  public static func existingEnd(_ path: String, upTo count: Int) -> Data {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return Data() }
+    defer { try? handle.close() }
+    guard let end = try? handle.seekToEnd() else { return Data() }
+    try? handle.seek(toOffset: end - min(end, UInt64(count)))
+    return (try? handle.readToEnd()) ?? Data()
+  }
+
   /// Why a file cannot be written at a path; the message names the path and what is in the way.
   public struct PlaceError: Error, Sendable, CustomStringConvertible {
     public let path: String

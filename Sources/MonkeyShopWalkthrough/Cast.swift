@@ -138,11 +138,22 @@ extension Cast {
         problem: "another monkeyshop is recording to it; it is left as it is (expected another file name, "
           + "or to record there once that monkeyshop has quit)")
     }
-    guard let start, !isMonkeyshopHeader(start) else { return }
+    guard let start, !isMonkeyshopHeader(start) || !endsAsARecording(OutputFile.existingEnd(path, upTo: 65536))
+    else { return }
     throw ReportFile.PlaceError(
       path: path,
       problem: "is not a monkeyshop recording; it is left as it is (expected a new file name, "
         + "or a recording monkeyshop made to replace)")
+  }
+
+  /// Whether a file's last line is a recording's: one event, `[time, "o", text]`, so a file that
+  /// only begins with a recording's header (notes after it) is not taken for one.
+  static func endsAsARecording(_ end: Data) -> Bool {
+    let lines = end.split(separator: UInt8(ascii: "\n"))
+    guard let last = lines.last,
+      let event = try? JSONSerialization.jsonObject(with: Data(last)) as? [Any], event.count == 3
+    else { return false }
+    return event[0] is NSNumber && event[1] is String && event[2] is String
   }
 
   /// Whether a file starts with the header monkeyshop writes (`header`), exactly: the

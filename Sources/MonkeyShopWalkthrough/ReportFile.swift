@@ -16,10 +16,19 @@ public enum ReportFile {
     _ path: String, example: String = "build/walkthroughs.xml", dataFolder: DataFolder
   ) throws(PlaceError) {
     try OutputFile.prepare(path, example: example, dataFolder: dataFolder)
-    guard let start = try OutputFile.existingStart(path, upTo: 4096), !isJUnitReport(start) else { return }
+    guard let start = try OutputFile.existingStart(path, upTo: 4096),
+      !isJUnitReport(start) || !endsAsAReport(OutputFile.existingEnd(path, upTo: 64))
+    else { return }
     throw PlaceError(
       path: path,
       problem: "is not a JUnit report; it is left as it is (expected a new file name, or an earlier report to replace)")
+  }
+
+  /// Whether a file's last bytes close a JUnit report: nothing but white space after its root's
+  /// end tag, so a file that only begins like one (notes after a pasted header) is not taken.
+  static func endsAsAReport(_ end: Data) -> Bool {
+    let text = String(decoding: end, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return text.hasSuffix("</testsuites>") || text.hasSuffix("</testsuite>") || text.hasSuffix("/>")
   }
 
   /// Whether a file's first bytes open a JUnit report: an optional XML declaration, comments and

@@ -121,3 +121,20 @@ struct JUnitReportRecognitionTests {
     #expect(ReportFile.isJUnitReport(Data(text.utf8)) == isReport)
   }
 }
+
+@Suite("A report or recording to replace ends as one", .tags(.pure))
+struct OwnOutputEndTests {
+  @Test("a report ends with its root's end tag; notes after a pasted header do not")
+  func reportEnds() {
+    #expect(ReportFile.endsAsAReport(Data(JUnitReport.xml([]).utf8)))
+    #expect(ReportFile.endsAsAReport(Data("<testsuite name=\"a\"/>\n".utf8)))
+    #expect(!ReportFile.endsAsAReport(Data("<testsuites>\nTHESIS CHAPTER 1\n1000\n".utf8)))
+  }
+
+  @Test("a recording ends with an event; notes after a recording's header do not")
+  func recordingEnds() {
+    #expect(Cast.endsAsARecording(Data("{\"version\": 2}\n[0.5, \"o\", \"text\"]\n".utf8)))
+    #expect(!Cast.endsAsARecording(Data("{\"version\": 2}\nMY OWN NOTES\n".utf8)))
+    #expect(!Cast.endsAsARecording(Data("{\"version\": 2}\n".utf8)))
+  }
+}

@@ -89,7 +89,10 @@ struct WalkthroughCommandTests {
     try FileManager.default.copyItem(atPath: buyFive, toPath: walkthrough)
     let wallet = folder.file("wallet.json").path
     try Data(#"{"schemaVersion": 4, "balance": 5}"#.utf8).write(to: URL(fileURLWithPath: wallet))
-    for path in [walkthrough, wallet] {
+    // Notes that only begin as a report does.
+    let notes = folder.file("thesis.xml").path
+    try Data("<?xml version=\"1.0\"?>\n<testsuites>\nTHESIS CHAPTER 1\n".utf8).write(to: URL(fileURLWithPath: notes))
+    for path in [walkthrough, wallet, notes] {
       let before = FileManager.default.contents(atPath: path)
       let result = try await monkeyshop("walkthrough", walkthrough, "-q", "--junit", path, in: folder)
       #expect(result.exitStatus == 64, "\(result)")
