@@ -194,6 +194,10 @@ struct LedgerModel {
   var payable: [Int: Int] = [:]
   /// Every transaction the wallet has taken back after a refund.
   var clawedBack: Set<Int> = []
+  /// Brought back unsettled by an older copy of the store after the wallet had settled it: the
+  /// wallet keeps no list of failures, so it cannot tell one from a credit, and finishes it
+  /// without crediting (the price it pays to stay small, docs/data-folder.md).
+  var settledBeforeRestore: Set<Int> = []
 }
 
 struct LedgerChecker {
@@ -268,10 +272,17 @@ struct LedgerChecker {
       sourceLocation: sourceLocation)
     model.balance = wallet.balance
     model.credited = nowCredited
+    if step == .restoreStoreCopy {
+      for number in Wallet.mayBeCredited(in: store)
+      where wallet.credited.contains(number) && !nowCredited.contains(number) {
+        model.settledBeforeRestore.insert(number)
+      }
+    }
     // A finished purchase was credited first.
     for transaction in store.transactions where transaction.state == .purchased && transaction.finished {
       // A refund taken back before delivery is finished uncredited.
       if transaction.number.map(nowClawedBack.contains) == true { continue }
+      if transaction.number.map(model.settledBeforeRestore.contains) == true { continue }
       #expect(
         transaction.number.map(nowCredited.contains) == true,
         "#\(transaction.id) is finished but was never credited", sourceLocation: sourceLocation)
@@ -280,7 +291,9 @@ struct LedgerChecker {
     let waiting = Set(
       store.transactions.filter { $0.state == .purchased && !$0.finished }.compactMap(\.number))
     for number in model.paid.keys
-    where !nowCredited.contains(number) && !waiting.contains(number) && !nowClawedBack.contains(number) {
+    where !nowCredited.contains(number) && !waiting.contains(number) && !nowClawedBack.contains(number)
+      && !model.settledBeforeRestore.contains(number)
+    {
       if [.removeStoreFile, .restoreStoreCopy].contains(step) {
         model.lostWithStoreFile.insert(number)
       }
@@ -452,6 +465,13 @@ struct LedgerModelTests {
 
   @Test("the findings the first version failed, as sequences")
   func findings() throws {
+    // A copy of the store taken while a purchase was in flight, put back after a store reset cut
+    // that purchase short and a later one was credited: the store completes it, the wallet took it
+    // for settled and finishes it uncredited, and nothing else is lost or credited twice.
+    try run([
+      .buy(credits: 5, quantity: 2), .wait(milliseconds: 1_000), .saveStoreCopy, .failedBuy, .storeReset,
+      .wait(milliseconds: 10_000), .restoreStoreCopy,
+    ])
     // An Ask to Buy approved after 21 other purchases: the approval's finish pruned the history.
     try run(
       [.set("latency", "instant"), .set("askToBuy", "on"), .buy(credits: 5, quantity: 1), .set("askToBuy", "off")]

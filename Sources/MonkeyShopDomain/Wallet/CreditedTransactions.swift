@@ -9,7 +9,8 @@
 /// an older copy that lists a credited transaction as unfinished again, and only this record keeps
 /// it from being credited twice. The price of forgetting failures: a failed payment that an older
 /// copy of the store brings back as deferred is taken for settled, and never credited, on the side
-/// of never crediting twice.
+/// of never crediting twice. So is a payment the store stopped listing before it was settled (a
+/// store reset during its purchase) that an older copy of the store brings back.
 public struct CreditedTransactions: Equatable, Sendable {
   /// Every transaction numbered up to here is settled, but for `uncredited`.
   public private(set) var through = 0
