@@ -54,14 +54,10 @@ extension DataFolder {
         }
         queue.outgoing[index] = notification
       }
+      // Appended after the waiting ones: each waits in the file, not in store.json, until the
+      // sender takes it (`takeWaiting`).
       let log = NotificationLog(folder: folder, path: path, name: NotificationLog.notificationsName)
-      let (offsets, length) = try log.append(queue.outgoing, committed: queue.notificationsLength)
-      for (notification, offset) in zip(queue.outgoing, offsets) {
-        var pending = PendingNotification(notification)
-        pending.offset = offset
-        queue.pending.append(pending)
-      }
-      queue.notificationsLength = length
+      queue.notificationsLength = try log.append(queue.outgoing, committed: queue.notificationsLength).length
       queue.outgoing = []
     }
     if !queue.finishing.isEmpty {
@@ -122,7 +118,9 @@ extension DataFolder {
           try log.lines(from: 0, committed: queue.notificationsLength) { offset, line in
             guard mentions(line) else { return true }
             let notification = try log.decode(ServerNotification.self, line, at: offset)
-            let waiting = pending[notification.number]
+            let waiting =
+              pending[notification.number]
+              ?? (offset >= queue.waitingOffset ? PendingNotification(notification, at: offset) : nil)
             listings.append(
               NotificationListing(
                 notification: notification,
@@ -163,7 +161,14 @@ extension DataFolder {
   /// What the sender has to do now: the notifications due, each with its signed payload read from
   /// its line (the file is not read whole), the URL and the retry rule.
   public func notificationWork(at now: Date) throws -> NotificationWork {
-    let store = try readStore()
+    var store = try readStore()
+    if store.notifications.url != nil, store.notifications.waitingOffset < store.notifications.notificationsLength {
+      // New ones join those about to be tried; those waiting for a retry do not hold them back.
+      let unattempted = store.notifications.pending.count { $0.sendAttempts.isEmpty }
+      if unattempted < Self.takenAtOnce, try takeWaiting(upTo: Self.takenAtOnce - unattempted) {
+        store = try readStore()
+      }
+    }
     let queue = store.notifications
     var work = NotificationWork(url: queue.url, retry: store.conditions.notificationRetry, due: [], nextDate: nil)
     guard queue.url != nil else { return work }
@@ -196,8 +201,56 @@ extension DataFolder {
   @discardableResult
   public func recordSendAttempt(_ attempt: SendAttempt, number: Int) throws -> PendingNotification? {
     try update { store, _ in
-      store.notifications.recordAttempt(attempt, number: number, retry: store.conditions.notificationRetry)
+      if !store.notifications.pending.contains(where: { $0.number == number }) {
+        try takeWaiting(into: &store.notifications, upTo: .max, through: number)
+      }
+      return store.notifications.recordAttempt(attempt, number: number, retry: store.conditions.notificationRetry)
     }
+  }
+
+  /// How many notifications not yet attempted the sender keeps in `store.json` at once: a few
+  /// rounds of its connections, so `pending` stays small while it works through thousands.
+  static let takenAtOnce = 64
+
+  /// Takes up to `count` notifications waiting in the file into `pending`, under the lock. False
+  /// when there were none (another sender took them).
+  private func takeWaiting(upTo count: Int) throws -> Bool {
+    try update { store, _ in try takeWaiting(into: &store.notifications, upTo: count) }
+  }
+
+  /// Reads the waiting notifications from `waitingOffset` on, up to `count` or through the one
+  /// numbered `number`, and takes them into `pending`. False when none waited.
+  @discardableResult
+  private func takeWaiting(
+    into queue: inout MonkeyShopDomain.NotificationQueue, upTo count: Int, through number: Int? = nil
+  ) throws
+    -> Bool
+  {
+    guard queue.waitingOffset < queue.notificationsLength else { return false }
+    let committed = queue.notificationsLength
+    let (taken, end) =
+      try opened { folder throws(DataFileError) -> ([PendingNotification], Int) in
+        do {
+          let log = logs(folder).notifications
+          var taken: [PendingNotification] = []
+          var end = committed
+          try log.lines(from: queue.waitingOffset, committed: committed) { offset, line in
+            guard taken.count < count, taken.last.map({ $0.number != number }) ?? true else {
+              end = offset
+              return false
+            }
+            taken.append(PendingNotification(try log.decode(ServerNotification.self, line, at: offset), at: offset))
+            return true
+          }
+          return (taken, end)
+        } catch let error as DataFileError {
+          throw error
+        } catch {
+          throw DataFileError(path: path, problem: "\(error)")
+        }
+      } ?? ([], committed)
+    queue.take(taken, through: end)
+    return !taken.isEmpty
   }
 
   /// `store set notificationURL`: nil turns notifications off (they wait).

@@ -310,15 +310,17 @@ struct NotificationRetryTests {
 @Suite("App Store Server Notifications in the data folder", .tags(.pure))
 struct NotificationFilesTests {
   @Test(
-    "a notification is written with the change that makes it: signed, in notifications.jsonl, waiting in store.json")
+    "a notification is written with the change that makes it: signed, waiting in notifications.jsonl")
   func sameWrite() throws {
     try withDataFolder { folder in
       let bought = try buy(folder)
       let store = try folder.readStore()
-      #expect(store.notifications.pending.map(\.notificationType) == [.oneTimeCharge])
-      #expect(store.notifications.pending[0].signed && store.notifications.pending[0].offset == 0)
+      // It waits in the file, where the waiting ones start: store.json lists none.
+      #expect(store.notifications.pending.isEmpty && store.notifications.waitingOffset == 0)
       let (listings, _) = try folder.readNotifications()
       let listed = try #require(listings.first)
+      #expect(listed.notification.notificationType == .oneTimeCharge)
+      #expect(listed.pending?.signed == true && listed.pending?.offset == 0 && listed.sendAttempts.isEmpty)
       let signed = try payload(listed.notification.signedPayload)
       #expect(signed["notificationType"] as? String == "ONE_TIME_CHARGE")
       let data = try #require(signed["data"] as? [String: Any])
@@ -344,7 +346,7 @@ struct NotificationFilesTests {
       try buy(folder, at: 1)
       let (listings, store) = try folder.readNotifications()
       #expect(listings.map(\.notification.number) == [1, 2])
-      #expect(store.notifications.pending.last?.offset == committed)
+      #expect(listings.last?.pending?.offset == committed)
       let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
       #expect(size == store.notifications.notificationsLength)
     }
@@ -379,6 +381,88 @@ struct NotificationFilesTests {
       let notificationsFile = try #require(
         try FileManager.default.attributesOfItem(atPath: folder.path + "/notifications.jsonl")[.size] as? Int)
       #expect(notificationsFile == store.notifications.notificationsLength)
+    }
+  }
+
+  @Test(
+    "notifications nobody sends wait in notifications.jsonl: store.json stays the same size however many wait, and the sender takes them a batch at a time, in order"
+  )
+  func waitingStayInTheFile() throws {
+    try withDataFolder { folder in
+      let size = { try #require(try FileManager.default.attributesOfItem(atPath: folder.storePath)[.size] as? Int) }
+      func buyAndFinish(at seconds: Double) throws {
+        let bought = try buy(folder, at: seconds)
+        _ = try folder.changeStore(catalog: catalog) { try $0.finish(bought.id) }
+      }
+      // No notificationURL: every purchase's ONE_TIME_CHARGE waits.
+      for index in 0..<30 { try buyAndFinish(at: Double(index)) }
+      let small = try size()
+      for index in 30..<150 { try buyAndFinish(at: Double(index)) }
+      let afterPurchases = try size()
+      #expect(afterPurchases - small < 256, "store.json grew from \(small) to \(afterPurchases) bytes")
+      // A URL set and no server running: TEST notifications wait too.
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      for _ in 1...50 { _ = try folder.requestTestNotification(catalog: catalog, at: t0) }
+      let afterTests = try size()
+      #expect(afterTests - small < 512, "store.json grew from \(small) to \(afterTests) bytes")
+      let waiting = try folder.readNotifications().notifications
+      #expect(waiting.count == 200 && waiting.allSatisfy { $0.pending != nil && $0.sendAttempts.isEmpty })
+      #expect(waiting.first?.waitsFor(url: "http://127.0.0.1:9/") == "waiting for `monkeyshop server` to deliver")
+      // The sender works through them: never more than a batch in store.json, oldest first.
+      var sent: [Int] = []
+      while true {
+        let work = try folder.notificationWork(at: t0)
+        guard !work.due.isEmpty else { break }
+        #expect(try folder.readStore().notifications.pending.count <= DataFolder.takenAtOnce)
+        for delivery in work.due {
+          sent.append(delivery.pending.number)
+          try folder.recordSendAttempt(attempt(.success, at: 1, status: 200), number: delivery.pending.number)
+        }
+      }
+      #expect(sent == Array(1...200))
+      let (listings, store) = try folder.readNotifications()
+      #expect(listings.allSatisfy(\.delivered) && store.notifications.pending.isEmpty)
+      #expect(store.notifications.waitingOffset == store.notifications.notificationsLength)
+    }
+  }
+
+  @Test(
+    "a store.json written when store.json listed every waiting notification still sends each once; a waitingOffset past the file is refused"
+  )
+  func waitingOffsetRead() throws {
+    try withDataFolder { folder in
+      try buy(folder)
+      try buy(folder, at: 1)
+      let url = URL(fileURLWithPath: folder.storePath)
+      func rewrite(_ change: (inout [String: Any]) throws -> Void) throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var queue = try #require(object["notifications"] as? [String: Any])
+        try change(&queue)
+        object["notifications"] = queue
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+      }
+      // As an earlier monkeyshop wrote it: both in `pending`, no `waitingOffset`.
+      let encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .secondsSince1970
+      let listed = try folder.readNotifications().notifications.compactMap(\.pending)
+      let earlier = try JSONSerialization.jsonObject(with: encoder.encode(listed))
+      try rewrite {
+        $0["pending"] = earlier
+        $0["waitingOffset"] = nil
+      }
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      #expect(try folder.notificationWork(at: t0).due.map(\.pending.number) == [1, 2])
+      #expect(try folder.readStore().notifications.pending.map(\.number) == [1, 2])
+      var length = 0
+      try rewrite {
+        length = try #require($0["notificationsLength"] as? Int)
+        $0["waitingOffset"] = length + 1
+      }
+      #expect {
+        try folder.readStore()
+      } throws: { error in
+        "\(error)".contains("waitingOffset") && "\(error)".contains("notificationsLength (\(length))")
+      }
     }
   }
 
@@ -429,7 +513,7 @@ struct NotificationFilesTests {
       try folder.setNotificationURL("http://127.0.0.1:9/")
       let token = try #require(try folder.requestTestNotification(catalog: catalog, at: t0)?.testNotificationToken)
       #expect(try folder.testNotificationStatus(token: token) == .notFound)
-      let number = try #require(try folder.readStore().notifications.pending.first?.number)
+      let number = try #require(try folder.notificationWork(at: t0).due.first?.pending.number)
       try folder.recordSendAttempt(attempt(.success, at: 1, status: 200), number: number)
       guard case .found(let status) = try folder.testNotificationStatus(token: token) else {
         Issue.record("no status for \(token)")

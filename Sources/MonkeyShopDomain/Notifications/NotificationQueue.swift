@@ -64,6 +64,12 @@ public struct PendingNotification: Codable, Equatable, Sendable {
     sendAttempts = []
   }
 
+  /// One read back from its line in `notifications.jsonl`, starting at `offset`.
+  public init(_ notification: ServerNotification, at offset: Int) {
+    self.init(notification)
+    self.offset = offset
+  }
+
   /// Due for an attempt at `now`.
   public func isDue(at now: Date) -> Bool { signed && (nextAttemptDate.map { $0 <= now } ?? true) }
 }
@@ -149,6 +155,13 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
   /// bytes past it belong to a change that was never written (a crash), and are cut off.
   public var notificationsLength = 0
   public var attemptsLength = 0
+  /// Where the notifications not yet taken for sending start in `notifications.jsonl`: every line
+  /// from here to `notificationsLength` waits for its first attempt without being listed in
+  /// `pending`, so a store whose notifications nobody sends (no notificationURL, no server running)
+  /// stays the same size however many it makes. The sender takes them into `pending` a batch at a
+  /// time.
+  public var waitingOffset = 0
+  /// The notifications taken for sending: attempted, or about to be.
   public var pending: [PendingNotification] = []
   public var refundRequests: [RefundRequest] = []
   /// Made by this change, for the storage to sign and append; never in `store.json`.
@@ -159,12 +172,38 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
   public init() {}
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case url, lastNumber, notificationsLength, attemptsLength, pending, refundRequests
+    case url, lastNumber, notificationsLength, attemptsLength, waitingOffset, pending, refundRequests
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    url = try container.decodeIfPresent(String.self, forKey: .url)
+    lastNumber = try container.decode(Int.self, forKey: .lastNumber)
+    notificationsLength = try container.decode(Int.self, forKey: .notificationsLength)
+    attemptsLength = try container.decode(Int.self, forKey: .attemptsLength)
+    // A store written before the waiting ones were left in the file lists all of them in `pending`.
+    waitingOffset = try container.decodeIfPresent(Int.self, forKey: .waitingOffset) ?? notificationsLength
+    guard (0...max(0, notificationsLength)).contains(waitingOffset) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .waitingOffset, in: container,
+        debugDescription:
+          "is \(waitingOffset), expected a whole number from 0 to notificationsLength (\(notificationsLength))")
+    }
+    pending = try container.decode([PendingNotification].self, forKey: .pending)
+    refundRequests = try container.decode([RefundRequest].self, forKey: .refundRequests)
+  }
+
+  /// Takes the waiting notifications read from the file (each with where its line starts) into
+  /// `pending`; `end`: where the line after the last one taken starts.
+  public mutating func take(_ waiting: [PendingNotification], through end: Int) {
+    pending += waiting
+    waitingOffset = end
   }
 
   public static func == (lhs: NotificationQueue, rhs: NotificationQueue) -> Bool {
     lhs.url == rhs.url && lhs.lastNumber == rhs.lastNumber && lhs.notificationsLength == rhs.notificationsLength
-      && lhs.attemptsLength == rhs.attemptsLength && lhs.pending == rhs.pending
+      && lhs.attemptsLength == rhs.attemptsLength && lhs.waitingOffset == rhs.waitingOffset
+      && lhs.pending == rhs.pending
       && lhs.refundRequests == rhs.refundRequests && lhs.outgoing.isEmpty == rhs.outgoing.isEmpty
       && lhs.finishing.isEmpty == rhs.finishing.isEmpty
   }
