@@ -205,10 +205,11 @@ public final class MemoryStorage: ShopStorage {
   public func read() throws(DataFileError) -> (store: StoreState, wallet: Wallet) { (store, wallet) }
 
   public func readNotifications(about id: String) throws -> [NotificationListing] {
+    // Nothing sends from memory: each waits, in `pending` only when a test put it there.
     let pending = Dictionary(store.notifications.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
     return notifications.filter { $0.transactionID == id }.map {
-      NotificationListing(
-        notification: $0, sendAttempts: pending[$0.number]?.sendAttempts ?? [], pending: pending[$0.number])
+      let waiting = pending[$0.number] ?? PendingNotification($0)
+      return NotificationListing(notification: $0, sendAttempts: waiting.sendAttempts, pending: waiting)
     }
   }
 
@@ -237,11 +238,8 @@ public final class MemoryStorage: ShopStorage {
     TransactionNumbers.remember(newStore, in: &newWallet)
     let leaving = newStore.leaving
     newStore.leaving = []
-    // Notifications: kept here unsigned, waiting, as the data folder keeps them signed.
-    for notification in newStore.notifications.outgoing {
-      notifications.append(notification)
-      newStore.notifications.pending.append(PendingNotification(notification))
-    }
+    // Notifications: kept here unsigned, waiting, as the data folder keeps them signed in its file.
+    notifications += newStore.notifications.outgoing
     newStore.notifications.outgoing = []
     newStore.notifications.finishing = []
     if newWallet != wallet {
