@@ -29,8 +29,11 @@ public enum EventLoop {
 
   /// Calls `app.start(now:)`, then loops until `app.isFinished` or a termination signal. The terminal
   /// must be started; it is left started, so the caller stops it (and exits) afterwards.
+  /// `environment`: the process's, read once by the caller (it chooses how the folder is watched).
   @discardableResult
-  public static func run(app: some TerminalApp, terminal: Terminal, clock: () -> Date = Date.init) -> Outcome {
+  public static func run(
+    app: some TerminalApp, terminal: Terminal, environment: [String: String], clock: () -> Date = Date.init
+  ) -> Outcome {
     app.start(now: clock())
     perform(app.takeScreenRequests(), on: terminal)
     var size = terminal.size
@@ -41,7 +44,7 @@ public enum EventLoop {
       size = terminal.size
       app.resized(size, now: clock())
     }
-    let folderWatch = FolderWatch(path: app.watchedFolder)
+    let folderWatch = FolderWatch(path: app.watchedFolder, environment: environment)
     var needsDraw = true
     while !app.isFinished {
       if needsDraw {

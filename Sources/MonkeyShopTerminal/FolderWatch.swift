@@ -33,7 +33,7 @@ final class FolderWatch {
   private let backend: Backend
 
   /// Nil when there is no folder to watch (or inotify cannot be had, where it is the method).
-  init?(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  init?(path: String?, environment: [String: String]) {
     guard let path, !path.isEmpty else { return nil }
     switch Self.method(environment: environment) {
     case .inotify:

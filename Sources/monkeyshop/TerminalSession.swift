@@ -18,7 +18,7 @@ func runInTerminal(_ app: some TerminalApp, dataFolder: DataFolder, cast: LiveCa
     cast.colours = terminal.showsColours
     terminal.onFrame = cast.record
   }
-  let outcome = EventLoop.run(app: app, terminal: terminal)
+  let outcome = EventLoop.run(app: app, terminal: terminal, environment: ProcessEnvironment.values)
   terminal.stop()
   cast?.finish()
   if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }

@@ -61,7 +61,7 @@ struct FolderWatchTests {
 
   @Test("no folder to watch, no watch")
   func noFolder() {
-    #expect(FolderWatch(path: nil) == nil)
+    #expect(FolderWatch(path: nil, environment: [:]) == nil)
     #expect(FolderWatch(path: "", environment: ["MONKEYSHOP_FOLDER_WATCH": "poll"]) == nil)
   }
 
