@@ -141,6 +141,13 @@ private let badCatalogs: [BadCatalog] = [
   .first("title not a string", key: "localizations.en.title") {
     $0["localizations"] = ["en": ["title": 5, "description": "Credits"]]
   },
+  .first("title of spaces", key: "localizations.en.title") {
+    $0["localizations"] = ["en": ["title": " \u{3000}\t", "description": "Credits"]]
+  },
+  // Nothing would show in the storefront's row: the rule `.storekit` files are converted by.
+  .first("title of line breaks", key: "localizations.en.title") {
+    $0["localizations"] = ["en": ["title": "\n\r\n", "description": "Credits"]]
+  },
   .first("prices missing", key: "prices") { $0["prices"] = nil },
   .first("prices not a dictionary", key: "prices") { $0["prices"] = "0.99" },
   .prices("unknown storefront", key: "prices.XYZ") { $0["XYZ"] = "1.00" },

@@ -273,9 +273,10 @@ public enum CatalogLoader {
       return flag
     }
 
-    /// Whether nothing is left of `text` once `trimmingCharacters(in: .whitespaces)` has trimmed
-    /// it.
-    static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(isSpace) }
+    /// Whether `text` would show nothing: only white space, line breaks included (Unicode's
+    /// White_Space, which `Character.isWhitespace` holds to). The one rule for a catalog's strings
+    /// and a `.storekit` file's names and descriptions.
+    static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
 
     /// `text.trimmingCharacters(in: .whitespaces)`.
     static func trimmed(_ text: String) -> String {

@@ -144,7 +144,7 @@ extension StoreKitConfiguration {
     return (chosen, notes)
   }
 
-  static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
+  static func isBlank(_ text: String) -> Bool { CatalogLoader.Reader.isBlank(text) }
 
   /// What the conversion left out or stood in for, in the file's order: for `catalog import` and
   /// `catalog check` to report.
