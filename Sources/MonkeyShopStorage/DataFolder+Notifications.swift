@@ -163,8 +163,9 @@ extension DataFolder {
   public func notificationWork(at now: Date) throws -> NotificationWork {
     var store = try readStore()
     if store.notifications.url != nil, store.notifications.waitingOffset < store.notifications.notificationsLength {
-      // New ones join those about to be tried; those waiting for a retry do not hold them back.
-      let unattempted = store.notifications.pending.count { $0.sendAttempts.isEmpty }
+      // New ones join those about to be tried; those waiting for a retry, or never to be sent
+      // (unsigned), do not hold them back.
+      let unattempted = store.notifications.pending.count { $0.signed && $0.sendAttempts.isEmpty }
       if unattempted < Self.takenAtOnce, try takeWaiting(upTo: Self.takenAtOnce - unattempted) {
         store = try readStore()
       }
