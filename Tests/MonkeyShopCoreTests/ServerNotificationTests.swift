@@ -428,6 +428,23 @@ struct NotificationFilesTests {
     }
   }
 
+  @Test("notifications a folder could not sign, never sent, do not hold back a signed one behind them")
+  func unsignedDoNotHoldBack() throws {
+    try withDataFolder { folder in
+      let signer = folder.signer
+      folder.signer = nil
+      for index in 0..<(DataFolder.takenAtOnce + 6) { try buy(folder, at: Double(index)) }
+      folder.signer = signer
+      let signed = try buy(folder, at: 100)
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      var due: [String?] = []
+      for _ in 1...3 where due.isEmpty {
+        due = try folder.notificationWork(at: t0).due.map(\.pending.transactionID)
+      }
+      #expect(due == [signed.id])
+    }
+  }
+
   @Test(
     "a store.json written when store.json listed every waiting notification still sends each once; a waitingOffset past the file is refused"
   )
