@@ -79,11 +79,13 @@ public struct KeyBinding: Sendable {
   /// The binding as the hint bar and an overlay's footer name it now: its hint is what the key does
   /// in this shop.
   func hinted(in model: ShopModel) -> KeyBinding {
-    let keys = keys.filter { !model.keysTaken.contains($0) }
-    guard let now = hintNow(model) else {
-      return KeyBinding(keys, action, context, hint: hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
-    }
-    return KeyBinding(keys, action, context, hint: now, help: help, inHintBar: inHintBar, whyNot: whyNot)
+    let now = hintNow(model)
+    // Almost always the binding as it is: no key taken (only the walkthrough player takes any),
+    // no other words. A copy of it is made only when one of them changes.
+    let taken = !model.keysTaken.isEmpty && keys.contains { model.keysTaken.contains($0) }
+    guard now != nil || taken else { return self }
+    let keys = taken ? keys.filter { !model.keysTaken.contains($0) } : keys
+    return KeyBinding(keys, action, context, hint: now ?? hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 
   /// Whether it acts while the screen is too small to show anything but the size it needs: quitting
