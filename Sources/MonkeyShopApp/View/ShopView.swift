@@ -6,7 +6,8 @@ import MonkeyShopDomain
 public struct ShopView {
   let model: ShopModel
   let room: Room
-  var words: Words { model.words }
+  /// The model's words, kept: read on nearly every row.
+  let words: Words
 
   /// The rows the storefront is drawn in.
   public enum Room: Equatable, Sendable {
@@ -21,6 +22,7 @@ public struct ShopView {
   public init(model: ShopModel, room: Room = .screen) {
     self.model = model
     self.room = room
+    self.words = model.words
   }
 
   public func draw(on canvas: inout some Canvas) {
