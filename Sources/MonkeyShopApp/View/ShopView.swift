@@ -91,11 +91,10 @@ public struct ShopView {
     var y = layout.firstProductY
     // One price column for every row: the widest button decides it, so a row's price and another's
     // "Owned" (購入済み, wider than its button is narrower) start in the same column.
-    let buttons = products.map(button)
-    let buttonWidth = buttons.map(\.width).max() ?? 0
+    let buttonWidth = ButtonColumn.width(in: model) { button($0).width }
     for index in layout.shownProducts {
       drawProduct(
-        products[index], button: buttons[index], selected: index == model.selection, on: &canvas, y: y,
+        products[index], button: button(products[index]), selected: index == model.selection, on: &canvas, y: y,
         width: width, buttonWidth: buttonWidth)
       y += 2
     }
