@@ -58,12 +58,12 @@ public struct KeyBinding: Sendable {
   /// Shown in the hint bar (navigation keys are left to help).
   public let inHintBar: Bool
   /// The hint bar's label when the key does something else now than `hint` says (Enter on the
-  /// payment sheet of a product owned already gets it again); nil: `hint`.
-  public let hintNow: @Sendable (ShopModel) -> Phrase?
+  /// payment sheet of a product owned already gets it again); nil, or none: `hint`.
+  public let hintNow: (@Sendable (ShopModel) -> Phrase?)?
 
   init(
     _ keys: [Key], _ action: ShopAction, _ context: KeyContext, hint: Phrase, help: Phrase,
-    inHintBar: Bool = true, hintNow: @escaping @Sendable (ShopModel) -> Phrase? = { _ in nil },
+    inHintBar: Bool = true, hintNow: (@Sendable (ShopModel) -> Phrase?)? = nil,
     whyNot: @escaping @Sendable (ShopModel) -> Reason? = { _ in nil }
   ) {
     self.keys = keys
@@ -79,11 +79,13 @@ public struct KeyBinding: Sendable {
   /// The binding as the hint bar and an overlay's footer name it now: its hint is what the key does
   /// in this shop.
   func hinted(in model: ShopModel) -> KeyBinding {
-    let keys = keys.filter { !model.keysTaken.contains($0) }
-    guard let now = hintNow(model) else {
-      return KeyBinding(keys, action, context, hint: hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
-    }
-    return KeyBinding(keys, action, context, hint: now, help: help, inHintBar: inHintBar, whyNot: whyNot)
+    let now = hintNow?(model)
+    // Almost always the binding as it is: no key taken (only the walkthrough player takes any),
+    // no other words. A copy of it is made only when one of them changes.
+    let taken = !model.keysTaken.isEmpty && keys.contains { model.keysTaken.contains($0) }
+    guard now != nil || taken else { return self }
+    let keys = taken ? keys.filter { !model.keysTaken.contains($0) } : keys
+    return KeyBinding(keys, action, context, hint: now ?? hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 
   /// Whether it acts while the screen is too small to show anything but the size it needs: quitting
@@ -317,8 +319,12 @@ public enum KeyMap {
   }
 
   public static func bindings(in context: KeyContext) -> [KeyBinding] {
-    bindings.filter { $0.context == context }
+    byContext[context] ?? []
   }
+
+  /// The table's bindings by part of the screen, each in the table's order: sorted out once, not
+  /// every time the hint bar is drawn.
+  private static let byContext = Dictionary(grouping: bindings, by: \.context)
 
   /// Help's lines for a part of the screen: each binding with its keys, a "next" sharing the line
   /// of the "previous" before it (whose words name both), so help fits 80×24.

@@ -46,8 +46,12 @@ extension ShopModel {
   /// help itself), each named by what it does now.
   public var activeBindings: [KeyBinding] {
     let everywhere = keyContext == .help ? [] : KeyMap.bindings(in: .global)
-    return (KeyMap.bindings(in: keyContext) + everywhere).filter { $0.inHintBar && $0.whyNot(self) == nil }
-      .map { $0.hinted(in: self) }.filter { !$0.keys.isEmpty }
+    var active: [KeyBinding] = []
+    for binding in KeyMap.bindings(in: keyContext) + everywhere where binding.inHintBar && binding.whyNot(self) == nil {
+      let hinted = binding.hinted(in: self)
+      if !hinted.keys.isEmpty { active.append(hinted) }
+    }
+    return active
   }
 
   /// Whether the payment sheet open is for a product owned already: its Buy gets the product again,

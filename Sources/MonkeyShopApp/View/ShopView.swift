@@ -6,7 +6,8 @@ import MonkeyShopDomain
 public struct ShopView {
   let model: ShopModel
   let room: Room
-  var words: Words { model.words }
+  /// The model's words, kept: read on nearly every row.
+  let words: Words
 
   /// The rows the storefront is drawn in.
   public enum Room: Equatable, Sendable {
@@ -21,6 +22,7 @@ public struct ShopView {
   public init(model: ShopModel, room: Room = .screen) {
     self.model = model
     self.room = room
+    self.words = model.words
   }
 
   public func draw(on canvas: inout some Canvas) {
@@ -89,11 +91,10 @@ public struct ShopView {
     var y = layout.firstProductY
     // One price column for every row: the widest button decides it, so a row's price and another's
     // "Owned" (購入済み, wider than its button is narrower) start in the same column.
-    let buttons = products.map(buttonText)
-    let buttonWidth = buttons.map(TextWidth.of).max() ?? 0
+    let buttonWidth = ButtonColumn.width(in: model) { button($0).width }
     for index in layout.shownProducts {
       drawProduct(
-        products[index], button: buttons[index], selected: index == model.selection, on: &canvas, y: y,
+        products[index], button: button(products[index]), selected: index == model.selection, on: &canvas, y: y,
         width: width, buttonWidth: buttonWidth)
       y += 2
     }
@@ -107,21 +108,32 @@ public struct ShopView {
     }
   }
 
+  /// A product row's button, worked out once a frame: what it offers, whether the product is
+  /// owned, its text and its width.
+  private struct RowButton {
+    var buyButton: BuyButton
+    var owned: Bool
+    var text: String
+    var width: Int
+  }
+
   /// A product's button: `[ Buy $0.99 ]`. An owned non-consumable can be bought again, as in the
   /// App Store, and is not charged again.
-  private func buttonText(_ product: Product) -> String {
+  private func button(_ product: Product) -> RowButton {
     let buyButton = model.buyButton(product)
     let owned = model.owned.owns(product.productIdentifier)
-    return "[ \(owned && buyButton.isBuy ? words.getAgain : words.buyButton(buyButton)) ]"
+    let text = "[ \(owned && buyButton.isBuy ? words.getAgain : words.buyButton(buyButton)) ]"
+    return RowButton(buyButton: buyButton, owned: owned, text: text, width: TextWidth.of(text))
   }
 
   private func drawProduct(
-    _ product: Product, button: String, selected: Bool, on canvas: inout some Canvas, y: Int, width: Int,
-    buttonWidth: Int
+    _ product: Product, button rowButton: RowButton, selected: Bool, on canvas: inout some Canvas, y: Int,
+    width: Int, buttonWidth: Int
   ) {
     let text = product.localization(words.language.rawValue)
-    let buyButton = model.buyButton(product)
-    let owned = model.owned.owns(product.productIdentifier)
+    let buyButton = rowButton.buyButton
+    let owned = rowButton.owned
+    let button = rowButton.text
     // Each row keeps its own quantity: shown on the selected row, and on any other set above 1,
     // since that row's buy key pays for it. A non-consumable is bought one at a time: none shown.
     let rowQuantity = model.quantity(for: product)
@@ -141,7 +153,7 @@ public struct ShopView {
         ? product.displayPrice(in: model.storefront) ?? "—" : ""
     }
     let priceWidth = 12
-    let titleWidth = max(8, width - (rightWidth - TextWidth.of(button) + buttonWidth) - priceWidth - 4)
+    let titleWidth = max(8, width - (rightWidth - rowButton.width + buttonWidth) - priceWidth - 4)
     let marker = selected ? "▶ " : "  "
     let lineStyle = selected ? Style.focus : Style(bold: true)
     canvas.put(marker + TextWidth.fit(text.title, to: titleWidth), x: 0, y: y, style: lineStyle)
