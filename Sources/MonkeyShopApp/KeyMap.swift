@@ -79,7 +79,7 @@ public struct KeyBinding: Sendable {
   /// The binding as the hint bar and an overlay's footer name it now: its hint is what the key does
   /// in this shop.
   func hinted(in model: ShopModel) -> KeyBinding {
-    let keys = keys.filter { !model.keysTaken.contains($0) }
+    let keys = keys.filter { model.keysTaken[context]?.contains($0) != true }
     guard let now = hintNow(model) else {
       return KeyBinding(keys, action, context, hint: hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
     }
@@ -321,11 +321,15 @@ public enum KeyMap {
   }
 
   /// Help's lines for a part of the screen: each binding with its keys, a "next" sharing the line
-  /// of the "previous" before it (whose words name both), so help fits 80×24.
-  public static func helpLines(in context: KeyContext) -> [(keys: String, help: Phrase)] {
+  /// of the "previous" before it (whose words name both), so help fits 80×24. Keys `taken` by
+  /// another part of the screen are left out, and a binding left with none.
+  public static func helpLines(in context: KeyContext, without taken: Set<Key> = []) -> [(keys: String, help: Phrase)] {
     var lines: [(keys: String, help: Phrase)] = []
     var previous: KeyBinding?
-    for binding in bindings(in: context) {
+    let bindings = bindings(in: context).map {
+      KeyBinding($0.keys.filter { !taken.contains($0) }, $0.action, $0.context, hint: $0.hint, help: $0.help)
+    }
+    for binding in bindings where !binding.keys.isEmpty {
       if binding.action == .selectNext, previous?.action == .selectPrevious, let last = lines.popLast() {
         lines.append((last.keys + " " + binding.keyLabel, last.help))
       } else {

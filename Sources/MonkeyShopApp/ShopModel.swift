@@ -72,10 +72,11 @@ public struct ShopModel: Sendable {
   /// Model time: whole milliseconds since launch, as the last message said.
   public internal(set) var now = 0
 
-  /// Keys another part of the screen takes before the storefront (the walkthrough player's Enter
-  /// and Space in free play, where they step no more): the hint bar and an overlay's footer name
-  /// the storefront's other key for the same action (`y buy` on the payment sheet).
-  public var keysTaken: Set<Key> = []
+  /// Keys another part of the screen takes before the storefront, by the part of the storefront
+  /// where it takes them (the walkthrough player's Enter and Space on the storefront and the
+  /// payment sheet in free play, where they step no more): the hint bar, an overlay's footer and
+  /// help name only the storefront's other key for the same action (`y buy` on the payment sheet).
+  public var keysTaken: [KeyContext: Set<Key>] = [:]
   public internal(set) var store = StoreState()
   /// Every transaction as read when the transaction manager last opened (the history included).
   public internal(set) var transactionHistory: [StoreTransaction] = []

@@ -205,12 +205,13 @@ extension PlayerModel {
     return shop
   }
 
-  /// The storefront's keys the player takes now: in free play, Enter and Space where they would
-  /// buy or confirm a payment (they step no more), so the storefront names its other key there.
-  var keysTakenFromShop: Set<Key> {
-    guard keyContext == .freePlay else { return [] }
-    let taken = PlayerKeys.bindings(in: .freePlay).filter { $0.action == .walkthroughOver && $0.whyNot(self) == nil }
-    return Set(taken.flatMap(\.keys))
+  /// The storefront's keys the player takes now, by the part of the storefront: in free play,
+  /// Enter and Space where they would buy or confirm a payment (they step no more), so the
+  /// storefront's hint bar, footers and help name its other key there.
+  var keysTakenFromShop: [KeyContext: Set<Key>] {
+    guard keyContext == .freePlay else { return [:] }
+    let over = Set(PlayerKeys.bindings(in: .freePlay).filter { $0.action == .walkthroughOver }.flatMap(\.keys))
+    return Dictionary(uniqueKeysWithValues: PlayerKeys.stepKeysOverIn.map { ($0, over) })
   }
 
   /// The failure's rows in the band, its spaces as written.

@@ -186,6 +186,22 @@ struct WalkthroughPlayerKeysTests {
     #expect(!main.contains("Enter"), "\(main)")
   }
 
+  /// In free play the storefront's help lists the keys as they act there: b buys and y confirms,
+  /// not Enter, which steps no more; the panels where Enter is the storefront's still list it.
+  @Test func freePlaysHelpListsTheKeysAsTheyAct() throws {
+    let size = ScreenSize(width: 120, height: 60)
+    let player = try player("buy-5", size: size)
+    step(player, to: player.walkthrough.steps.count)
+    #expect(player.isFreePlay)
+    player.handle(.character("?"), now: now)
+    let help = above(screen(player, size))
+    let text = help.joined(separator: "\n")
+    #expect(!text.contains("Enter/b") && !text.contains("Enter/y"), "\(text)")
+    #expect(help.contains { $0.contains("│ b ") && $0.contains("buy the selected product") }, "\(text)")
+    #expect(help.contains { $0.contains(" y ") && $0.contains("confirm the purchase") }, "\(text)")
+    #expect(text.contains("→/Enter") && text.contains("Enter/i"), "\(text)")
+  }
+
   /// At 80×24 the three products show above the band while the log keeps its newest lines.
   @Test func everyProductShowsAboveTheBand() throws {
     let player = try player("buy-5")
