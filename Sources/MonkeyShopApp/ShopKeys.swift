@@ -75,6 +75,8 @@ extension ShopModel {
     case .productsFailed:
       if case .failed = products { return false }
       return true
+    case .conditionSet(let condition, let value):
+      return condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront) != value
     default:
       return false
     }

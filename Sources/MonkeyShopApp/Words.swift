@@ -165,6 +165,10 @@ public struct Words: Sendable {
         "承認待ち (承認と購入) 支払い \(id): \(key(.openTransactions)) で承認または拒否")
     case .spent(let balance):
       return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
+    case .conditionSet(let condition, let value):
+      let name = conditionName(condition)
+      let shown = conditionValue(condition, value)
+      return say("\(name) is now \(shown)", "\(name)を「\(shown)」にしました")
     case .appSwitched(let storeKit):
       return say(
         "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",

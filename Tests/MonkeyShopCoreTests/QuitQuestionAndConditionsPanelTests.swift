@@ -49,6 +49,25 @@ import Testing
     #expect(box.contains { $0.contains(last) }, "\(shop.screen())")
   }
 
+  /// A value changed in the panel: its status says what changed, not why an earlier key did nothing.
+  @Test(arguments: [Language.en, .ja])
+  func changingAValueSaysWhatChanged(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("c")
+    shop.press(.up)
+    shop.press(.right)
+    let box = Self.insideBox(shop.screen())
+    let first = language == .ja ? "先頭の条件です" : "the first condition is selected"
+    let changed = language == .ja ? "購入を「制限中」にしました" : "purchases is now RESTRICTED"
+    #expect(!box.contains { $0.contains(first) }, "\(shop.screen())")
+    #expect(box.contains { $0.contains(changed) }, "\(shop.screen())")
+    // Changed back: the status follows.
+    shop.press(.left)
+    let back = Self.insideBox(shop.screen())
+    let allowed = language == .ja ? "購入を「許可」にしました" : "purchases is now allowed"
+    #expect(back.contains { $0.contains(allowed) } && !back.contains { $0.contains(changed) }, "\(shop.screen())")
+  }
+
   @Test func thePanelsFooterListsTheArrowKeys() {
     let shop = ShopHarness()
     shop.press("c")
