@@ -182,7 +182,7 @@ extension ShopModel {
       return []
     case .quit:
       if isMidPurchase {
-        overlay = .confirmQuit
+        overlay = .confirmQuit(over: overlay)
       } else {
         isFinished = true
       }
@@ -205,7 +205,10 @@ extension ShopModel {
       }
       return []
     case .keepRunning:
-      overlay = nil
+      // Back to the payment sheet it was asked from, unless its purchase was answered meanwhile.
+      guard case .confirmQuit(let beneath) = overlay else { return [] }
+      overlay = beneath
+      closeAnsweredPaymentSheet()
       return []
     case .inspect:
       switch overlay {

@@ -49,7 +49,9 @@ public struct ShopModel: Sendable {
     /// Help, opened from anywhere: it closes back to the overlay it was opened over (nil: the
     /// storefront).
     case help(over: Overlay? = nil)
-    case confirmQuit
+    /// `q` mid-purchase asks first; kept shopping, it closes back to where it was asked (the
+    /// payment sheet, or nil: the storefront).
+    case confirmQuit(over: Overlay? = nil)
     /// StoreKit switched mid-purchase (`l`, or the conditions panel's StoreKit row): the switch
     /// restarts the app, so it asks first. Answered, it closes back to where it was asked (nil: the
     /// storefront).
