@@ -316,7 +316,8 @@ public struct Words: Sendable {
   var noTransactions: String { say("The store has no transactions yet.", "まだ取引はありません。") }
   var finished: String { say("finished", "完了") }
   var unfinishedState: String { say("UNFINISHED", "未完了") }
-  var issue: String { say("issue", "要解決") }
+  /// The note of an interrupted purchase: the key that resolves it, in words.
+  func resolvedWith(key: String) -> String { say("press \(key) to resolve", "\(key) を押して解決") }
   /// The transaction manager's column headings: id, product, quantity, state, finished, note.
   var transactionColumns: [String] {
     [

@@ -99,7 +99,7 @@ struct OverlayView {
     if let date = transaction.revocationDate {
       note = words.refunded(on: date)
     } else if transaction.hasPurchaseIssue {
-      note = words.issue + ": " + words.key(.resolve, in: .transactions)
+      note = words.resolvedWith(key: words.key(.resolve, in: .transactions))
     } else if let failure = transaction.failure {
       // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
       note = "\(failure.errorID) \(failure.code.label)"
