@@ -82,9 +82,10 @@ public struct KeyBinding: Sendable {
     let now = hintNow?(model)
     // Almost always the binding as it is: no key taken (only the walkthrough player takes any),
     // no other words. A copy of it is made only when one of them changes.
-    let taken = !model.keysTaken.isEmpty && keys.contains { model.keysTaken.contains($0) }
+    let takenHere = model.keysTaken[context]
+    let taken = takenHere.map { taken in keys.contains { taken.contains($0) } } ?? false
     guard now != nil || taken else { return self }
-    let keys = taken ? keys.filter { !model.keysTaken.contains($0) } : keys
+    let keys = taken ? keys.filter { takenHere?.contains($0) != true } : keys
     return KeyBinding(keys, action, context, hint: now ?? hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 
@@ -194,6 +195,11 @@ public enum KeyMap {
     KeyBinding(
       [.escape, .character("n")], .cancelPayment, .paymentSheet, hint: Phrase("cancel", "キャンセル"),
       help: Phrase("cancel (paymentCancelled)", "キャンセル (paymentCancelled)")),
+    // The sheet is a purchase in flight: q asks first, as help's storefront line says, and n comes
+    // back to the sheet. Not in the footer, whose room is the sheet's answers'.
+    KeyBinding(
+      [.character("q")], .quit, .paymentSheet, hint: Phrase("quit", "終了"),
+      help: Phrase("quit (asks first)", "終了 (確認あり)"), inHintBar: false),
 
     // Transaction manager
     KeyBinding(
@@ -206,7 +212,7 @@ public enum KeyMap {
       inHintBar: false),
     KeyBinding(
       [.character("a")], .approve, .transactions, hint: Phrase("approve", "承認"),
-      help: Phrase("approve Ask to Buy", "承認と購入を承認"),
+      help: Phrase("approve / decline Ask to Buy", "承認と購入を承認・拒否"),
       whyNot: {
         $0.selectedTransaction?.state == .deferred ? nil : .onlyDeferredCanBeApproved
       }),
@@ -327,12 +333,20 @@ public enum KeyMap {
   private static let byContext = Dictionary(grouping: bindings, by: \.context)
 
   /// Help's lines for a part of the screen: each binding with its keys, a "next" sharing the line
-  /// of the "previous" before it (whose words name both), so help fits 80×24.
-  public static func helpLines(in context: KeyContext) -> [(keys: String, help: Phrase)] {
+  /// of the "previous" before it and a "decline" the line of the "approve" (whose words name both),
+  /// so help fits 80×24. Keys `taken` by
+  /// another part of the screen are left out, and a binding left with none.
+  /// Actions help lists on the line of the action before them: the second of a pair, the first.
+  private static let pairedAfter: [ShopAction: ShopAction] = [.selectNext: .selectPrevious, .decline: .approve]
+
+  public static func helpLines(in context: KeyContext, without taken: Set<Key> = []) -> [(keys: String, help: Phrase)] {
     var lines: [(keys: String, help: Phrase)] = []
     var previous: KeyBinding?
-    for binding in bindings(in: context) {
-      if binding.action == .selectNext, previous?.action == .selectPrevious, let last = lines.popLast() {
+    let bindings = bindings(in: context).map {
+      KeyBinding($0.keys.filter { !taken.contains($0) }, $0.action, $0.context, hint: $0.hint, help: $0.help)
+    }
+    for binding in bindings where !binding.keys.isEmpty {
+      if let first = pairedAfter[binding.action], previous?.action == first, let last = lines.popLast() {
         lines.append((last.keys + " " + binding.keyLabel, last.help))
       } else {
         lines.append((binding.keyLabel, binding.help))

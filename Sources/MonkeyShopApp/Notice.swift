@@ -18,6 +18,8 @@ public enum Notice: Equatable, Sendable {
   case purchaseFailed(StoreFailure)
   case waitingForApproval(transactionID: String)
   case spent(balance: Int)
+  /// A condition changed in the conditions panel, to the value it has now.
+  case conditionSet(Condition, value: String)
   case appSwitched(StoreKitAPI)
   /// The switch question answered no: the app stays written with this StoreKit.
   case storeKitKept(StoreKitAPI)
@@ -61,7 +63,8 @@ public enum Notice: Equatable, Sendable {
 
   public var tone: Tone {
     switch self {
-    case .purchasing, .spent, .appSwitched, .storeKitKept, .finishedElsewhere, .alreadyDelivered, .restoreFinished:
+    case .purchasing, .spent, .conditionSet, .appSwitched, .storeKitKept, .finishedElsewhere, .alreadyDelivered,
+      .restoreFinished:
       .info
     case .storeKit2(.pending), .refundTakenBack, .refundNotTold, .refundedBeforeDelivery: .warning
     case .storeKit2(.unverified): .failure

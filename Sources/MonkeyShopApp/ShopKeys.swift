@@ -79,6 +79,8 @@ extension ShopModel {
     case .productsFailed:
       if case .failed = products { return false }
       return true
+    case .conditionSet(let condition, let value):
+      return condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront) != value
     default:
       return false
     }
@@ -184,7 +186,7 @@ extension ShopModel {
       return []
     case .quit:
       if isMidPurchase {
-        overlay = .confirmQuit
+        overlay = .confirmQuit(over: overlay)
       } else {
         isFinished = true
       }
@@ -207,7 +209,10 @@ extension ShopModel {
       }
       return []
     case .keepRunning:
-      overlay = nil
+      // Back to the payment sheet it was asked from, unless its purchase was answered meanwhile.
+      guard case .confirmQuit(let beneath) = overlay else { return [] }
+      overlay = beneath
+      closeAnsweredPaymentSheet()
       return []
     case .inspect:
       switch overlay {

@@ -49,7 +49,9 @@ public struct ShopModel: Sendable {
     /// Help, opened from anywhere: it closes back to the overlay it was opened over (nil: the
     /// storefront).
     case help(over: Overlay? = nil)
-    case confirmQuit
+    /// `q` mid-purchase asks first; kept shopping, it closes back to where it was asked (the
+    /// payment sheet, or nil: the storefront).
+    case confirmQuit(over: Overlay? = nil)
     /// StoreKit switched mid-purchase (`l`, or the conditions panel's StoreKit row): the switch
     /// restarts the app, so it asks first. Answered, it closes back to where it was asked (nil: the
     /// storefront).
@@ -72,10 +74,11 @@ public struct ShopModel: Sendable {
   /// Model time: whole milliseconds since launch, as the last message said.
   public internal(set) var now = 0
 
-  /// Keys another part of the screen takes before the storefront (the walkthrough player's Enter
-  /// and Space in free play, where they step no more): the hint bar and an overlay's footer name
-  /// the storefront's other key for the same action (`y buy` on the payment sheet).
-  public var keysTaken: Set<Key> = []
+  /// Keys another part of the screen takes before the storefront, by the part of the storefront
+  /// where it takes them (the walkthrough player's Enter and Space on the storefront and the
+  /// payment sheet in free play, where they step no more): the hint bar, an overlay's footer and
+  /// help name only the storefront's other key for the same action (`y buy` on the payment sheet).
+  public var keysTaken: [KeyContext: Set<Key>] = [:]
   public internal(set) var store = StoreState()
   /// Every transaction as read when the transaction manager last opened (the history included).
   public internal(set) var transactionHistory: [StoreTransaction] = []

@@ -115,7 +115,14 @@ extension ShopModel {
       return []
     case .conditionChanged(let condition, let value):
       record(.conditionChanged(condition, value: value))
-      return conditionChanged(condition)
+      let before = status
+      let effects = conditionChanged(condition)
+      // In the conditions panel the status says what the key just changed, not what an earlier
+      // key or purchase came to; a status the change itself gave stays.
+      if case .conditions = overlay, status == before || status == nil {
+        status = .conditionSet(condition, value: value)
+      }
+      return effects
     case .storeChanged(let store):
       let selected = selectedTransaction?.id
       self.store = store

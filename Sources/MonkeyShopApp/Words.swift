@@ -165,6 +165,10 @@ public struct Words: Sendable {
         "承認待ち (承認と購入) 支払い \(id): \(key(.openTransactions)) で承認または拒否")
     case .spent(let balance):
       return say("Fed the monkey: 1 credit spent, \(balance) left", "おさるにごはん: 1 クレジット使用、残り \(balance)")
+    case .conditionSet(let condition, let value):
+      let name = conditionName(condition)
+      let shown = conditionValue(condition, value)
+      return say("\(name) is now \(shown)", "\(name)を「\(shown)」にしました")
     case .appSwitched(let storeKit):
       return say(
         "The app restarted, written with \(storeKit) (one app never mixes the two APIs)",
@@ -312,7 +316,8 @@ public struct Words: Sendable {
   var noTransactions: String { say("The store has no transactions yet.", "まだ取引はありません。") }
   var finished: String { say("finished", "完了") }
   var unfinishedState: String { say("UNFINISHED", "未完了") }
-  var issue: String { say("issue", "要解決") }
+  /// The note of an interrupted purchase: the key that resolves it, in words.
+  func resolvedWith(key: String) -> String { say("press \(key) to resolve", "\(key) を押して解決") }
   /// The transaction manager's column headings: id, product, quantity, state, finished, note.
   var transactionColumns: [String] {
     [

@@ -123,6 +123,9 @@ public enum AppStoreServer {
     logger.logLevel = .error
     let host = settings.host
     let limit = TimeAmount(settings.requestTimeout)
+    // The companions start once the port is bound: a server that cannot listen says only that,
+    // not a line of work beside a server that never ran. One stream each, ended when it listens.
+    let bound = settings.companions.map { _ in AsyncStream<Never>.makeStream() }
     let app = Application(
       router: router,
       server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limit: limit)])),
@@ -133,11 +136,21 @@ public enum AppStoreServer {
         let port = channel.localAddress?.port ?? settings.port
         let shown = host.contains(":") ? "[\(host)]" : host
         listening("http://\(shown):\(port)")
+        for gate in bound { gate.continuation.finish() }
       },
       logger: logger)
     // The server and its companions as one service group: Ctrl-C or SIGTERM ends them all.
     let services: [ServiceGroupConfiguration.ServiceConfiguration] =
-      [.init(service: app)] + settings.companions.map { .init(service: Companion(body: $0)) }
+      [.init(service: app)]
+      + zip(settings.companions, bound).map { body, gate in
+        .init(
+          service: Companion {
+            // Ends when the server listens, or at once when the group is cancelled.
+            for await _ in gate.stream {}
+            guard !Task.isCancelled else { return }
+            try await body()
+          })
+      }
     let group = ServiceGroup(
       configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     try await group.run()

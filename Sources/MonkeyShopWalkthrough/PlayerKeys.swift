@@ -137,9 +137,7 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.character(" "), .enter], .walkthroughOver, .freePlay, hint: Phrase("", ""),
       help: Phrase("step no more: it is over", "手順はもうありません"), inHintBar: false,
-      // Where Enter would buy or confirm a payment (the storefront's main screen, the payment
-      // sheet); in the other panels the storefront's own Enter acts.
-      whyNot: { $0.scene.shop.map { [.main, .paymentSheet].contains($0.keyContext) } == false ? Phrase("", "") : nil }),
+      whyNot: { $0.scene.shop.map { stepKeysOverIn.contains($0.keyContext) } == false ? Phrase("", "") : nil }),
     PlayerKeyBinding(
       [.pageDown], .scrollDown, .freePlay, hint: Phrase("more", "続き"),
       help: Phrase("a tall panel: rows below", "長いパネルの下の行"), inHintBar: false,
@@ -157,6 +155,11 @@ enum PlayerKeys {
       [.character("?"), .escape, .character("q")], .openHelp, .help, hint: Phrase("close (or any key)", "閉じる (どのキーでも)"),
       help: Phrase("close help", "ヘルプを閉じる")),
   ]
+
+  /// Where in the storefront the step keys say the walkthrough is over in free play: where Enter
+  /// would buy or confirm a payment (its main screen, the payment sheet). In its other panels the
+  /// storefront's own Enter acts.
+  static let stepKeysOverIn: Set<KeyContext> = [.main, .paymentSheet]
 
   static func bindings(in context: PlayerKeyContext) -> [PlayerKeyBinding] {
     bindings.filter { $0.context == context }

@@ -21,6 +21,9 @@ struct PlayerModel: Sendable {
   var outcome: Outcome?
   /// Why the last key did nothing, or what it said instead; until the next key.
   var notice: Outcome?
+  /// The key the notice says cannot act, while it says so: the notice goes once the key can act
+  /// (a resize left the panel rows below, or above).
+  var refusedKey: Key?
   /// Why the walkthrough failed, as the headless run says it; nil while every step has held.
   var failure: String?
   var autoPaused = false

@@ -24,10 +24,12 @@ extension PlayerModel {
       }
       measurePanel()
       clampScrolls()
+      dropAnsweredRefusal()
       return []
     case .key(let key, let now):
       self.now = now
       notice = nil
+      refusedKey = nil
       defer { clampScrolls() }
       return press(key, now: now)
     case .tick(let now):
@@ -60,6 +62,15 @@ extension PlayerModel {
     self.scene = scene
     measurePanel()
     clampScrolls()
+  }
+
+  /// A notice that a key cannot act goes once it can: the band and the panel agree on what a
+  /// scroll key would show.
+  private mutating func dropAnsweredRefusal() {
+    guard let key = refusedKey, let binding = PlayerKeys.binding(for: key, in: keyContext), binding.whyNot(self) == nil
+    else { return }
+    notice = nil
+    refusedKey = nil
   }
 
   /// Neither the panel nor the narration scrolled past its last row (the band or the rows above
@@ -105,6 +116,7 @@ extension PlayerModel {
       // In free play a player key that cannot act is the storefront's.
       if context == .freePlay { return storefrontKey(key, now: now) }
       notice = Outcome(text: "\(PlayerKeyBinding.name(of: key)): \(why.text(words.language))", tone: .warning)
+      refusedKey = key
       return []
     }
     return perform(binding.action, key: key, now: now)

@@ -87,13 +87,19 @@ struct PlayerView {
     }
     let marker = Style(tint: .warning, bold: true, reverse: true)
     // Inside the panel, against its right border, whatever the width of the words: a marker at
-    // a fixed column sat beside a narrow panel and, wider in Japanese, over its border.
-    func put(_ text: String, onRow y: Int) {
-      let border = whole.cells[y + model.overlayScroll].lastIndex { $0.text == "│" } ?? canvas.size.width - 2
-      canvas.put(text, x: max(0, border - TextWidth.of(text)), y: y, style: marker)
+    // a fixed column sat beside a narrow panel and, wider in Japanese, over its border. Its row is
+    // the one in view nearest the edge the rows are hidden beyond that is inside the panel, not its
+    // top or bottom edge (`┌──┐`, `└──┘`), nor a row of the storefront around it.
+    let border = { (y: Int) in whole.cells[y + model.overlayScroll].lastIndex { $0.text == "│" } }
+    func put(_ text: String, nearest rowsFromEdge: some Sequence<Int>, else edge: Int) {
+      let y = rowsFromEdge.first { border($0) != nil } ?? edge
+      let x = border(y) ?? canvas.size.width - 2
+      canvas.put(text, x: max(0, x - TextWidth.of(text)), y: y, style: marker)
     }
-    if model.overlayScroll > 0 { put(" \(words.moreAbove) ", onRow: 0) }
-    if model.overlayRowsBelow > 0 { put(" \(words.moreBelow) ", onRow: rows - 1) }
+    if model.overlayScroll > 0 { put(" \(words.moreAbove) ", nearest: 0..<rows, else: 0) }
+    if model.overlayRowsBelow > 0 {
+      put(" \(words.moreBelow) ", nearest: (0..<rows).reversed(), else: rows - 1)
+    }
   }
 
   /// Sections (a heading, then its lines) in columns of `rows`: a section that does not fit under
@@ -205,12 +211,13 @@ extension PlayerModel {
     return shop
   }
 
-  /// The storefront's keys the player takes now: in free play, Enter and Space where they would
-  /// buy or confirm a payment (they step no more), so the storefront names its other key there.
-  var keysTakenFromShop: Set<Key> {
-    guard keyContext == .freePlay else { return [] }
-    let taken = PlayerKeys.bindings(in: .freePlay).filter { $0.action == .walkthroughOver && $0.whyNot(self) == nil }
-    return Set(taken.flatMap(\.keys))
+  /// The storefront's keys the player takes now, by the part of the storefront: in free play,
+  /// Enter and Space where they would buy or confirm a payment (they step no more), so the
+  /// storefront's hint bar, footers and help name its other key there.
+  var keysTakenFromShop: [KeyContext: Set<Key>] {
+    guard keyContext == .freePlay else { return [:] }
+    let over = Set(PlayerKeys.bindings(in: .freePlay).filter { $0.action == .walkthroughOver }.flatMap(\.keys))
+    return Dictionary(uniqueKeysWithValues: PlayerKeys.stepKeysOverIn.map { ($0, over) })
   }
 
   /// The failure's rows in the band, its spaces as written.

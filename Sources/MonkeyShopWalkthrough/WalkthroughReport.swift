@@ -77,6 +77,8 @@ public struct StepReport: Encodable, Sendable {
   public let snapshot: String?
   /// The screen when the step failed.
   public let screen: String?
+  /// The ID of the transaction a store step's `last` stood for (the transcript's `→ #2`).
+  public let lastTransactionID: String?
 
   init(_ record: StepRecord, language: Language) {
     number = record.number
@@ -90,6 +92,7 @@ public struct StepReport: Encodable, Sendable {
     checks = record.checks.map(CheckReport.init)
     snapshot = record.snapshot
     screen = record.screen
+    lastTransactionID = record.lastTransactionID
   }
 }
 

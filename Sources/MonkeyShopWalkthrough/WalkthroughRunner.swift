@@ -35,6 +35,8 @@ public struct StepRecord: Sendable {
   public internal(set) var screen: String?
   /// What a store step's `last` stood for, as the log names it (`#3`, `payment 3`).
   public internal(set) var lastStoodFor: String?
+  /// The ID of the transaction a store step's `last` stood for.
+  public internal(set) var lastTransactionID: String?
   /// The walkthrough's virtual clock when the step ended.
   public internal(set) var endedAt: Date?
 

@@ -104,7 +104,10 @@ public final class WalkthroughSession {
     case .store(let operation, let id, let reason):
       let (failure, acted) = store(operation, id, reason: reason)
       record.failure = failure
-      if id == "last" { record.lastStoodFor = acted }
+      if id == "last", let acted {
+        record.lastStoodFor = StoreTransaction.logName(acted.id, identified: acted.identified)
+        record.lastTransactionID = acted.id
+      }
     case .crash(let point):
       record.failure = set(ConditionSetting(.crashPoint, point.rawValue))
     case .expect(let expectations):
@@ -191,16 +194,16 @@ public final class WalkthroughSession {
   /// Apple refunds, or the customer asks for a refund and Apple decides it or reverses one, as
   /// `monkeyshop store refund|refund-request|refund-decide|refund-reverse` do (their defaults: a
   /// request's reason UNINTENDED_PURCHASE, a refund's revocationReason other).
-  /// Also says which transaction the operation acted on, as the log names it: an Ask to Buy or an
-  /// interrupted purchase is a payment, a refund's a transaction (`payment 3`, `#3`).
+  /// Also says which transaction the operation acted on, and whether the log names it as one: an
+  /// Ask to Buy or an interrupted purchase is a payment, a refund's a transaction (`payment 3`, `#3`).
   private func store(
     _ operation: StoreOperation, _ id: String, reason: ConsumptionRequestReason? = nil
-  ) -> (failure: String?, acted: String?) {
-    var acted: String?
+  ) -> (failure: String?, acted: (id: String, identified: Bool)?) {
+    var acted: (id: String, identified: Bool)?
     let failure = actForTheStore(failure: "cannot \(operation.rawValue) \(id)", reaching: .transaction(id)) {
       store, now in
-      let payment = { (id: String) in StoreTransaction.logName(id, identified: false) }
-      let transaction = { (id: String) in StoreTransaction.logName(id, identified: true) }
+      let payment = { (id: String) in (id: id, identified: false) }
+      let transaction = { (id: String) in (id: id, identified: true) }
       switch operation {
       case .approve: acted = payment(try store.approve(id).id)
       case .decline: acted = payment(try store.decline(id).id)

@@ -148,6 +148,8 @@ enum Launch {
     let status = command.exitCode(for: error)
     if status == .success {
       if !message.isEmpty { Output.sayVerbatim(message) }
+      // Help or the version cut short (a full disk) fails as any command's output does.
+      if let failure = Output.outputFailure { exit(command, after: failure) }
     } else if !message.isEmpty {
       Output.warn(message)
     }

@@ -23,7 +23,7 @@ import Testing
     // The person asked to quit: the question stays, now saying that nothing is in flight.
     var screen = shop.screen()
     let ended = language == .ja ? "購入処理は終わりました。終了しますか?" : "The purchase has ended. Quit now?"
-    #expect(shop.model.overlay == .confirmQuit, "\(screen)")
+    #expect(shop.model.overlay == .confirmQuit(), "\(screen)")
     #expect(screen.contains(ended), "the question does not say the purchase ended:\n\(screen)")
     #expect(!screen.contains(question), "the question still says a purchase is in flight:\n\(screen)")
     #expect(screen.contains(language == .ja ? "を購入しました" : "Purchased 5 Monkey Credits"), "\(screen)")
@@ -32,6 +32,35 @@ import Testing
     screen = shop.screen()
     #expect(!shop.model.isFinished && shop.model.overlay == nil, "\(screen)")
     shop.press("q")
+    #expect(shop.model.isFinished)
+  }
+
+  /// q on the payment sheet asks whether to quit, as help says; n comes back to the sheet, whose y
+  /// still buys.
+  @Test(arguments: [Language.en, .ja])
+  func qOnThePaymentSheetAsksAndNComesBack(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("?")
+    let help = shop.screen()
+    #expect(help.contains(language == .ja ? "終了 (確認あり)" : "quit (asks first)"), "\(help)")
+    shop.press(.escape)
+    shop.press("5")
+    shop.press("q")
+    let question = language == .ja ? "購入処理中です。終了しますか?" : "Quit while a purchase is in flight?"
+    #expect(shop.screen().contains(question), "\(shop.screen())")
+    #expect(!shop.model.isFinished)
+    shop.press("n")
+    guard case .paymentSheet = shop.model.overlay else {
+      Issue.record("the sheet is not back: \(shop.screen())")
+      return
+    }
+    shop.press("y")
+    shop.wait(2)
+    #expect(shop.model.balance == 5, "\(shop.screen())")
+    // Asked again and answered y: it quits.
+    shop.press("5")
+    shop.press("q")
+    shop.press("y")
     #expect(shop.model.isFinished)
   }
 
@@ -47,6 +76,25 @@ import Testing
     box = Self.insideBox(shop.screen())
     let last = language == .ja ? "↓/j: 最後の条件です" : "↓/j: the last condition is selected"
     #expect(box.contains { $0.contains(last) }, "\(shop.screen())")
+  }
+
+  /// A value changed in the panel: its status says what changed, not why an earlier key did nothing.
+  @Test(arguments: [Language.en, .ja])
+  func changingAValueSaysWhatChanged(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("c")
+    shop.press(.up)
+    shop.press(.right)
+    let box = Self.insideBox(shop.screen())
+    let first = language == .ja ? "先頭の条件です" : "the first condition is selected"
+    let changed = language == .ja ? "購入を「制限中」にしました" : "purchases is now RESTRICTED"
+    #expect(!box.contains { $0.contains(first) }, "\(shop.screen())")
+    #expect(box.contains { $0.contains(changed) }, "\(shop.screen())")
+    // Changed back: the status follows.
+    shop.press(.left)
+    let back = Self.insideBox(shop.screen())
+    let allowed = language == .ja ? "購入を「許可」にしました" : "purchases is now allowed"
+    #expect(back.contains { $0.contains(allowed) } && !back.contains { $0.contains(changed) }, "\(shop.screen())")
   }
 
   @Test func thePanelsFooterListsTheArrowKeys() {

@@ -257,7 +257,7 @@ import Testing
     model = Self.shop()
     _ = model.update(.paymentAdded(Self.confirmed("1")))
     _ = Self.press(&model, "q")
-    #expect(model.overlay == .confirmQuit)
+    #expect(model.overlay == .confirmQuit())
     _ = Self.press(&model, "n")
     #expect(model.overlay == nil && !model.isFinished)
     _ = Self.press(&model, "q")
@@ -273,7 +273,7 @@ import Testing
     _ = Self.press(&model, .enter)
     #expect(model.overlay == nil && model.isPurchaseInFlight)
     _ = Self.press(&model, "q")
-    #expect(model.overlay == .confirmQuit && !model.isFinished)
+    #expect(model.overlay == .confirmQuit() && !model.isFinished)
   }
 
   @Test(

@@ -352,7 +352,7 @@ import Testing
     busy.press("5")
     busy.press(.enter)
     busy.press("q")
-    #expect(busy.model.overlay == .confirmQuit)
+    #expect(busy.model.overlay == .confirmQuit())
     busy.press("n")
     #expect(!busy.runtime.isFinished)
     busy.press("q")

@@ -131,6 +131,18 @@ import Testing
     #expect(shop.model.overlay == .transactionDetail(selection: 0))
   }
 
+  @Test("an interrupted purchase's row says in words which key resolves it", arguments: [Language.en, .ja])
+  func interruptedRowInWords(language: Language) {
+    let shop = ShopHarness(conditions: { $0.interruptedPurchases = true }, language: language)
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    shop.press(.tab)
+    let row = shop.screen().lines.first { $0.contains("com.monkeyshop.credits.5") } ?? ""
+    #expect(row.contains(language == .ja ? "v を押して解決" : "press v to resolve"), "\(shop.screen())")
+    #expect(!row.contains("issue"), "\(shop.screen())")
+  }
+
   @Test("a new transaction above keeps the manager on the transaction chosen, so f and v act on it")
   func selectionFollowsTheTransaction() {
     let shop = ShopHarness(conditions: { $0.interruptedPurchases = true })

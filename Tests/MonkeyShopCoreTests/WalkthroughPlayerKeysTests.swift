@@ -103,6 +103,39 @@ struct WalkthroughPlayerKeysTests {
     #expect(top.contains(" \(upper) │"), "\(top)")
   }
 
+  /// At 100×30 one row scrolled shows the panel's top edge and bottom edge: the markers go on the
+  /// rows inside it, never over its edges.
+  @Test func theMoreMarkersStayInsideThePanel() throws {
+    let size = ScreenSize(width: 100, height: 30)
+    let player = try player("signed-transaction-inspected", size: size)
+    step(player, to: 10)
+    player.handle(.down, now: now)
+    let rows = above(screen(player, size))
+    let upper = try #require(rows.firstIndex { $0.contains("↑ more") }, "\(rows.joined(separator: "\n"))")
+    let lower = try #require(rows.firstIndex { $0.contains("↓ more") }, "\(rows.joined(separator: "\n"))")
+    for index in [upper, lower] {
+      #expect(rows[index].hasPrefix("│") && rows[index].hasSuffix(" │"), "\(rows.joined(separator: "\n"))")
+    }
+    #expect(
+      rows.contains { $0.hasPrefix("┌─ Transaction #1") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
+    #expect(rows.contains { $0.hasPrefix("└─") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
+  }
+
+  /// ↓ said there is nothing below where the panel fits; the terminal made smaller, the panel has
+  /// rows below again: the band no longer says there are none.
+  @Test func theBandAndThePanelAgreeAfterAResize() throws {
+    let tall = ScreenSize(width: 100, height: 33)
+    let player = try player("signed-transaction-inspected", size: tall)
+    step(player, to: 10)
+    player.handle(.down, now: now)
+    #expect(band(screen(player, tall)).contains("nothing below"), "\(screen(player, tall))")
+    let short = ScreenSize(width: 100, height: 30)
+    player.resized(short, now: now)
+    let grid = screen(player, short)
+    #expect(above(grid).contains { $0.contains("↓ more") }, "\(grid)")
+    #expect(!band(grid).contains("nothing below"), "\(grid)")
+  }
+
   /// At 100×33 the same detail fits whole, its last hint too: nothing to scroll, no warning.
   @Test func aPanelThatFitsDoesNotScroll() throws {
     let size = ScreenSize(width: 100, height: 33)
@@ -184,6 +217,22 @@ struct WalkthroughPlayerKeysTests {
     player.handle(.escape, now: now)
     let main = above(screen(player)).joined(separator: "\n")
     #expect(!main.contains("Enter"), "\(main)")
+  }
+
+  /// In free play the storefront's help lists the keys as they act there: b buys and y confirms,
+  /// not Enter, which steps no more; the panels where Enter is the storefront's still list it.
+  @Test func freePlaysHelpListsTheKeysAsTheyAct() throws {
+    let size = ScreenSize(width: 120, height: 60)
+    let player = try player("buy-5", size: size)
+    step(player, to: player.walkthrough.steps.count)
+    #expect(player.isFreePlay)
+    player.handle(.character("?"), now: now)
+    let help = above(screen(player, size))
+    let text = help.joined(separator: "\n")
+    #expect(!text.contains("Enter/b") && !text.contains("Enter/y"), "\(text)")
+    #expect(help.contains { $0.contains("│ b ") && $0.contains("buy the selected product") }, "\(text)")
+    #expect(help.contains { $0.contains(" y ") && $0.contains("confirm the purchase") }, "\(text)")
+    #expect(text.contains("→/Enter") && text.contains("Enter/i"), "\(text)")
   }
 
   /// At 80×24 the three products show above the band while the log keeps its newest lines.

@@ -160,12 +160,15 @@ struct HistoryCommandTests {
       let folder = try ShopFolder("full-output")
       try await buy(1, in: folder)
       let binary = try #require(Locations.binary)
-      for arguments in [["wallet", "show"], ["store", "transactions", "--json"]] {
+      // Help and the version too: a script reading either takes what it got for all of it.
+      for arguments in [
+        ["wallet", "show"], ["store", "transactions", "--json"], ["--version"], ["--help"], ["buy", "--help"],
+      ] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.environment = folder.environment()
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
         try process.run()

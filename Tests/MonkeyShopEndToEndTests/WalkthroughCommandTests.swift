@@ -9,6 +9,20 @@ struct WalkthroughCommandTests {
 
   // MARK: --junit
 
+  @Test("--json says which transaction a store step's last stood for, as the transcript does")
+  func jsonSaysWhatLastStoodFor() async throws {
+    let folder = try ShopFolder("json-last")
+    let transcript = try expectSuccess(await monkeyshop("walkthrough", "refund-storekit1", in: folder))
+    let line = try #require(transcript.stdout.split(separator: "\n").first { $0.contains("store refund last → ") })
+    let shown = try #require(line.components(separatedBy: "last → #").last)
+    let result = try expectSuccess(await monkeyshop("walkthrough", "refund-storekit1", "--json", in: folder))
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let steps = try #require((report["walkthroughs"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
+    let store = try #require(steps.first { ($0["step"] as? String)?.hasPrefix("store refund last") == true })
+    #expect(store["lastTransactionID"] as? String == shown, "\(store)")
+    #expect(!steps.contains { $0["kind"] as? String != "store" && $0["lastTransactionID"] != nil }, "\(steps)")
+  }
+
   @Test("--junit build/walkthroughs.xml creates the missing build folder and writes the report")
   func junitCreatesItsFolder() async throws {
     let folder = try ShopFolder("junit-folder")

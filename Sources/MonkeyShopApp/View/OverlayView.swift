@@ -99,7 +99,7 @@ struct OverlayView {
     if let date = transaction.revocationDate {
       note = words.refunded(on: date)
     } else if transaction.hasPurchaseIssue {
-      note = words.issue + ": " + words.key(.resolve, in: .transactions)
+      note = words.resolvedWith(key: words.key(.resolve, in: .transactions))
     } else if let failure = transaction.failure {
       // The error ID first: a narrow note column cuts the SKError code, never the ID a tester quotes.
       note = "\(failure.errorID) \(failure.code.label)"
@@ -182,10 +182,14 @@ struct OverlayView {
     canvas.box(rect, title: words.help)
     // A heading (no keys) or a key line: its keys, then what they do.
     var lines: [(keys: String?, text: String)] = []
-    // The keys that act everywhere close the storefront's own list, as Ctrl-C always did.
+    // The keys that act everywhere close the storefront's own list, as Ctrl-C always did. Keys
+    // another part of the screen takes (Enter in the walkthrough player's free play) are not listed
+    // where they do not act.
     for context in KeyContext.allCases where ![.help, .confirmQuit, .confirmSwitch, .global].contains(context) {
       lines.append((nil, context.title.text(words.language)))
-      let keys = KeyMap.helpLines(in: context) + (context == .main ? KeyMap.helpLines(in: .global) : [])
+      let keys =
+        KeyMap.helpLines(in: context, without: model.keysTaken[context] ?? [])
+        + (context == .main ? KeyMap.helpLines(in: .global) : [])
       lines += keys.map { ($0.keys, $0.help.text(words.language)) }
     }
     let rows = rect.height - 2

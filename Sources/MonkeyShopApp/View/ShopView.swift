@@ -44,8 +44,9 @@ public struct ShopView {
   private func drawTooSmall(on canvas: inout some Canvas) {
     let size = canvas.size
     // Only quitting acts here; the quit question, when asked, is the one thing to answer.
+    let asked = if case .confirmQuit = model.overlay { true } else { false }
     let last =
-      model.overlay == .confirmQuit
+      asked
       ? words.quitQuestion(purchaseInFlight: model.isMidPurchase) : words.onlyQuitActs
     let lines = [words.terminalTooSmall, words.needs(.minimum, has: size), last]
     for (index, line) in lines.enumerated() {
