@@ -18,6 +18,8 @@ final class RecordSource: Sendable {
   /// Held while the store is read: requests that find the cache stale wait for one reading rather
   /// than each reading it at once.
   private let reading = Mutex<Void>(())
+  /// The stamp read once for the requests that arrive together.
+  private let stamps = StampReadings()
 
   /// The app's version, which its app transaction gives.
   let applicationVersion: String
@@ -40,10 +42,12 @@ final class RecordSource: Sendable {
   /// connection, kept while it is the same file.
   func current() throws -> ServedRecord {
     let folder = folder()
-    if let record = cached(folder) { return record }
+    if let record = cached(at: stamps.stamp(reading: folder.recordStamp)) { return record }
     return try reading.withLock { _ in
-      if let record = cached(folder) { return record }
+      // Another request may have read the files meanwhile: a stamp of now says whether they are
+      // still as it read them, and is the one this reading is taken at.
       let stamp = folder.recordStamp()
+      if let record = cached(at: stamp) { return record }
       let previous = cache.withLock { $0 }
       let (store, rows) = try folder.readForServing(reusing: previous?.rows)
       let signing = ServedRecord.Signing(catalog: catalog, folder: { [self] in self.folder() })
@@ -53,8 +57,7 @@ final class RecordSource: Sendable {
     }
   }
 
-  private func cached(_ folder: DataFolder) -> ServedRecord? {
-    let stamp = folder.recordStamp()
+  private func cached(at stamp: [Int64]) -> ServedRecord? {
     guard let record = cache.withLock({ $0 }), record.stamp == stamp else { return nil }
     return record
   }

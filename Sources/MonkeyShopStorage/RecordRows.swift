@@ -61,7 +61,11 @@ public struct RecordRows: Sendable {
   public func storedJWS(_ id: String) throws(DataFileError) -> String?? {
     guard let number = Int64(id), String(number) == id else { return nil }
     return try record.access {
-      try record.database.read { db -> String?? in
+      // One statement, which SQLite runs in a read transaction of its own ("An implicit
+      // transaction … is committed automatically when the last active statement finishes",
+      // https://www.sqlite.org/lang_transaction.html): GRDB's `read` would wrap it in BEGIN,
+      // `PRAGMA query_only` and COMMIT, three more statements parsed and run for every request.
+      try record.database.unsafeRead { db -> String?? in
         // Prepared once for each of the record's connections and kept (GRDB's statement cache):
         // this is every Get Transaction Info's query, which SQLite would otherwise parse each time.
         let statement = try db.cachedStatement(
