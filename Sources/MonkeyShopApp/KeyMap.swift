@@ -85,8 +85,8 @@ public struct KeyBinding: Sendable {
     let takenHere = model.keysTaken[context]
     let taken = takenHere.map { taken in keys.contains { taken.contains($0) } } ?? false
     guard now != nil || taken else { return self }
-    let keys = taken ? keys.filter { takenHere?.contains($0) != true } : keys
-    return KeyBinding(keys, action, context, hint: now ?? hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
+    let left = taken ? keys.filter { takenHere?.contains($0) != true } : keys
+    return KeyBinding(left, action, context, hint: now ?? hint, help: help, inHintBar: inHintBar, whyNot: whyNot)
   }
 
   /// Whether it acts while the screen is too small to show anything but the size it needs: quitting
