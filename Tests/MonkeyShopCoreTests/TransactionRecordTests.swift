@@ -184,4 +184,65 @@ struct TransactionRecordTests {
       #expect(FileManager.default.contents(atPath: folder.storePath) == store)
     }
   }
+
+  @Test(
+    "a record copied from another data folder is refused, naming both files, and nothing is written; moved store.json away, the folder takes the record's account"
+  )
+  func recordOfAnotherFolder() throws {
+    try withDataFolder { other in
+      try withDataFolder { folder in
+        // Two folders, two accounts: each made its appTransactionId at its first purchase.
+        for index in 0..<25 { try buyAndFinish(other, at: index) }
+        for index in 100..<125 { try buyAndFinish(folder, at: index) }
+        let othersApp = try #require(try other.readStore().appTransactionID)
+        let ownApp = try #require(try folder.readStore().appTransactionID)
+        #expect(othersApp != ownApp)
+        try other.openedRecord?.database.writeWithoutTransaction {
+          try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let copied = try #require(FileManager.default.contents(atPath: other.recordPath))
+        folder.openedRecord = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+        try copied.write(to: URL(fileURLWithPath: folder.recordPath))
+        let files = [folder.storePath, folder.walletPath].map { FileManager.default.contents(atPath: $0) }
+        for attempt in [
+          { _ = try buyAndFinish(folder, at: 125) }, { _ = try folder.readEveryTransaction() },
+          {
+            _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("1")) {
+              try $0.refund("1", reason: .other, at: t0.addingTimeInterval(500))
+            }
+          },
+        ] {
+          let error = #expect(throws: DataFileError.self) { try attempt() }
+          #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+          #expect(
+            error?.problem.contains(
+              "belongs to another data folder: it records the purchases of app transaction \(othersApp), and \(folder.storePath) is the store of app transaction \(ownApp)"
+            ) == true, "\(String(describing: error))")
+          #expect(error?.remedy?.contains("put back this folder's own record.sqlite") == true)
+          #expect(error?.errorID.exitStatus == .dataError)
+        }
+        #expect([folder.storePath, folder.walletPath].map { FileManager.default.contents(atPath: $0) } == files)
+        // store.json moved away: the new store takes the record's account, and goes on with it.
+        try FileManager.default.removeItem(atPath: folder.storePath)
+        #expect(try folder.readEveryTransaction().map(\.id) == (1...5).map(String.init))
+        #expect(try buyAndFinish(folder, at: 125).id == "26")
+        #expect(try folder.readStore().appTransactionID == othersApp)
+      }
+    }
+  }
+
+  @Test("a record written before records kept their folder's account takes the folder's at the next change")
+  func recordTakesFolderAccount() throws {
+    try withDataFolder { folder in
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      let app = try #require(try folder.readStore().appTransactionID)
+      let record = try #require(folder.openedRecord)
+      #expect(try record.owner() == app)
+      try record.database.write { try $0.execute(sql: "DROP TABLE folder") }
+      #expect(try record.owner() == nil)
+      try buyAndFinish(folder, at: 25)
+      #expect(try record.owner() == app)
+    }
+  }
 }
