@@ -279,10 +279,15 @@ public final class DataFolder: ShopStorage {
     let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
       try DataFileReader(path: walletPath, data: data).wallet()
     }
+    let storeData = try file("store.json", in: folder).read()
     var store =
-      try file("store.json", in: folder).read().map { data throws(DataFileError) in
-        try DataFileReader(path: storePath, data: data).store()
-      } ?? StoreState()
+      try storeData.map { data throws(DataFileError) in try DataFileReader(path: storePath, data: data).store() }
+      ?? StoreState()
+    if storeData == nil {
+      try takeNotificationFiles(&store.notifications, in: folder)
+    } else {
+      try checkNotificationFiles(store.notifications, in: folder)
+    }
     let record = try self.record(in: folder, creating: false, migrating: locked)
     try record?.checkOwner(of: &store, storePath: storePath)
     let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
