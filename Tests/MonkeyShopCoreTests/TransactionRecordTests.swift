@@ -245,4 +245,49 @@ struct TransactionRecordTests {
       #expect(try record.owner() == app)
     }
   }
+
+  @Test(
+    "a record put back without its -wal, beside a newer record.sqlite-wal, is refused before SQLite reads the two together: nothing read or written"
+  )
+  func olderRecordBesideNewerLog() throws {
+    try withDataFolder { folder in
+      func checkpoint(_ mode: String) throws {
+        try #require(folder.openedRecord).database.writeWithoutTransaction {
+          try $0.execute(sql: "PRAGMA wal_checkpoint(\(mode))")
+        }
+      }
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      try checkpoint("TRUNCATE")
+      let older = try #require(FileManager.default.contents(atPath: folder.recordPath))
+      for index in 25..<45 { try buyAndFinish(folder, at: index) }
+      // Copied into the database file: the next change starts the log anew, on top of it.
+      try checkpoint("PASSIVE")
+      for index in 45..<65 { try buyAndFinish(folder, at: index) }
+      let log = try #require(FileManager.default.contents(atPath: folder.recordPath + "-wal"))
+      // Closed, SQLite copies the log into the file and removes it; the copy goes back beside the
+      // older file, as a user who put back only record.sqlite leaves them.
+      folder.openedRecord = nil
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      try older.write(to: URL(fileURLWithPath: folder.recordPath))
+      try log.write(to: URL(fileURLWithPath: folder.recordPath + "-wal"))
+      let restored = DataFolder(path: folder.path)
+      let paths = [folder.storePath, folder.walletPath, folder.recordPath, folder.recordPath + "-wal"]
+      let files = paths.map { FileManager.default.contents(atPath: $0) }
+      for attempt in [{ _ = try restored.readEveryTransaction() }, { _ = try buyAndFinish(restored, at: 65) }] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(
+          error?.problem.contains("is older than the record.sqlite-wal beside it") == true,
+          "\(String(describing: error))")
+        #expect(
+          error?.remedy?.contains("put back the record.sqlite-wal and -shm copied with this record.sqlite") == true)
+        #expect(error?.errorID.exitStatus == .dataError)
+      }
+      #expect(paths.map { FileManager.default.contents(atPath: $0) } == files)
+      // The log moved away: the older record alone is told as older than the store.
+      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      let error = #expect(throws: DataFileError.self) { try DataFolder(path: folder.path).readEveryTransaction() }
+      #expect(error?.problem.contains("is older than \(folder.storePath)") == true, "\(String(describing: error))")
+    }
+  }
 }
