@@ -290,4 +290,52 @@ struct TransactionRecordTests {
       #expect(error?.problem.contains("is older than \(folder.storePath)") == true, "\(String(describing: error))")
     }
   }
+
+  @Test(
+    "a row of the record edited after its purchase is refused when read, naming the record, the transaction and both values: a refund never copies it into store.json"
+  )
+  func editedRowRefused() throws {
+    try withDataFolder { folder in
+      /// A purchase signed with the fields its record must agree with.
+      func signed(_ number: Int) -> StoreTransaction {
+        var transaction = signedPurchase(number)
+        let payload =
+          #"{"bundleId":"com.monkeyshop.app","currency":"USD","price":10,"productId":"\#(five)","quantity":1,"type":"Consumable"}"#
+        transaction.signedPurchase = "eyJhbGciOiJFUzI1NiJ9.\(Base64URLText.encode(Data(payload.utf8))).c2ln"
+        return transaction
+      }
+      #expect(signed(1).recordDisagreement == nil)
+      try folder.update { store, wallet in
+        store.leaving = (1...3).map(signed)
+        store.lastTransactionNumber = 3
+        wallet.lastTransactionNumber = 3
+      }
+      #expect(try folder.readHistoryTransaction("2")?.quantity == 1)
+      try #require(folder.openedRecord).database.write {
+        try $0.execute(
+          sql: #"UPDATE storeTransaction SET json = replace(json, '"quantity":1', '"quantity":7') WHERE number = 2"#)
+      }
+      let store = FileManager.default.contents(atPath: folder.storePath)
+      for attempt in [
+        { _ = try folder.readHistoryTransaction("2") },
+        {
+          _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("2")) {
+            try $0.refund("2", reason: .other, at: t0.addingTimeInterval(500))
+          }
+        },
+      ] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(
+          error?.problem
+            == "transaction #2: its record says quantity 7 while its signedPurchase, what the App Store signed, says 1; the record never changes after a purchase, so this row was edited",
+          "\(String(describing: error))")
+        #expect(error?.remedy == TransactionRecord.damaged)
+        #expect(error?.errorID.exitStatus == .dataError)
+      }
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+      // The rows no one edited are read as ever.
+      #expect(try folder.readHistoryTransaction("3")?.quantity == 1)
+    }
+  }
 }
