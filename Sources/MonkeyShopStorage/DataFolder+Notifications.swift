@@ -68,6 +68,31 @@ extension DataFolder {
     store.notifications = queue
   }
 
+  /// A new store (`store.json` moved away) takes the notification files as they are: the
+  /// notifications already made stay, and new ones are numbered after them. Those that were
+  /// waiting in the old store are not sent.
+  func takeNotificationFiles(_ queue: inout MonkeyShopDomain.NotificationQueue, in folder: Int32) throws(DataFileError)
+  {
+    let (log, attemptsLog) = logs(folder)
+    let notifications = try log.wholeLines()
+    queue.notificationsLength = notifications.length
+    queue.lastNumber = notifications.lastNumber ?? 0
+    queue.attemptsLength = try attemptsLog.wholeLines().length
+  }
+
+  /// Refuses a store whose counts of the notification files are not ones monkeyshop wrote
+  /// (`NotificationLog.check`): read with it, a change would cut off notifications already made.
+  func checkNotificationFiles(_ queue: MonkeyShopDomain.NotificationQueue, in folder: Int32) throws(DataFileError) {
+    let (log, attemptsLog) = logs(folder)
+    try log.check(committed: queue.notificationsLength, field: "notificationsLength", storePath: storePath) {
+      $0 <= queue.lastNumber
+    }
+    let waiting = Set(queue.pending.map(\.number))
+    try attemptsLog.check(committed: queue.attemptsLength, field: "attemptsLength", storePath: storePath) {
+      $0 <= queue.lastNumber && !waiting.contains($0)
+    }
+  }
+
   // MARK: Reading
 
   private func logs(_ folder: Int32) -> (notifications: NotificationLog, attempts: NotificationLog) {

@@ -147,7 +147,10 @@ public final class DataFolder: ShopStorage {
       try record?.record(leaving)
     }
     newStore.leaving = []
-    if let record { newStore.recordRevision = try record.newestRevision() }
+    if let record {
+      if let app = newStore.appTransactionID, try record.owner() == nil { try record.keep(owner: app) }
+      newStore.recordRevision = try record.newestRevision()
+    }
     if let signer {
       try signer.signUnsigned(&newStore) { environment in
         try fileSet(signer.keySet(for: environment), in: folder) { try signer.makeKeys(for: environment) }
@@ -276,11 +279,17 @@ public final class DataFolder: ShopStorage {
     let wallet = try file("wallet.json", in: folder).read().map { data throws(DataFileError) in
       try DataFileReader(path: walletPath, data: data).wallet()
     }
+    let storeData = try file("store.json", in: folder).read()
     var store =
-      try file("store.json", in: folder).read().map { data throws(DataFileError) in
-        try DataFileReader(path: storePath, data: data).store()
-      } ?? StoreState()
+      try storeData.map { data throws(DataFileError) in try DataFileReader(path: storePath, data: data).store() }
+      ?? StoreState()
+    if storeData == nil {
+      try takeNotificationFiles(&store.notifications, in: folder)
+    } else {
+      try checkNotificationFiles(store.notifications, in: folder)
+    }
     let record = try self.record(in: folder, creating: false, migrating: locked)
+    try record?.checkOwner(of: &store, storePath: storePath)
     let history = try record?.highestNumbers() ?? (highest: 0, highestFinishedPurchase: 0)
     // A record file there without a record in it (emptied, or a copy cut short) holds none of
     // what the store was written beside: told as an older record is. No file at all is the

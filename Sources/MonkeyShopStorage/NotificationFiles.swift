@@ -146,3 +146,126 @@ struct NotificationLog {
     }
   }
 }
+
+/// What `store.json` says of the notification files, checked against them as the store is read:
+/// a store written by monkeyshop counts whole lines, and only a change killed before its store was
+/// written leaves lines past that count (docs/data-folder.md).
+extension NotificationLog {
+  /// The descriptor and size of the file; nil when there is none.
+  private func open() throws(DataFileError) -> (fd: Int32, size: Int)? {
+    let fd = openat(file.folder, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ENOENT { return nil }
+      throw file.problem(opening: errno)
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let error = file.failure("cannot be examined")
+      close(fd)
+      throw error
+    }
+    do {
+      try file.checkRegular(info)
+    } catch {
+      close(fd)
+      throw error
+    }
+    return (fd, Int(info.st_size))
+  }
+
+  /// `count` bytes from `offset` (fewer at the end of the file).
+  private func bytes(_ fd: Int32, from offset: Int, count: Int) throws(DataFileError) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: count)
+    var read = 0
+    while read < count {
+      let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + read, count - read, off_t(offset + read)) }
+      if got < 0, errno == EINTR { continue }
+      guard got >= 0 else { throw file.failure("cannot be read") }
+      if got == 0 { break }
+      read += got
+    }
+    return Array(buffer.prefix(read))
+  }
+
+  /// Where the last newline before `end` is; nil when there is none.
+  private func lastNewline(_ fd: Int32, before end: Int) throws(DataFileError) -> Int? {
+    var end = end
+    while end > 0 {
+      let start = max(0, end - (64 << 10))
+      if let index = try bytes(fd, from: start, count: end - start).lastIndex(of: UInt8(ascii: "\n")) {
+        return start + index
+      }
+      end = start
+    }
+    return nil
+  }
+
+  /// The number of the notification a line is of; nil when the line is not one.
+  private static func number(of line: [UInt8]) -> Int? {
+    struct Numbered: Decodable { let number: Int }
+    return try? decoder().decode(Numbered.self, from: Data(line)).number
+  }
+
+  /// What a store new to the file takes as written: the file up to its last whole line, and the
+  /// number of the notification that line is of (nil when there is none, or it is not one). A torn
+  /// last line (a change killed mid-append) is left past it, for the next writer to cut off.
+  func wholeLines() throws(DataFileError) -> (length: Int, lastNumber: Int?) {
+    guard let (fd, size) = try open() else { return (0, nil) }
+    defer { close(fd) }
+    guard let end = try lastNewline(fd, before: size) else { return (0, nil) }
+    let start = try lastNewline(fd, before: end).map { $0 + 1 } ?? 0
+    return (end + 1, Self.number(of: try bytes(fd, from: start, count: end - start)))
+  }
+
+  /// Refuses a `committed` length (`field` of `store.json` at `storePath`) that is not one
+  /// monkeyshop wrote: longer than the file, ending inside a line, or short of a line of a
+  /// notification the store counts as written (`written` says which numbers it counts): the next
+  /// change would cut off what was already sent. Nothing is written.
+  func check(
+    committed: Int, field: String, storePath: String, written: (Int) -> Bool
+  ) throws(DataFileError) {
+    let remedy = "put back the store.json monkeyshop wrote, or move it away to go on with \(file.name) as it is"
+    guard let (fd, size) = try open() else {
+      guard committed == 0 else {
+        throw DataFileError(
+          path: file.path, problem: "is missing, while \(storePath) says \(committed) bytes of it were written",
+          remedy: "put back the \(file.name) monkeyshop wrote, or move store.json away to go on without it")
+      }
+      return
+    }
+    defer { close(fd) }
+    guard size >= committed else {
+      throw DataFileError(
+        path: file.path,
+        problem: "is \(size) bytes, shorter than the \(committed) \(storePath) says were written: it was cut",
+        remedy: "put back the \(file.name) monkeyshop wrote, or move store.json away to go on with it as it is")
+    }
+    if committed > 0, try bytes(fd, from: committed - 1, count: 1) != [UInt8(ascii: "\n")] {
+      throw DataFileError(
+        path: storePath,
+        problem:
+          "notifications.\(field) is \(committed), which ends inside a line of \(file.path), not after one: it was edited",
+        remedy: remedy)
+    }
+    guard size > committed else { return }
+    // The line after the count: one a killed change appended is of a notification the store does
+    // not count as written yet.
+    var line: [UInt8] = []
+    var position = committed
+    while position < size {
+      let block = try bytes(fd, from: position, count: min(64 << 10, size - position))
+      guard let end = block.firstIndex(of: UInt8(ascii: "\n")) else {
+        line += block
+        position += block.count
+        continue
+      }
+      line += block[..<end]
+      guard let number = Self.number(of: line), written(number) else { return }
+      throw DataFileError(
+        path: storePath,
+        problem:
+          "notifications.\(field) is \(committed), but \(file.path) goes on after it with notification #\(number), which this store counts as written: it was edited, and the next change would cut off what was already sent",
+        remedy: remedy)
+    }
+  }
+}

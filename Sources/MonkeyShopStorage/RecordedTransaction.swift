@@ -46,11 +46,21 @@ struct RecordedTransaction: Codable, FetchableRecord, PersistableRecord {
     json = String(decoding: line.dropLast(), as: UTF8.self)
   }
 
+  /// The row's transaction. One whose record disagrees with what the App Store signed for it was
+  /// edited after the purchase, and is refused as `store.json` refuses it: a refund would copy it
+  /// into the store.
   func transaction(path: String) throws(DataFileError) -> StoreTransaction {
     guard let transaction = HistoryLines.wholeTransaction(ArraySlice(Array(json.utf8))),
       transaction.number.map(Int64.init) == number
     else {
       throw DataFileError(path: path, problem: "transaction #\(number) is not a transaction monkeyshop can read")
+    }
+    if let (field, recorded, signed) = transaction.recordDisagreement {
+      throw DataFileError(
+        path: path,
+        problem:
+          "transaction #\(number): its record says \(field) \(recorded) while its signedPurchase, what the App Store signed, says \(signed); the record never changes after a purchase, so this row was edited",
+        remedy: TransactionRecord.damaged)
     }
     return transaction
   }

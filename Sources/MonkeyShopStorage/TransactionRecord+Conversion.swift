@@ -87,6 +87,7 @@ extension TransactionRecord {
           row.revision = revision
           try row.insert(db)
         }
+        try TransactionRecord.stamp(db, revision: revision)
       }
     }
   }

@@ -81,6 +81,7 @@ struct TransactionRecord: Sendable {
       }
       return reusing
     }
+    try checkLog(folder: folder, path: path)
     var configuration = Configuration()
     configuration.label = name
     // A writer holds the folder's lock, so SQLite waits only for a checkpoint or a reader's
@@ -266,6 +267,7 @@ struct TransactionRecord: Sendable {
           row.revision = revision
           try row.save(db)
         }
+        try Self.stamp(db, revision: revision)
       }
     }
   }

@@ -354,6 +354,73 @@ struct NotificationFilesTests {
     }
   }
 
+  @Test("store.json moved away: the new store takes notifications.jsonl as it is, and numbers new ones after it")
+  func newStoreKeepsNotifications() throws {
+    try withDataFolder { folder in
+      try buy(folder)
+      try buy(folder, at: 1)
+      let file = folder.path + "/notifications.jsonl"
+      let sent = try #require(FileManager.default.contents(atPath: file))
+      try FileManager.default.removeItem(atPath: folder.storePath)
+      #expect(try folder.readNotifications().notifications.map(\.notification.number) == [1, 2])
+      try buy(folder, at: 2)
+      #expect(try #require(FileManager.default.contents(atPath: file)).starts(with: sent))
+      let (listings, store) = try folder.readNotifications()
+      #expect(listings.map(\.notification.number) == [1, 2, 3])
+      #expect(Set(listings.map(\.notification.notificationUUID)).count == 3)
+      #expect(store.notifications.notificationsLength == FileManager.default.contents(atPath: file)?.count)
+    }
+  }
+
+  @Test(
+    "an edited notificationsLength or attemptsLength is refused as the store is read, naming store.json: nothing is written, no notification cut"
+  )
+  func editedLengthsRefused() throws {
+    try withDataFolder { folder in
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      for index in 0..<2 {
+        try buy(folder, at: Double(index))
+        for delivery in try folder.notificationWork(at: t0).due {
+          try folder.recordSendAttempt(attempt(.success, at: 0, status: 200), number: delivery.pending.number)
+        }
+      }
+      let names = ["store.json", "wallet.json", "notifications.jsonl", "notification-attempts.jsonl"]
+      let files = names.map { FileManager.default.contents(atPath: folder.path + "/" + $0) }
+      let written = String(decoding: try #require(files[0]), as: UTF8.self)
+      func lines(_ index: Int) throws -> [Int] {
+        let data = try #require(files[index])
+        return data.indices.filter { data[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
+      }
+      let cases: [(field: String, value: Int, says: String)] = [
+        (
+          "notificationsLength", try lines(2)[0],
+          "goes on after it with notification #2, which this store counts as written"
+        ),
+        ("notificationsLength", try lines(2)[0] + 3, "which ends inside a line of \(folder.path)/notifications.jsonl"),
+        ("notificationsLength", -3, "notifications.notificationsLength: is -3, expected a whole number from 0 to"),
+        (
+          "attemptsLength", try lines(3)[0], "goes on after it with notification #2, which this store counts as written"
+        ),
+      ]
+      for (field, value, says) in cases {
+        let edited = try Regex("\"\(field)\" : [0-9]+")
+        try Data(written.replacing(edited, with: "\"\(field)\" : \(value)").utf8)
+          .write(to: URL(fileURLWithPath: folder.storePath))
+        let edit = FileManager.default.contents(atPath: folder.storePath)
+        for attempt in [{ _ = try buy(folder, at: 5) }, { _ = try folder.readNotifications() }] {
+          let error = #expect(throws: DataFileError.self) { try attempt() }
+          #expect(error?.path == folder.storePath, "\(String(describing: error))")
+          #expect(error?.problem.contains(says) == true, "\(String(describing: error))")
+          #expect(error?.errorID.exitStatus == .dataError)
+        }
+        #expect(FileManager.default.contents(atPath: folder.storePath) == edit)
+        #expect(
+          names.dropFirst().map { FileManager.default.contents(atPath: folder.path + "/" + $0) }
+            == Array(files.dropFirst()))
+      }
+    }
+  }
+
   @Test("delivered notifications leave store.json: it stays the same size however many were sent")
   func storeStaysSmall() throws {
     try withDataFolder { folder in

@@ -184,4 +184,158 @@ struct TransactionRecordTests {
       #expect(FileManager.default.contents(atPath: folder.storePath) == store)
     }
   }
+
+  @Test(
+    "a record copied from another data folder is refused, naming both files, and nothing is written; moved store.json away, the folder takes the record's account"
+  )
+  func recordOfAnotherFolder() throws {
+    try withDataFolder { other in
+      try withDataFolder { folder in
+        // Two folders, two accounts: each made its appTransactionId at its first purchase.
+        for index in 0..<25 { try buyAndFinish(other, at: index) }
+        for index in 100..<125 { try buyAndFinish(folder, at: index) }
+        let othersApp = try #require(try other.readStore().appTransactionID)
+        let ownApp = try #require(try folder.readStore().appTransactionID)
+        #expect(othersApp != ownApp)
+        try other.openedRecord?.database.writeWithoutTransaction {
+          try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let copied = try #require(FileManager.default.contents(atPath: other.recordPath))
+        folder.openedRecord = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+        try copied.write(to: URL(fileURLWithPath: folder.recordPath))
+        let files = [folder.storePath, folder.walletPath].map { FileManager.default.contents(atPath: $0) }
+        for attempt in [
+          { _ = try buyAndFinish(folder, at: 125) }, { _ = try folder.readEveryTransaction() },
+          {
+            _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("1")) {
+              try $0.refund("1", reason: .other, at: t0.addingTimeInterval(500))
+            }
+          },
+        ] {
+          let error = #expect(throws: DataFileError.self) { try attempt() }
+          #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+          #expect(
+            error?.problem.contains(
+              "belongs to another data folder: it records the purchases of app transaction \(othersApp), and \(folder.storePath) is the store of app transaction \(ownApp)"
+            ) == true, "\(String(describing: error))")
+          #expect(error?.remedy?.contains("put back this folder's own record.sqlite") == true)
+          #expect(error?.errorID.exitStatus == .dataError)
+        }
+        #expect([folder.storePath, folder.walletPath].map { FileManager.default.contents(atPath: $0) } == files)
+        // store.json moved away: the new store takes the record's account, and goes on with it.
+        try FileManager.default.removeItem(atPath: folder.storePath)
+        #expect(try folder.readEveryTransaction().map(\.id) == (1...5).map(String.init))
+        #expect(try buyAndFinish(folder, at: 125).id == "26")
+        #expect(try folder.readStore().appTransactionID == othersApp)
+      }
+    }
+  }
+
+  @Test("a record written before records kept their folder's account takes the folder's at the next change")
+  func recordTakesFolderAccount() throws {
+    try withDataFolder { folder in
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      let app = try #require(try folder.readStore().appTransactionID)
+      let record = try #require(folder.openedRecord)
+      #expect(try record.owner() == app)
+      try record.database.write { try $0.execute(sql: "DROP TABLE folder") }
+      #expect(try record.owner() == nil)
+      try buyAndFinish(folder, at: 25)
+      #expect(try record.owner() == app)
+    }
+  }
+
+  @Test(
+    "a record put back without its -wal, beside a newer record.sqlite-wal, is refused before SQLite reads the two together: nothing read or written"
+  )
+  func olderRecordBesideNewerLog() throws {
+    try withDataFolder { folder in
+      func checkpoint(_ mode: String) throws {
+        try #require(folder.openedRecord).database.writeWithoutTransaction {
+          try $0.execute(sql: "PRAGMA wal_checkpoint(\(mode))")
+        }
+      }
+      for index in 0..<25 { try buyAndFinish(folder, at: index) }
+      try checkpoint("TRUNCATE")
+      let older = try #require(FileManager.default.contents(atPath: folder.recordPath))
+      for index in 25..<45 { try buyAndFinish(folder, at: index) }
+      // Copied into the database file: the next change starts the log anew, on top of it.
+      try checkpoint("PASSIVE")
+      for index in 45..<65 { try buyAndFinish(folder, at: index) }
+      let log = try #require(FileManager.default.contents(atPath: folder.recordPath + "-wal"))
+      // Closed, SQLite copies the log into the file and removes it; the copy goes back beside the
+      // older file, as a user who put back only record.sqlite leaves them.
+      folder.openedRecord = nil
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      try older.write(to: URL(fileURLWithPath: folder.recordPath))
+      try log.write(to: URL(fileURLWithPath: folder.recordPath + "-wal"))
+      let restored = DataFolder(path: folder.path)
+      let paths = [folder.storePath, folder.walletPath, folder.recordPath, folder.recordPath + "-wal"]
+      let files = paths.map { FileManager.default.contents(atPath: $0) }
+      for attempt in [{ _ = try restored.readEveryTransaction() }, { _ = try buyAndFinish(restored, at: 65) }] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(
+          error?.problem.contains("is older than the record.sqlite-wal beside it") == true,
+          "\(String(describing: error))")
+        #expect(
+          error?.remedy?.contains("put back the record.sqlite-wal and -shm copied with this record.sqlite") == true)
+        #expect(error?.errorID.exitStatus == .dataError)
+      }
+      #expect(paths.map { FileManager.default.contents(atPath: $0) } == files)
+      // The log moved away: the older record alone is told as older than the store.
+      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.recordPath + suffix) }
+      let error = #expect(throws: DataFileError.self) { try DataFolder(path: folder.path).readEveryTransaction() }
+      #expect(error?.problem.contains("is older than \(folder.storePath)") == true, "\(String(describing: error))")
+    }
+  }
+
+  @Test(
+    "a row of the record edited after its purchase is refused when read, naming the record, the transaction and both values: a refund never copies it into store.json"
+  )
+  func editedRowRefused() throws {
+    try withDataFolder { folder in
+      /// A purchase signed with the fields its record must agree with.
+      func signed(_ number: Int) -> StoreTransaction {
+        var transaction = signedPurchase(number)
+        let payload =
+          #"{"bundleId":"com.monkeyshop.app","currency":"USD","price":10,"productId":"\#(five)","quantity":1,"type":"Consumable"}"#
+        transaction.signedPurchase = "eyJhbGciOiJFUzI1NiJ9.\(Base64URLText.encode(Data(payload.utf8))).c2ln"
+        return transaction
+      }
+      #expect(signed(1).recordDisagreement == nil)
+      try folder.update { store, wallet in
+        store.leaving = (1...3).map(signed)
+        store.lastTransactionNumber = 3
+        wallet.lastTransactionNumber = 3
+      }
+      #expect(try folder.readHistoryTransaction("2")?.quantity == 1)
+      try #require(folder.openedRecord).database.write {
+        try $0.execute(
+          sql: #"UPDATE storeTransaction SET json = replace(json, '"quantity":1', '"quantity":7') WHERE number = 2"#)
+      }
+      let store = FileManager.default.contents(atPath: folder.storePath)
+      for attempt in [
+        { _ = try folder.readHistoryTransaction("2") },
+        {
+          _ = try folder.changeStoreSeeingHistory(catalog: catalog, reaching: .transaction("2")) {
+            try $0.refund("2", reason: .other, at: t0.addingTimeInterval(500))
+          }
+        },
+      ] {
+        let error = #expect(throws: DataFileError.self) { try attempt() }
+        #expect(error?.path == folder.recordPath, "\(String(describing: error))")
+        #expect(
+          error?.problem
+            == "transaction #2: its record says quantity 7 while its signedPurchase, what the App Store signed, says 1; the record never changes after a purchase, so this row was edited",
+          "\(String(describing: error))")
+        #expect(error?.remedy == TransactionRecord.damaged)
+        #expect(error?.errorID.exitStatus == .dataError)
+      }
+      #expect(FileManager.default.contents(atPath: folder.storePath) == store)
+      // The rows no one edited are read as ever.
+      #expect(try folder.readHistoryTransaction("3")?.quantity == 1)
+    }
+  }
 }

@@ -200,6 +200,19 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
     waitingOffset = end
   }
 
+  /// The counters are whole numbers from 0: a length or a number below it (an edit) is refused as
+  /// the store is read, before any change writes a file.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let limit = 0...StoreState.transactionNumberLimit
+    url = try container.decodeIfPresent(String.self, forKey: .url)
+    lastNumber = try container.decodeWholeNumber(forKey: .lastNumber, in: limit)
+    notificationsLength = try container.decodeWholeNumber(forKey: .notificationsLength, in: limit)
+    attemptsLength = try container.decodeWholeNumber(forKey: .attemptsLength, in: limit)
+    pending = try container.decode([PendingNotification].self, forKey: .pending)
+    refundRequests = try container.decode([RefundRequest].self, forKey: .refundRequests)
+  }
+
   public static func == (lhs: NotificationQueue, rhs: NotificationQueue) -> Bool {
     lhs.url == rhs.url && lhs.lastNumber == rhs.lastNumber && lhs.notificationsLength == rhs.notificationsLength
       && lhs.attemptsLength == rhs.attemptsLength && lhs.waitingOffset == rhs.waitingOffset
