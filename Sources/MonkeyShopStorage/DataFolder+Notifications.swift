@@ -76,6 +76,7 @@ extension DataFolder {
     let (log, attemptsLog) = logs(folder)
     let notifications = try log.wholeLines()
     queue.notificationsLength = notifications.length
+    queue.waitingOffset = notifications.length
     queue.lastNumber = notifications.lastNumber ?? 0
     queue.attemptsLength = try attemptsLog.wholeLines().length
   }
@@ -90,6 +91,13 @@ extension DataFolder {
     let waiting = Set(queue.pending.map(\.number))
     try attemptsLog.check(committed: queue.attemptsLength, field: "attemptsLength", storePath: storePath) {
       $0 <= queue.lastNumber && !waiting.contains($0)
+    }
+    guard queue.waitingOffset <= queue.notificationsLength else {
+      throw DataFileError(
+        path: storePath,
+        problem:
+          "notifications.waitingOffset is \(queue.waitingOffset), past notificationsLength (\(queue.notificationsLength)), the end of what was written: it was edited",
+        remedy: "put back the store.json monkeyshop wrote, or move it away to go on with notifications.jsonl as it is")
     }
   }
 

@@ -369,6 +369,10 @@ struct NotificationFilesTests {
       #expect(listings.map(\.notification.number) == [1, 2, 3])
       #expect(Set(listings.map(\.notification.notificationUUID)).count == 3)
       #expect(store.notifications.notificationsLength == FileManager.default.contents(atPath: file)?.count)
+      // What the old store kept of them is gone: only the new store's own notification waits.
+      #expect(listings.map { $0.pending != nil } == [false, false, true])
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      #expect(try folder.notificationWork(at: t0).due.map(\.pending.number) == [3])
     }
   }
 

@@ -175,31 +175,6 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
     case url, lastNumber, notificationsLength, attemptsLength, waitingOffset, pending, refundRequests
   }
 
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    url = try container.decodeIfPresent(String.self, forKey: .url)
-    lastNumber = try container.decode(Int.self, forKey: .lastNumber)
-    notificationsLength = try container.decode(Int.self, forKey: .notificationsLength)
-    attemptsLength = try container.decode(Int.self, forKey: .attemptsLength)
-    // A store written before the waiting ones were left in the file lists all of them in `pending`.
-    waitingOffset = try container.decodeIfPresent(Int.self, forKey: .waitingOffset) ?? notificationsLength
-    guard (0...max(0, notificationsLength)).contains(waitingOffset) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .waitingOffset, in: container,
-        debugDescription:
-          "is \(waitingOffset), expected a whole number from 0 to notificationsLength (\(notificationsLength))")
-    }
-    pending = try container.decode([PendingNotification].self, forKey: .pending)
-    refundRequests = try container.decode([RefundRequest].self, forKey: .refundRequests)
-  }
-
-  /// Takes the waiting notifications read from the file (each with where its line starts) into
-  /// `pending`; `end`: where the line after the last one taken starts.
-  public mutating func take(_ waiting: [PendingNotification], through end: Int) {
-    pending += waiting
-    waitingOffset = end
-  }
-
   /// The counters are whole numbers from 0: a length or a number below it (an edit) is refused as
   /// the store is read, before any change writes a file.
   public init(from decoder: any Decoder) throws {
@@ -209,8 +184,19 @@ public struct NotificationQueue: Codable, Equatable, Sendable {
     lastNumber = try container.decodeWholeNumber(forKey: .lastNumber, in: limit)
     notificationsLength = try container.decodeWholeNumber(forKey: .notificationsLength, in: limit)
     attemptsLength = try container.decodeWholeNumber(forKey: .attemptsLength, in: limit)
+    // A store written before the waiting ones were left in the file lists all of them in `pending`.
+    waitingOffset =
+      container.contains(.waitingOffset)
+      ? try container.decodeWholeNumber(forKey: .waitingOffset, in: limit) : notificationsLength
     pending = try container.decode([PendingNotification].self, forKey: .pending)
     refundRequests = try container.decode([RefundRequest].self, forKey: .refundRequests)
+  }
+
+  /// Takes the waiting notifications read from the file (each with where its line starts) into
+  /// `pending`; `end`: where the line after the last one taken starts.
+  public mutating func take(_ waiting: [PendingNotification], through end: Int) {
+    pending += waiting
+    waitingOffset = end
   }
 
   public static func == (lhs: NotificationQueue, rhs: NotificationQueue) -> Bool {
