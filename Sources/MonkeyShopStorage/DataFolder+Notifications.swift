@@ -268,12 +268,14 @@ extension DataFolder {
           let log = logs(folder).notifications
           var taken: [PendingNotification] = []
           var end = committed
+          // The file is in the order of the numbers: past `number`, it is not waiting there.
           try log.lines(from: queue.waitingOffset, committed: committed) { offset, line in
-            guard taken.count < count, taken.last.map({ $0.number != number }) ?? true else {
+            let notification = try log.decode(ServerNotification.self, line, at: offset)
+            guard taken.count < count, number.map({ notification.number <= $0 }) ?? true else {
               end = offset
               return false
             }
-            taken.append(PendingNotification(try log.decode(ServerNotification.self, line, at: offset), at: offset))
+            taken.append(PendingNotification(notification, at: offset))
             return true
           }
           return (taken, end)

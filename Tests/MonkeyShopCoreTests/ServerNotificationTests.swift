@@ -499,6 +499,25 @@ struct NotificationFilesTests {
     }
   }
 
+  @Test("an attempt recorded for a notification no longer waiting takes none of those waiting into store.json")
+  func attemptOfAnEndedOneTakesNone() throws {
+    try withDataFolder { folder in
+      try folder.setNotificationURL("http://127.0.0.1:9/")
+      try buy(folder)
+      let first = try #require(try folder.notificationWork(at: t0).due.first?.pending.number)
+      try folder.recordSendAttempt(attempt(.success, at: 1, status: 200), number: first)
+      for index in 1...10 { try buy(folder, at: Double(index)) }
+      // A second sender's record of the first, ended already.
+      #expect(try folder.recordSendAttempt(attempt(.success, at: 2, status: 200), number: first) == nil)
+      let store = try folder.readStore()
+      #expect(store.notifications.pending.isEmpty)
+      #expect(try folder.readNotifications().notifications.filter { $0.pending != nil }.count == 10)
+      // One further on is taken with those before it, in order.
+      try folder.recordSendAttempt(attempt(.success, at: 3, status: 200), number: first + 3)
+      #expect(try folder.readStore().notifications.pending.map(\.number) == [first + 1, first + 2])
+    }
+  }
+
   @Test("notifications a folder could not sign, never sent, do not hold back a signed one behind them")
   func unsignedDoNotHoldBack() throws {
     try withDataFolder { folder in
