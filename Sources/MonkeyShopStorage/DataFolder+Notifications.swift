@@ -103,6 +103,23 @@ extension DataFolder {
 
   // MARK: Reading
 
+  /// Reads the notification files with the folder open: a `DataFileError` as it is, any other
+  /// (a line that did not decode) as one of the folder's. Nil when there is no folder.
+  private func readingLogs<Result>(
+    _ body: (_ notifications: NotificationLog, _ attempts: NotificationLog) throws -> Result
+  ) throws(DataFileError) -> Result? {
+    try opened { folder throws(DataFileError) -> Result in
+      let (notifications, attempts) = logs(folder)
+      do {
+        return try body(notifications, attempts)
+      } catch let error as DataFileError {
+        throw error
+      } catch {
+        throw DataFileError(path: path, problem: "\(error)")
+      }
+    }
+  }
+
   private func logs(_ folder: Int32) -> (notifications: NotificationLog, attempts: NotificationLog) {
     (
       NotificationLog(folder: folder, path: path, name: NotificationLog.notificationsName),
@@ -142,30 +159,23 @@ extension DataFolder {
     let store = try readStore()
     let queue = store.notifications
     let listings =
-      try opened { folder throws(DataFileError) -> [NotificationListing] in
-        do {
-          let (log, attemptsLog) = logs(folder)
-          let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
-          let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
-          var listings: [NotificationListing] = []
-          try log.lines(from: 0, committed: queue.notificationsLength) { offset, line in
-            guard mentions(line) else { return true }
-            let notification = try log.decode(ServerNotification.self, line, at: offset)
-            let waiting =
-              pending[notification.number]
-              ?? (offset >= queue.waitingOffset ? PendingNotification(notification, at: offset) : nil)
-            listings.append(
-              NotificationListing(
-                notification: notification,
-                sendAttempts: waiting?.sendAttempts ?? finished[notification.number] ?? [], pending: waiting))
-            return true
-          }
-          return listings
-        } catch let error as DataFileError {
-          throw error
-        } catch {
-          throw DataFileError(path: path, problem: "\(error)")
+      try readingLogs { log, attemptsLog -> [NotificationListing] in
+        let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
+        let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+        var listings: [NotificationListing] = []
+        try log.lines(from: 0, committed: queue.notificationsLength) { offset, line in
+          guard mentions(line) else { return true }
+          let notification = try log.decode(ServerNotification.self, line, at: offset)
+          let waiting =
+            pending[notification.number]
+            ?? (offset >= queue.waitingOffset ? PendingNotification(notification, at: offset) : nil)
+          listings.append(
+            NotificationListing(
+              notification: notification,
+              sendAttempts: waiting?.sendAttempts ?? finished[notification.number] ?? [], pending: waiting))
+          return true
         }
+        return listings
       } ?? []
     return (listings, store)
   }
@@ -174,20 +184,13 @@ extension DataFolder {
   /// (the `attemptsLength` of two stores, the older first), oldest first: what an open storefront
   /// shows of the server's side since it last looked.
   public func readEndedNotifications(from start: Int, through end: Int) throws -> [FinishedNotification] {
-    try opened { folder throws(DataFileError) -> [FinishedNotification] in
-      do {
-        let log = logs(folder).attempts
-        var ended: [FinishedNotification] = []
-        try log.lines(from: start, committed: end) { offset, line in
-          ended.append(try log.decode(FinishedNotification.self, line, at: offset))
-          return true
-        }
-        return ended
-      } catch let error as DataFileError {
-        throw error
-      } catch {
-        throw DataFileError(path: path, problem: "\(error)")
+    try readingLogs { _, log -> [FinishedNotification] in
+      var ended: [FinishedNotification] = []
+      try log.lines(from: start, committed: end) { offset, line in
+        ended.append(try log.decode(FinishedNotification.self, line, at: offset))
+        return true
       }
+      return ended
     } ?? []
   }
 
@@ -209,20 +212,13 @@ extension DataFolder {
     let due = queue.pending.filter { $0.isDue(at: now) }
     work.nextDate = queue.pending.compactMap { $0.signed ? $0.nextAttemptDate : nil }.filter { $0 > now }.min()
     guard !due.isEmpty else { return work }
-    try opened { folder throws(DataFileError) in
-      do {
-        let log = logs(folder).notifications
-        for pending in due {
-          guard let offset = pending.offset, let line = try log.line(at: offset, committed: queue.notificationsLength)
-          else { continue }
-          let notification = try log.decode(ServerNotification.self, line, at: offset)
-          guard notification.number == pending.number, let signed = notification.signedPayload else { continue }
-          work.due.append(NotificationDelivery(pending: pending, signedPayload: signed))
-        }
-      } catch let error as DataFileError {
-        throw error
-      } catch {
-        throw DataFileError(path: path, problem: "\(error)")
+    try readingLogs { log, _ in
+      for pending in due {
+        guard let offset = pending.offset, let line = try log.line(at: offset, committed: queue.notificationsLength)
+        else { continue }
+        let notification = try log.decode(ServerNotification.self, line, at: offset)
+        guard notification.number == pending.number, let signed = notification.signedPayload else { continue }
+        work.due.append(NotificationDelivery(pending: pending, signedPayload: signed))
       }
     }
     return work
@@ -263,27 +259,20 @@ extension DataFolder {
     guard queue.waitingOffset < queue.notificationsLength else { return false }
     let committed = queue.notificationsLength
     let (taken, end) =
-      try opened { folder throws(DataFileError) -> ([PendingNotification], Int) in
-        do {
-          let log = logs(folder).notifications
-          var taken: [PendingNotification] = []
-          var end = committed
-          // The file is in the order of the numbers: past `number`, it is not waiting there.
-          try log.lines(from: queue.waitingOffset, committed: committed) { offset, line in
-            let notification = try log.decode(ServerNotification.self, line, at: offset)
-            guard taken.count < count, number.map({ notification.number <= $0 }) ?? true else {
-              end = offset
-              return false
-            }
-            taken.append(PendingNotification(notification, at: offset))
-            return true
+      try readingLogs { log, _ -> ([PendingNotification], Int) in
+        var taken: [PendingNotification] = []
+        var end = committed
+        // The file is in the order of the numbers: past `number`, it is not waiting there.
+        try log.lines(from: queue.waitingOffset, committed: committed) { offset, line in
+          let notification = try log.decode(ServerNotification.self, line, at: offset)
+          guard taken.count < count, number.map({ notification.number <= $0 }) ?? true else {
+            end = offset
+            return false
           }
-          return (taken, end)
-        } catch let error as DataFileError {
-          throw error
-        } catch {
-          throw DataFileError(path: path, problem: "\(error)")
+          taken.append(PendingNotification(notification, at: offset))
+          return true
         }
+        return (taken, end)
       } ?? ([], committed)
     queue.take(taken, through: end)
     return !taken.isEmpty
@@ -345,36 +334,29 @@ extension DataFolder {
     }
     if let problem = request.validate(now: now, knowsTransaction: known) { return .failure(problem) }
     let response =
-      try opened { folder throws(DataFileError) -> NotificationHistoryResponse in
-        do {
-          let (log, attemptsLog) = logs(folder)
-          let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
-          let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
-          var items: [NotificationHistoryResponseItem] = []
-          var next = queue.notificationsLength
-          var hasMore = false
-          try log.lines(from: start, committed: queue.notificationsLength) { offset, line in
-            let notification = try log.decode(ServerNotification.self, line, at: offset)
-            let attempts = pending[notification.number]?.sendAttempts ?? finished[notification.number] ?? []
-            guard let signed = notification.signedPayload, request.matches(notification, attempts: attempts) else {
-              return true
-            }
-            if items.count == NotificationHistoryResponse.pageSize {
-              hasMore = true
-              next = offset
-              return false
-            }
-            items.append(
-              NotificationHistoryResponseItem(signedPayload: signed, sendAttempts: attempts.map(SendAttemptItem.init)))
+      try readingLogs { log, attemptsLog -> NotificationHistoryResponse in
+        let finished = try finishedAttempts(attemptsLog, committed: queue.attemptsLength)
+        let pending = Dictionary(queue.pending.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+        var items: [NotificationHistoryResponseItem] = []
+        var next = queue.notificationsLength
+        var hasMore = false
+        try log.lines(from: start, committed: queue.notificationsLength) { offset, line in
+          let notification = try log.decode(ServerNotification.self, line, at: offset)
+          let attempts = pending[notification.number]?.sendAttempts ?? finished[notification.number] ?? []
+          guard let signed = notification.signedPayload, request.matches(notification, attempts: attempts) else {
             return true
           }
-          let token = Base64URLText.encode(Data("n:\(next)".utf8))
-          return NotificationHistoryResponse(paginationToken: token, hasMore: hasMore, notificationHistory: items)
-        } catch let error as DataFileError {
-          throw error
-        } catch {
-          throw DataFileError(path: path, problem: "\(error)")
+          if items.count == NotificationHistoryResponse.pageSize {
+            hasMore = true
+            next = offset
+            return false
+          }
+          items.append(
+            NotificationHistoryResponseItem(signedPayload: signed, sendAttempts: attempts.map(SendAttemptItem.init)))
+          return true
         }
+        let token = Base64URLText.encode(Data("n:\(next)".utf8))
+        return NotificationHistoryResponse(paginationToken: token, hasMore: hasMore, notificationHistory: items)
       } ?? NotificationHistoryResponse(paginationToken: "", hasMore: false, notificationHistory: [])
     return .success(response)
   }
