@@ -99,6 +99,8 @@ extension DataFolder {
           "notifications.waitingOffset is \(queue.waitingOffset), past notificationsLength (\(queue.notificationsLength)), the end of what was written: it was edited",
         remedy: "put back the store.json monkeyshop wrote, or move it away to go on with notifications.jsonl as it is")
     }
+    // Where a line starts: an offset inside one would take a piece of it for a notification.
+    try log.check(committed: queue.waitingOffset, field: "waitingOffset", storePath: storePath) { _ in false }
   }
 
   // MARK: Reading

@@ -572,6 +572,13 @@ struct NotificationFilesTests {
       } throws: { error in
         "\(error)".contains("waitingOffset") && "\(error)".contains("notificationsLength (\(length))")
       }
+      // Inside the first line: part of it would be taken for a notification.
+      try rewrite { $0["waitingOffset"] = 100 }
+      #expect {
+        try folder.readStore()
+      } throws: { error in
+        "\(error)".contains("notifications.waitingOffset is 100, which ends inside a line")
+      }
     }
   }
 
