@@ -55,6 +55,12 @@ public enum NotificationSender {
     // Apple's schedule: the client's own retrying of the connection would hold the attempt until
     // the connect timeout, and a `fast` retry due in 1 s would come 10 s late.
     configuration.connectionPool.retryConnectionEstablishment = false
+    // A connection kept for the next notification holds a file descriptor. When one connection
+    // cannot be opened for want of descriptors, the client fails every request waiting for one,
+    // and the connections already opening are kept idle: for the client's default minute they
+    // would hold the descriptors the folder is read and each attempt recorded with. A burst of
+    // notifications still goes over the same connections.
+    configuration.connectionPool.idleTimeout = .seconds(1)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let flight = InFlight()
     var lastProblem: String?
@@ -304,13 +310,16 @@ actor InFlight {
   func end(_ number: Int, shortage: DescriptorShortage?) -> Bool {
     numbers.remove(number)
     tasks[number] = nil
-    endedDuring[number] = reading
-    // Only the readings still being used matter: the loop reads one at a time.
-    endedDuring = endedDuring.filter { $0.value >= reading - 1 }
     guard shortage != nil else {
+      endedDuring[number] = reading
+      // Only the readings still being used matter: the loop reads one at a time.
+      endedDuring = endedDuring.filter { $0.value >= reading - 1 }
       shortageTold = false
       return false
     }
+    // No attempt, so nothing recorded: the reading that found it still holds, and it is tried
+    // again from it, not from a new reading of the folder, which would want descriptors of its own
+    // (the files of the folder) while the connections the client keeps hold the last ones.
     heldUntil[number] = .now + DescriptorShortage.pause
     defer { shortageTold = true }
     return !shortageTold
