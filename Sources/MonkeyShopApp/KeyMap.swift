@@ -269,17 +269,18 @@ public enum KeyMap {
       hint: Phrase("close (or any key)", "閉じる (どのキーでも)"),
       help: Phrase("close help", "ヘルプを閉じる")),
 
-    // Quit confirmation
+    // Quit confirmation. Only y answers yes: Enter buys and confirms the payment sheet, and one
+    // pressed out of habit must not quit mid-purchase (it is told that only y and n act here).
     KeyBinding(
-      [.character("y"), .enter], .confirmQuit, .confirmQuit, hint: Phrase("quit", "終了"),
+      [.character("y")], .confirmQuit, .confirmQuit, hint: Phrase("quit", "終了"),
       help: Phrase("quit now", "終了する")),
     KeyBinding(
       [.character("n"), .escape], .keepRunning, .confirmQuit, hint: Phrase("stay", "続ける"),
       help: Phrase("keep shopping", "買い物を続ける")),
 
-    // Switch confirmation
+    // Switch confirmation: only y restarts the app, as only y quits.
     KeyBinding(
-      [.character("y"), .enter], .switchNow, .confirmSwitch, hint: Phrase("switch", "切替"),
+      [.character("y")], .switchNow, .confirmSwitch, hint: Phrase("switch", "切替"),
       help: Phrase("switch now (the app restarts)", "切り替える (アプリは再起動)")),
     KeyBinding(
       [.character("n"), .escape], .keepStoreKit, .confirmSwitch, hint: Phrase("stay", "そのまま"),

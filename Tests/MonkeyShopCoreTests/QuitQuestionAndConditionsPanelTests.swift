@@ -11,6 +11,35 @@ import Testing
 @Suite(.tags(.screen)) struct QuitQuestionAndConditionsPanelTests {
   static func insideBox(_ screen: TextGrid) -> [String] { screen.lines.filter { $0.contains("│") } }
 
+  /// Enter buys and confirms the payment sheet: pressed out of habit at a question, it neither quits
+  /// nor restarts the app, and says that only the question's keys act.
+  @Test(arguments: [Language.en, .ja])
+  func enterAnswersNoQuestion(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.press("5")
+    shop.press("q")
+    let asking: (ShopModel.Overlay?) -> Bool = {
+      if case .confirmQuit = $0 { true } else if case .confirmSwitch = $0 { true } else { false }
+    }
+    #expect(asking(shop.model.overlay))
+    shop.press(.enter)
+    var screen = shop.screen()
+    #expect(!shop.model.isFinished, "\(screen)")
+    #expect(asking(shop.model.overlay), "\(screen)")
+    let onlyThese = language == .ja ? "ここでは下のキーだけが使えます" : "only the keys below act here"
+    #expect(screen.contains(onlyThese), "\(screen)")
+    shop.press("n")
+    shop.press(.enter)
+    #expect(shop.model.isPurchaseInFlight)
+    shop.press("l")
+    #expect(asking(shop.model.overlay))
+    shop.press(.enter)
+    screen = shop.screen()
+    #expect(shop.model.storeKit == .storeKit1 && asking(shop.model.overlay), "\(screen)")
+    #expect(screen.contains(onlyThese), "\(screen)")
+    #expect(!shop.eventNames.contains("appRestarted"), "\(shop.eventNames)")
+  }
+
   @Test(arguments: [Language.en, .ja])
   func theQuitQuestionAsksAndSaysWhenThePurchaseHasEnded(language: Language) {
     let shop = ShopHarness(language: language)
