@@ -1,4 +1,5 @@
 import Foundation
+import MonkeyShopDomain
 
 /// Log times: minutes, seconds and milliseconds since launch, `01:02.250`. The screen's log, the
 /// transcript, headless output and the JSONL log's `ms` all count milliseconds with `milliseconds`,
@@ -26,9 +27,7 @@ public enum LogClock {
   /// `Date` is a floating-point count of seconds (about 0.24 µs apart in this century), so 0.4 s
   /// after launch may come back as 0.39999998… (`ShopModel.dateNoise`).
   public static func milliseconds(_ seconds: TimeInterval) -> Int {
-    let exact = max(0, seconds) * 1000
-    let nearest = exact.rounded()
-    return Int(abs(exact - nearest) <= 0.001 ? nearest : exact.rounded(.down))
+    Int(ISO8601.wholeMilliseconds(max(0, seconds)))
   }
 
   /// Whole milliseconds from `start` to `date`.

@@ -113,4 +113,18 @@ import Testing
       if json != milliseconds { break }
     }
   }
+
+  /// The JSON log's `time` and its `ms` agree: 2026-01-01T00:00:00Z plus 400 ms is written `.400`,
+  /// though the `Date` holds a hair less.
+  @Test func theJSONLinesLogsTimeAgreesWithItsMilliseconds() {
+    let launch = Date(timeIntervalSince1970: 1_767_225_600)
+    for milliseconds in 0..<3000 {
+      let entry = LogEntry(time: launch.addingTimeInterval(Double(milliseconds) / 1000), event: .observerAdded)
+      let record = LogRecord(entry, launchDate: launch, language: .en)
+      let expected = String(format: "2026-01-01T00:00:%02d.%03dZ", milliseconds / 1000, milliseconds % 1000)
+      #expect(record.time == expected && record.ms == milliseconds)
+      if record.time != expected { break }
+    }
+    #expect(ISO8601.string(from: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+  }
 }

@@ -23,6 +23,26 @@ struct WalkthroughCommandTests {
     #expect(!steps.contains { $0["kind"] as? String != "store" && $0["lastTransactionID"] != nil }, "\(steps)")
   }
 
+  @Test("--json gives each event's time as the walkthrough's start plus its ms, to the millisecond")
+  func jsonTimesAgreeWithMilliseconds() async throws {
+    let folder = try ShopFolder("json-times")
+    let result = try expectSuccess(await monkeyshop("walkthrough", buyFive, "--json", in: folder))
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let steps = try #require((report["walkthroughs"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
+    let events = steps.flatMap { $0["events"] as? [[String: Any]] ?? [] }
+    let format = ISO8601DateFormatter()
+    format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    // 2026-01-01T00:00:00Z, the virtual clock's start.
+    let start = try #require(format.date(from: "2026-01-01T00:00:00.000Z"))
+    #expect(events.count > 5 && events.contains { ($0["ms"] as? Int ?? 0) % 1000 != 0 }, "\(events)")
+    for event in events {
+      let ms = try #require(event["ms"] as? Int, "\(event)")
+      let expected = format.string(from: start.addingTimeInterval(TimeInterval(ms / 1000)))
+        .replacingOccurrences(of: ".000Z", with: String(format: ".%03dZ", ms % 1000))
+      #expect(event["time"] as? String == expected, "\(event)")
+    }
+  }
+
   @Test("--junit build/walkthroughs.xml creates the missing build folder and writes the report")
   func junitCreatesItsFolder() async throws {
     let folder = try ShopFolder("junit-folder")
