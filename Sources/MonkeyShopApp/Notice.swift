@@ -110,6 +110,9 @@ public enum Reason: Equatable, Sendable {
   case noTransactionSelected
   /// A key that does nothing in an overlay: the overlay's own keys are the ones that act.
   case notInThisOverlay
+  /// A key the storefront has no use for: a key of another part of the screen (the transaction
+  /// manager's `d`), or of none.
+  case notAStorefrontKey(actsIn: KeyContext?)
   case logAtStart
   case logAtEnd
   case detailAtStart

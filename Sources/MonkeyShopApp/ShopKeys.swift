@@ -71,6 +71,8 @@ extension ShopModel {
     switch notice {
     case .cannot(_, .notInThisOverlay):
       return overlay == nil
+    case .cannot(_, .notAStorefrontKey):
+      return overlay != nil
     case .cannot(_, .cameBeforeProducts):
       return response == nil
     case .cannot(let keys, let reason):
@@ -103,7 +105,13 @@ extension ShopModel {
     guard let binding = KeyMap.binding(for: key, in: keyContext) else {
       guard !isScreenTooSmall else { return [] }
       switch overlay {
-      case nil: break
+      // On the storefront a key that does nothing says so, and where it acts, rather than leave
+      // the last key's status as if it answered this one.
+      case nil:
+        let actsIn = [KeyContext.paymentSheet, .transactions, .conditions].first { context in
+          KeyMap.bindings(in: context).contains { $0.keys.contains(key) }
+        }
+        status = .cannot(keys: key.description, .notAStorefrontKey(actsIn: actsIn))
       // Help has no keys of its own to explain: any other key closes it, as htop's help does
       // ("Press any key to return"). The key does nothing else: it was pressed to leave help.
       case .help: closeHelp()

@@ -277,6 +277,12 @@ public struct Words: Sendable {
     case .detailAtStart: say("the detail shows its first row", "詳細は先頭です")
     case .detailAtEnd: say("the detail shows its last row", "詳細は末尾です")
     case .notInThisOverlay: say("only the keys below act here", "ここでは下のキーだけが使えます")
+    case .notAStorefrontKey(let context?):
+      say(
+        "a key of the \(context.title.en.lowercased()), not of the storefront; ? lists the keys",
+        "\(context.title.ja)のキーで、ストアでは使えません。? でキー一覧")
+    case .notAStorefrontKey(nil):
+      say("not a storefront key; ? lists the keys", "ストアのキーではありません。? でキー一覧")
     case .noDownload: say("no download to act on", "操作できるダウンロードはありません")
     }
   }

@@ -14,6 +14,32 @@ import Testing
     return screen.line(screen.size.height - 2)
   }
 
+  /// A key the storefront has no use for says so, and where it acts, rather than leave the last
+  /// key's reason on the status line as if it answered this one.
+  @Test(arguments: [Language.en, .ja])
+  func aKeyThatDoesNothingSaysSo(language: Language) {
+    let shop = ShopHarness(language: language)
+    shop.wait(1)
+    shop.press("-")
+    #expect(Self.statusLine(shop).contains("-/−:"), "\(shop.screen())")
+    shop.press("z")
+    var line = Self.statusLine(shop)
+    #expect(!line.contains("-/−:"), "\(shop.screen())")
+    #expect(
+      line.contains(language == .ja ? "z: ストアのキーではありません。? でキー一覧" : "z: not a storefront key; ? lists the keys"),
+      "\(shop.screen())")
+    shop.press("d")
+    line = Self.statusLine(shop)
+    #expect(
+      line.contains(
+        language == .ja
+          ? "d: 取引マネージャのキーで、ストアでは使えません" : "d: a key of the transaction manager, not of the storefront"),
+      "\(shop.screen())")
+    // Opening an overlay leaves it behind.
+    shop.press(.tab)
+    #expect(!shop.screen().contains(language == .ja ? "ストアでは使えません" : "not of the storefront"), "\(shop.screen())")
+  }
+
   @Test func restrictedIsForgottenOnceProductsReloadAfterRestrictionsLift() {
     let shop = ShopHarness()
     shop.press("r")
@@ -31,6 +57,9 @@ import Testing
     shop.press("R")
     shop.wait(1)
     #expect(Self.statusLine(shop).contains("R to retry"))
+    // The key the status names is in the hint bar, first, even at 80 columns.
+    let hints = shop.screen().line(shop.screen().size.height - 1)
+    #expect(hints.hasPrefix(" R reload"), "\(shop.screen())")
     shop.press("5")
     #expect(Self.statusLine(shop).contains("network down?"))
     shop.press("n")

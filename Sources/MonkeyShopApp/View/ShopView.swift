@@ -360,7 +360,11 @@ public struct ShopView {
   // MARK: Status and hints
 
   private func drawHints(on canvas: inout some Canvas, y: Int) {
-    HintBar.draw(model.activeBindings, language: words.language, on: &canvas, y: y)
+    // A failed product request leaves nothing to buy: the key that asks again comes first, as the
+    // status line's "R to retry" says.
+    var first: [ShopAction] = []
+    if case .failed = model.products { first = [.requestProducts] }
+    HintBar.draw(model.activeBindings, first: first, language: words.language, on: &canvas, y: y)
   }
 }
 
@@ -376,14 +380,19 @@ enum HintBar {
     .quit,
   ]
 
-  static func draw(_ bindings: [KeyBinding], language: Language, on canvas: inout some Canvas, y: Int) {
+  /// `first`: actions that come before the usual order now (the key a status line names).
+  static func draw(
+    _ bindings: [KeyBinding], first: [ShopAction] = [], language: Language, on canvas: inout some Canvas, y: Int
+  ) {
     let width = canvas.size.width
     canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: Style(reverse: true))
     var x = 1
     let help = bindings.first { $0.action == .openHelp }
     let reserve = help.map { TextWidth.of($0.keys[0].description + " " + $0.hint.text(language)) + 2 } ?? 0
     // The most useful keys first, so a narrow bar still shows them; help lists every key.
-    let rank = bindings.map { importance.firstIndex(of: $0.action) ?? importance.count }
+    let rank = bindings.map { binding in
+      first.contains(binding.action) ? -1 : importance.firstIndex(of: binding.action) ?? importance.count
+    }
     let ranked = bindings.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }.map { bindings[$0] }
     // ↑ and ↓ share one cell: "↑↓ select".
     let next = bindings.first { $0.action == .selectNext }
