@@ -103,8 +103,8 @@ struct WalkthroughPlayerKeysTests {
     #expect(top.contains(" \(upper) │"), "\(top)")
   }
 
-  /// At 100×30 one row scrolled shows the panel's top edge and bottom edge: the markers go on the
-  /// rows inside it, never over its edges.
+  /// At 100×30 one row scrolled shows the panel's top edge and bottom edge: the markers go on
+  /// them, before their corners, as the storefront's own detail puts its marker; the title stays.
   @Test func theMoreMarkersStayInsideThePanel() throws {
     let size = ScreenSize(width: 100, height: 30)
     let player = try player("signed-transaction-inspected", size: size)
@@ -113,12 +113,50 @@ struct WalkthroughPlayerKeysTests {
     let rows = above(screen(player, size))
     let upper = try #require(rows.firstIndex { $0.contains("↑ more") }, "\(rows.joined(separator: "\n"))")
     let lower = try #require(rows.firstIndex { $0.contains("↓ more") }, "\(rows.joined(separator: "\n"))")
-    for index in [upper, lower] {
-      #expect(rows[index].hasPrefix("│") && rows[index].hasSuffix(" │"), "\(rows.joined(separator: "\n"))")
+    #expect(rows[upper].hasPrefix("┌─ Transaction #1") && rows[upper].hasSuffix(" ↑ more ┐"), "\(rows[upper])")
+    #expect(rows[lower].hasPrefix("└─") && rows[lower].hasSuffix(" ↓ more ┘"), "\(rows[lower])")
+  }
+
+  /// A marker hides nothing it marks: it is on the panel's edge or has a row to itself, in the
+  /// transaction's detail and in free play's storefront help, in both languages; ↓ and ↑ bring
+  /// every row it stands for.
+  @Test(arguments: Language.allCases)
+  func theMoreMarkersHideNothing(language: Language) throws {
+    let below = language == .en ? "↓ more" : "↓ 続きあり"
+    let upper = language == .en ? "↑ more" : "↑ 上にもあり"
+    func markers(_ player: WalkthroughPlayer) -> Int {
+      let rows = above(screen(player))
+      var found = 0
+      for row in rows where row.contains(below) || row.contains(upper) {
+        found += 1
+        let marker = row.contains(below) ? below : upper
+        if row.hasPrefix("┌") || row.hasPrefix("└") {
+          // On the panel's edge: on its rule, before the corner.
+          #expect(row.contains("─ \(marker) ┐") || row.contains("─ \(marker) ┘"), "\(row)")
+        } else {
+          let rest = row.replacingOccurrences(of: marker, with: "")
+          #expect(rest.allSatisfy { " │".contains($0) }, "cut by a marker: \(row)\n\(rows.joined(separator: "\n"))")
+        }
+      }
+      return found
     }
-    #expect(
-      rows.contains { $0.hasPrefix("┌─ Transaction #1") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
-    #expect(rows.contains { $0.hasPrefix("└─") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
+    let detail = try player("signed-transaction-inspected", language: language, shopLanguage: language)
+    step(detail, to: 10)
+    #expect(markers(detail) == 1)
+    var seen = Set(above(screen(detail)))
+    for _ in 0..<20 {
+      detail.handle(.down, now: now)
+      _ = markers(detail)
+      seen.formUnion(above(screen(detail)))
+    }
+    #expect(markers(detail) == 1, "at the bottom only ↑")
+    #expect(seen.contains { $0.contains("transactionReason: PURCHASE") }, "\(seen)")
+    let free = try player("buy-5", language: language, shopLanguage: language)
+    step(free, to: free.walkthrough.steps.count)
+    free.handle(.character("?"), now: now)
+    #expect(markers(free) == 1)
+    free.handle(.pageDown, now: now)
+    #expect(markers(free) == 1)
   }
 
   /// ↓ said there is nothing below where the panel fits; the terminal made smaller, the panel has
@@ -328,4 +366,5 @@ struct WalkthroughPlayerKeysTests {
     #expect(!screen(player).contains("Walkthrough player: keys"))
     #expect(player.session?.performed == 0)
   }
+
 }
