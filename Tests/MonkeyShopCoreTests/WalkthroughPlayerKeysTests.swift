@@ -367,4 +367,88 @@ struct WalkthroughPlayerKeysTests {
     #expect(player.session?.performed == 0)
   }
 
+  // MARK: --auto and the failure band
+
+  /// A walkthrough whose fifth step of six fails, played with `--auto 1s`, stepped to the failure.
+  private func failingAtFive(language: Language = .en) throws -> WalkthroughPlayer {
+    let walkthrough = try WalkthroughParser.parse(
+      """
+      name: Fails at five
+      steps:
+        - say: Five credits are bought.
+        - launch
+        - press: "5"
+        - press: Enter
+        - expect: { balance: 7 }
+        - say: Never reached.
+      """, path: "inline.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog, language: language, autoAdvance: 1)
+    player.resized(.minimum, now: now)
+    player.start(now: now)
+    for _ in 0..<10 where player.failure == nil { player.handle(.character(" "), now: now) }
+    #expect(player.failure != nil)
+    return player
+  }
+
+  /// b at the failure band goes back a step to look at it: --auto pauses there, and says so,
+  /// instead of running into the same failure a second later; p resumes it.
+  @Test(arguments: Language.allCases)
+  func backAfterAFailurePausesAuto(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    player.handle(.character("b"), now: now)
+    let back = band(screen(player))
+    #expect(back.contains(language == .en ? "step 4/6" : "手順 4/6"), "\(back)")
+    #expect(back.contains(language == .en ? "auto paused (p resume)" : "自動停止中（p 再開）"), "\(back)")
+    player.tick(now: now.addingTimeInterval(5))
+    #expect(player.failure == nil, "the step before the failure stays in view")
+    #expect(band(screen(player)).contains(language == .en ? "step 4/6" : "手順 4/6"), "\(band(screen(player)))")
+    player.handle(.character("p"), now: now.addingTimeInterval(5))
+    player.tick(now: now.addingTimeInterval(6))
+    #expect(player.failure != nil, "resumed, the next step came by itself")
+  }
+
+  /// p at the failure band says why nothing comes by itself, and which keys act there.
+  @Test(arguments: Language.allCases)
+  func pAtTheFailureBandSaysWhy(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    player.handle(.character("p"), now: now)
+    let said = band(screen(player))
+    let expected =
+      language == .en
+      ? "p: the walkthrough stopped at a failed step — b goes back, r restarts"
+      : "p: 失敗した手順で止まっています — b で戻る、r で最初から"
+    #expect(said.contains(expected), "\(said)")
+  }
+
+  /// Another key at the failure band says the band's own rule: no step presses keys any more.
+  @Test(arguments: Language.allCases)
+  func anotherKeyAtTheFailureBandSaysTheBandsRule(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    for key: Key in [.character("x"), .character(" ")] {
+      player.handle(key, now: now)
+      let said = band(screen(player))
+      let name = PlayerKeyBinding.name(of: key)
+      let expected =
+        language == .en
+        ? "\(name): the walkthrough stopped at a failed step — b goes back, r restarts"
+        : "\(name): 失敗した手順で止まっています — b で戻る、r で最初から"
+      #expect(said.contains(expected), "\(said)")
+      #expect(!said.contains("press the storefront's keys") && !said.contains("ストアフロントのキーは"), "\(said)")
+    }
+  }
+
+  /// While help is open no step comes by itself (the audience would see none of it); closed, the
+  /// countdown starts again.
+  @Test(arguments: Language.allCases)
+  func autoWaitsWhileHelpIsOpen(language: Language) throws {
+    let player = try player("buy-5", language: language, shopLanguage: language, auto: 3)
+    player.handle(.character("?"), now: now.addingTimeInterval(0.5))
+    for seconds in [4.0, 8, 12] { player.tick(now: now.addingTimeInterval(seconds)) }
+    #expect(player.session?.performed == 0, "steps ran behind help")
+    player.handle(.character("x"), now: now.addingTimeInterval(12))
+    let closed = band(screen(player))
+    #expect(closed.contains(language == .en ? "auto 3.0s (p pause)" : "自動 3.0s（p 一時停止）"), "\(closed)")
+    player.tick(now: now.addingTimeInterval(15))
+    #expect(player.session?.performed == 1)
+  }
 }
