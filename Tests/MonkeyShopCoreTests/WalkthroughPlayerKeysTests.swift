@@ -451,4 +451,19 @@ struct WalkthroughPlayerKeysTests {
     player.tick(now: now.addingTimeInterval(15))
     #expect(player.session?.performed == 1)
   }
+
+  /// While a step's number is typed after g, no step comes by itself: the step typed would not be
+  /// the one the player is at. Esc leaves the number and the countdown starts again.
+  @Test func autoWaitsWhileAStepNumberIsTyped() throws {
+    let player = try player("buy-5", auto: 3)
+    player.handle(.character("g"), now: now.addingTimeInterval(0.5))
+    player.handle(.character("4"), now: now.addingTimeInterval(1))
+    player.tick(now: now.addingTimeInterval(5))
+    #expect(player.session?.performed == 0, "a step came while the number was typed")
+    #expect(band(screen(player)).contains("go to step (0–13): 4"), "\(band(screen(player)))")
+    player.handle(.escape, now: now.addingTimeInterval(5))
+    #expect(band(screen(player)).contains("auto 3.0s (p pause)"), "\(band(screen(player)))")
+    player.tick(now: now.addingTimeInterval(8))
+    #expect(player.session?.performed == 1)
+  }
 }
