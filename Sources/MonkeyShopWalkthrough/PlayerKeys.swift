@@ -79,7 +79,7 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.character(" "), .enter], .next, .stepping, hint: Phrase("next", "次へ"),
       help: Phrase("next step / skip a wait", "次の手順・待ちを飛ばす"),
-      whyNot: { $0.isStopped ? Phrase("the walkthrough stopped at a failed step", "失敗した手順で止まっています") : nil }),
+      whyNot: { $0.isStopped ? stoppedAtFailure : nil }),
     PlayerKeyBinding(
       [.character("b"), .backspace, .left], .back, .stepping, hint: Phrase("back", "戻る"),
       help: Phrase("back a step (replayed)", "1 手順戻る（再実行）")),
@@ -92,7 +92,11 @@ enum PlayerKeys {
     PlayerKeyBinding(
       [.character("p")], .pauseAuto, .stepping, hint: Phrase("pause", "一時停止"),
       help: Phrase("pause/resume --auto", "--auto の一時停止/再開"),
-      whyNot: { $0.autoAdvance == nil ? Phrase(PlayerWords(.en).noAutoToPause, PlayerWords(.ja).noAutoToPause) : nil }),
+      whyNot: { model in
+        // Stopped at a failure, nothing comes by itself to pause: the band's own keys say so.
+        if model.isStopped { return stoppedAtFailure }
+        return model.autoAdvance == nil ? Phrase(PlayerWords(.en).noAutoToPause, PlayerWords(.ja).noAutoToPause) : nil
+      }),
     PlayerKeyBinding(
       [.down, .pageDown], .scrollDown, .stepping, hint: Phrase("more", "続き"),
       help: Phrase("panel or narration below", "長い表示の下の行"),
@@ -155,6 +159,10 @@ enum PlayerKeys {
       [.character("?"), .escape, .character("q")], .openHelp, .help, hint: Phrase("close (or any key)", "閉じる (どのキーでも)"),
       help: Phrase("close help", "ヘルプを閉じる")),
   ]
+
+  /// Why a step key, `p` or a storefront key does nothing at the failure band, and what does act
+  /// there.
+  static var stoppedAtFailure: Phrase { Phrase(PlayerWords(.en).stoppedAtFailure, PlayerWords(.ja).stoppedAtFailure) }
 
   /// Where in the storefront the step keys say the walkthrough is over in free play: where Enter
   /// would buy or confirm a payment (its main screen, the payment sheet). In its other panels the

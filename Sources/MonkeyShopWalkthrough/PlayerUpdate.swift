@@ -105,8 +105,13 @@ extension PlayerModel {
     let context = keyContext
     guard let binding = PlayerKeys.binding(for: key, in: context) else {
       switch context {
-      case .help: helpOpen = false
+      case .help:
+        helpOpen = false
+        scheduleAuto(now: now)
       case .freePlay: return storefrontKey(key, now: now)
+      case .stepping where isStopped:
+        // No step presses a key any more: the band's own rule.
+        notice = Outcome(text: "\(PlayerKeyBinding.name(of: key)): \(words.stoppedAtFailure)", tone: .warning)
       case .stepping: notice = Outcome(text: words.stepsPressKeys(key: PlayerKeyBinding.name(of: key)), tone: .warning)
       case .entry: break
       }
@@ -119,7 +124,16 @@ extension PlayerModel {
       refusedKey = key
       return []
     }
-    return perform(binding.action, key: key, now: now)
+    let effects = perform(binding.action, key: key, now: now)
+    holdAuto(from: context, now: now)
+    return effects
+  }
+
+  /// While help or the step number being typed covers the walkthrough, no step comes by itself
+  /// (the audience would not see it); when it closes, the countdown starts again.
+  private mutating func holdAuto(from before: PlayerKeyContext, now: Date) {
+    guard keyContext != before, before == .stepping || keyContext == .stepping else { return }
+    if keyContext == .stepping { scheduleAuto(now: now) } else { autoAt = nil }
   }
 
   private mutating func perform(_ action: PlayerAction, key: Key, now: Date) -> [PlayerEffect] {
@@ -129,6 +143,10 @@ extension PlayerModel {
       sizeWarning = false
       return timed != nil ? timedEffects(now: now, skip: true) : step(now: now)
     case .back:
+      // Going back is to look at the step before: --auto pauses (the band says so) rather than
+      // running on into the same steps, or the same failure, a moment later.
+      if autoAdvance != nil { autoPaused = true }
+      autoAt = nil
       return [.replay(to: max(0, next - 1))]
     case .restart:
       return [.replay(to: 0)]
@@ -306,7 +324,7 @@ extension PlayerModel {
   }
 
   private mutating func scheduleAuto(now: Date) {
-    guard let autoAdvance, !autoPaused, !isStopped, timed == nil, !isOver else { return }
+    guard let autoAdvance, !autoPaused, !isStopped, timed == nil, !isOver, keyContext == .stepping else { return }
     autoAt = now.addingTimeInterval(autoAdvance)
   }
 

@@ -86,15 +86,36 @@ struct PlayerView {
       if !run.isEmpty { canvas.put(run, x: runX, y: y, style: style) }
     }
     let marker = Style(tint: .warning, bold: true, reverse: true)
-    // Inside the panel, against its right border, whatever the width of the words: a marker at
-    // a fixed column sat beside a narrow panel and, wider in Japanese, over its border. Its row is
-    // the one in view nearest the edge the rows are hidden beyond that is inside the panel, not its
-    // top or bottom edge (`┌──┐`, `└──┘`), nor a row of the storefront around it.
-    let border = { (y: Int) in whole.cells[y + model.overlayScroll].lastIndex { $0.text == "│" } }
+    // The marker hides nothing it marks. Its row is the one in view nearest the edge the rows are
+    // hidden beyond that belongs to the panel (not a row of the storefront around it). On the
+    // panel's top or bottom edge (`┌──┐`, `└──┘`) it goes on the rule before the corner, as the
+    // storefront's own detail puts its `PgDn` there. Otherwise that row is the window's first or
+    // last (the panel's edge is out of view beyond it) and the marker has it to itself, between
+    // the panel's sides: the row it takes is one of those out of view, which ↑ or ↓ brings.
+    let cells = { (y: Int) in whole.cells[y + model.overlayScroll] }
+    let side = { (y: Int) in cells(y).lastIndex { $0.text == "│" } }
+    let corner = { (y: Int) in cells(y).lastIndex { ["┐", "┘", "┤"].contains($0.text) } }
     func put(_ text: String, nearest rowsFromEdge: some Sequence<Int>, else edge: Int) {
-      let y = rowsFromEdge.first { border($0) != nil } ?? edge
-      let x = border(y) ?? canvas.size.width - 2
-      canvas.put(text, x: max(0, x - TextWidth.of(text)), y: y, style: marker)
+      let width = TextWidth.of(text)
+      let y = rowsFromEdge.first { side($0) != nil || corner($0) != nil } ?? edge
+      let row = cells(y)
+      if let corner = corner(y), side(y) == nil, corner >= width,
+        row[(corner - width)..<corner].allSatisfy({ $0.text == "─" })
+      {
+        canvas.put(text, x: corner - width, y: y, style: marker)
+        return
+      }
+      let right = side(y) ?? corner(y) ?? canvas.size.width
+      // The panel's left side: where its top edge, drawn whole, begins.
+      let left =
+        whole.cells.lazy.compactMap { edge -> Int? in
+          guard right < edge.count, edge[right].text == "┐" else { return nil }
+          return edge[..<right].lastIndex { $0.text == "┌" }
+        }.first.map { $0 + 1 } ?? 0
+      if right > left {
+        canvas.put(String(repeating: " ", count: right - left), x: left, y: y, style: .plain)
+      }
+      canvas.put(text, x: max(left, right - width), y: y, style: marker)
     }
     if model.overlayScroll > 0 { put(" \(words.moreAbove) ", nearest: 0..<rows, else: 0) }
     if model.overlayRowsBelow > 0 {

@@ -67,6 +67,15 @@ struct PlayerWords: Sendable {
       "\(pressed): ストアフロントのキーはウォークスルーの手順が押します — \(next) で次の手順、\(key(.quit)) で終了")
   }
 
+  /// At the failure band: no step comes any more, by a key or by itself; going back, starting
+  /// again act (and quitting, which the keys line shows). Short enough for 80 columns after the
+  /// key's name.
+  var stoppedAtFailure: String {
+    say(
+      "the walkthrough stopped at a failed step — \(key(.back)) goes back, \(key(.restart)) restarts",
+      "失敗した手順で止まっています — \(key(.back)) で戻る、\(key(.restart)) で最初から")
+  }
+
   func overNotice(key: String, instead: String?) -> String {
     let rest = instead.map { say(" — in the storefront, \($0)", "。ストアフロントでは \($0)") } ?? ""
     return say("The walkthrough is over: \(key) steps no more", "ウォークスルーは終わりました: \(key) ではもう進みません") + rest

@@ -103,8 +103,8 @@ struct WalkthroughPlayerKeysTests {
     #expect(top.contains(" \(upper) │"), "\(top)")
   }
 
-  /// At 100×30 one row scrolled shows the panel's top edge and bottom edge: the markers go on the
-  /// rows inside it, never over its edges.
+  /// At 100×30 one row scrolled shows the panel's top edge and bottom edge: the markers go on
+  /// them, before their corners, as the storefront's own detail puts its marker; the title stays.
   @Test func theMoreMarkersStayInsideThePanel() throws {
     let size = ScreenSize(width: 100, height: 30)
     let player = try player("signed-transaction-inspected", size: size)
@@ -113,12 +113,50 @@ struct WalkthroughPlayerKeysTests {
     let rows = above(screen(player, size))
     let upper = try #require(rows.firstIndex { $0.contains("↑ more") }, "\(rows.joined(separator: "\n"))")
     let lower = try #require(rows.firstIndex { $0.contains("↓ more") }, "\(rows.joined(separator: "\n"))")
-    for index in [upper, lower] {
-      #expect(rows[index].hasPrefix("│") && rows[index].hasSuffix(" │"), "\(rows.joined(separator: "\n"))")
+    #expect(rows[upper].hasPrefix("┌─ Transaction #1") && rows[upper].hasSuffix(" ↑ more ┐"), "\(rows[upper])")
+    #expect(rows[lower].hasPrefix("└─") && rows[lower].hasSuffix(" ↓ more ┘"), "\(rows[lower])")
+  }
+
+  /// A marker hides nothing it marks: it is on the panel's edge or has a row to itself, in the
+  /// transaction's detail and in free play's storefront help, in both languages; ↓ and ↑ bring
+  /// every row it stands for.
+  @Test(arguments: Language.allCases)
+  func theMoreMarkersHideNothing(language: Language) throws {
+    let below = language == .en ? "↓ more" : "↓ 続きあり"
+    let upper = language == .en ? "↑ more" : "↑ 上にもあり"
+    func markers(_ player: WalkthroughPlayer) -> Int {
+      let rows = above(screen(player))
+      var found = 0
+      for row in rows where row.contains(below) || row.contains(upper) {
+        found += 1
+        let marker = row.contains(below) ? below : upper
+        if row.hasPrefix("┌") || row.hasPrefix("└") {
+          // On the panel's edge: on its rule, before the corner.
+          #expect(row.contains("─ \(marker) ┐") || row.contains("─ \(marker) ┘"), "\(row)")
+        } else {
+          let rest = row.replacingOccurrences(of: marker, with: "")
+          #expect(rest.allSatisfy { " │".contains($0) }, "cut by a marker: \(row)\n\(rows.joined(separator: "\n"))")
+        }
+      }
+      return found
     }
-    #expect(
-      rows.contains { $0.hasPrefix("┌─ Transaction #1") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
-    #expect(rows.contains { $0.hasPrefix("└─") && !$0.contains("more") }, "\(rows.joined(separator: "\n"))")
+    let detail = try player("signed-transaction-inspected", language: language, shopLanguage: language)
+    step(detail, to: 10)
+    #expect(markers(detail) == 1)
+    var seen = Set(above(screen(detail)))
+    for _ in 0..<20 {
+      detail.handle(.down, now: now)
+      _ = markers(detail)
+      seen.formUnion(above(screen(detail)))
+    }
+    #expect(markers(detail) == 1, "at the bottom only ↑")
+    #expect(seen.contains { $0.contains("transactionReason: PURCHASE") }, "\(seen)")
+    let free = try player("buy-5", language: language, shopLanguage: language)
+    step(free, to: free.walkthrough.steps.count)
+    free.handle(.character("?"), now: now)
+    #expect(markers(free) == 1)
+    free.handle(.pageDown, now: now)
+    #expect(markers(free) == 1)
   }
 
   /// ↓ said there is nothing below where the panel fits; the terminal made smaller, the panel has
@@ -327,5 +365,105 @@ struct WalkthroughPlayerKeysTests {
     player.handle(.character("x"), now: now)
     #expect(!screen(player).contains("Walkthrough player: keys"))
     #expect(player.session?.performed == 0)
+  }
+
+  // MARK: --auto and the failure band
+
+  /// A walkthrough whose fifth step of six fails, played with `--auto 1s`, stepped to the failure.
+  private func failingAtFive(language: Language = .en) throws -> WalkthroughPlayer {
+    let walkthrough = try WalkthroughParser.parse(
+      """
+      name: Fails at five
+      steps:
+        - say: Five credits are bought.
+        - launch
+        - press: "5"
+        - press: Enter
+        - expect: { balance: 7 }
+        - say: Never reached.
+      """, path: "inline.yaml")
+    let player = WalkthroughPlayer(walkthrough: walkthrough, catalog: catalog, language: language, autoAdvance: 1)
+    player.resized(.minimum, now: now)
+    player.start(now: now)
+    for _ in 0..<10 where player.failure == nil { player.handle(.character(" "), now: now) }
+    #expect(player.failure != nil)
+    return player
+  }
+
+  /// b at the failure band goes back a step to look at it: --auto pauses there, and says so,
+  /// instead of running into the same failure a second later; p resumes it.
+  @Test(arguments: Language.allCases)
+  func backAfterAFailurePausesAuto(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    player.handle(.character("b"), now: now)
+    let back = band(screen(player))
+    #expect(back.contains(language == .en ? "step 4/6" : "手順 4/6"), "\(back)")
+    #expect(back.contains(language == .en ? "auto paused (p resume)" : "自動停止中（p 再開）"), "\(back)")
+    player.tick(now: now.addingTimeInterval(5))
+    #expect(player.failure == nil, "the step before the failure stays in view")
+    #expect(band(screen(player)).contains(language == .en ? "step 4/6" : "手順 4/6"), "\(band(screen(player)))")
+    player.handle(.character("p"), now: now.addingTimeInterval(5))
+    player.tick(now: now.addingTimeInterval(6))
+    #expect(player.failure != nil, "resumed, the next step came by itself")
+  }
+
+  /// p at the failure band says why nothing comes by itself, and which keys act there.
+  @Test(arguments: Language.allCases)
+  func pAtTheFailureBandSaysWhy(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    player.handle(.character("p"), now: now)
+    let said = band(screen(player))
+    let expected =
+      language == .en
+      ? "p: the walkthrough stopped at a failed step — b goes back, r restarts"
+      : "p: 失敗した手順で止まっています — b で戻る、r で最初から"
+    #expect(said.contains(expected), "\(said)")
+  }
+
+  /// Another key at the failure band says the band's own rule: no step presses keys any more.
+  @Test(arguments: Language.allCases)
+  func anotherKeyAtTheFailureBandSaysTheBandsRule(language: Language) throws {
+    let player = try failingAtFive(language: language)
+    for key: Key in [.character("x"), .character(" ")] {
+      player.handle(key, now: now)
+      let said = band(screen(player))
+      let name = PlayerKeyBinding.name(of: key)
+      let expected =
+        language == .en
+        ? "\(name): the walkthrough stopped at a failed step — b goes back, r restarts"
+        : "\(name): 失敗した手順で止まっています — b で戻る、r で最初から"
+      #expect(said.contains(expected), "\(said)")
+      #expect(!said.contains("press the storefront's keys") && !said.contains("ストアフロントのキーは"), "\(said)")
+    }
+  }
+
+  /// While help is open no step comes by itself (the audience would see none of it); closed, the
+  /// countdown starts again.
+  @Test(arguments: Language.allCases)
+  func autoWaitsWhileHelpIsOpen(language: Language) throws {
+    let player = try player("buy-5", language: language, shopLanguage: language, auto: 3)
+    player.handle(.character("?"), now: now.addingTimeInterval(0.5))
+    for seconds in [4.0, 8, 12] { player.tick(now: now.addingTimeInterval(seconds)) }
+    #expect(player.session?.performed == 0, "steps ran behind help")
+    player.handle(.character("x"), now: now.addingTimeInterval(12))
+    let closed = band(screen(player))
+    #expect(closed.contains(language == .en ? "auto 3.0s (p pause)" : "自動 3.0s（p 一時停止）"), "\(closed)")
+    player.tick(now: now.addingTimeInterval(15))
+    #expect(player.session?.performed == 1)
+  }
+
+  /// While a step's number is typed after g, no step comes by itself: the step typed would not be
+  /// the one the player is at. Esc leaves the number and the countdown starts again.
+  @Test func autoWaitsWhileAStepNumberIsTyped() throws {
+    let player = try player("buy-5", auto: 3)
+    player.handle(.character("g"), now: now.addingTimeInterval(0.5))
+    player.handle(.character("4"), now: now.addingTimeInterval(1))
+    player.tick(now: now.addingTimeInterval(5))
+    #expect(player.session?.performed == 0, "a step came while the number was typed")
+    #expect(band(screen(player)).contains("go to step (0–13): 4"), "\(band(screen(player)))")
+    player.handle(.escape, now: now.addingTimeInterval(5))
+    #expect(band(screen(player)).contains("auto 3.0s (p pause)"), "\(band(screen(player)))")
+    player.tick(now: now.addingTimeInterval(8))
+    #expect(player.session?.performed == 1)
   }
 }
