@@ -77,9 +77,13 @@ struct WalkthroughCommand: ParsableCommand {
     if list, !files.isEmpty || play {
       throw ValidationError("--list takes no walkthrough files and no --play")
     }
-    if play, files.count != 1 || junit != nil {
+    if play, junit != nil {
+      throw ValidationError("--play plays a walkthrough on the screen: it writes no report, so no --junit")
+    }
+    if play, files.count != 1 {
+      let given = files.isEmpty ? "none was given" : "\(files.count) were given"
       throw ValidationError(
-        "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved) and no --junit")
+        "--play plays one walkthrough: give one file or bundled name (e.g. --play ask-to-buy-approved); \(given)")
     }
     if json, play || list || quiet {
       throw ValidationError("--json prints the runs' report: no --play, --list or --quiet")

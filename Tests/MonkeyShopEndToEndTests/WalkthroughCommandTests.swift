@@ -43,6 +43,19 @@ struct WalkthroughCommandTests {
     }
   }
 
+  @Test("--play with two walkthroughs says how many were given, and names --junit only when it was given")
+  func playRefusesTwoSayingWhy() async throws {
+    let folder = try ShopFolder("play-two")
+    let two = try await monkeyshop("walkthrough", "--play", "buy-5", "ask-to-buy-approved", in: folder)
+    #expect(two.exitStatus == 64, "\(two)")
+    #expect(two.stderr.contains("--play plays one walkthrough") && two.stderr.contains("2 were given"), "\(two)")
+    let said = two.stderr.split(separator: "\n").first { $0.contains("--play plays") } ?? ""
+    #expect(!said.contains("--junit"), "\(two)")
+    let junit = try await monkeyshop("walkthrough", "--play", "buy-5", "--junit", "report.xml", in: folder)
+    #expect(junit.exitStatus == 64, "\(junit)")
+    #expect(junit.stderr.contains("so no --junit"), "\(junit)")
+  }
+
   @Test("--junit build/walkthroughs.xml creates the missing build folder and writes the report")
   func junitCreatesItsFolder() async throws {
     let folder = try ShopFolder("junit-folder")
