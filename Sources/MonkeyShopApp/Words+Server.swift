@@ -22,6 +22,10 @@ extension Words {
       switch listing.standing(url: url) {
       case .delivered: say("delivered", "配信済み")
       case .noAttemptLeft: say("not delivered: no attempt left", "未配信: 再試行なし")
+      case .storeReplaced:
+        say(
+          "never sent: the store.json that kept it waiting was replaced",
+          "未送信: 送信待ちを記録していた store.json が置き換えられました")
       case .unsigned: say("recorded, not signed: never sent", "記録済み・署名なし: 送信されない")
       case .noURL: say("waiting: no notificationURL set", "送信待ち: notificationURL 未設定")
       case .retry(let next): say("retry at \(ISO8601.string(from: next))", "再送 \(ISO8601.string(from: next))")

@@ -137,12 +137,14 @@ struct NotificationLog {
     return found
   }
 
-  /// Decodes a line, naming the file and where the line starts when it is not what it should be.
+  /// Decodes a line, naming the file and the line (its number, as an editor shows it, and the byte
+  /// it starts at) when it is not what it should be.
   func decode<Value: Decodable>(_ type: Value.Type, _ line: Data, at offset: Int) throws -> Value {
     do {
       return try Self.decoder().decode(type, from: line)
     } catch let error as DecodingError {
-      throw DataFileError(path: file.path, problem: "the line at byte \(offset): \(DataFileReader.explain(error))")
+      let number = (try? lineNumber(at: offset)).map { "line \($0) (byte \(offset))" } ?? "the line at byte \(offset)"
+      throw DataFileError(path: file.path, problem: "\(number): \(DataFileReader.explain(error))")
     }
   }
 }
@@ -185,6 +187,22 @@ extension NotificationLog {
       read += got
     }
     return Array(buffer.prefix(read))
+  }
+
+  /// The number of the line starting at `offset`, counting from 1: the newlines before it, counted
+  /// only when a line is refused.
+  func lineNumber(at offset: Int) throws(DataFileError) -> Int {
+    guard let (fd, _) = try open() else { return 1 }
+    defer { close(fd) }
+    var newlines = 0
+    var start = 0
+    while start < offset {
+      let chunk = try bytes(fd, from: start, count: min(64 << 10, offset - start))
+      if chunk.isEmpty { break }
+      newlines += chunk.count { $0 == UInt8(ascii: "\n") }
+      start += chunk.count
+    }
+    return newlines + 1
   }
 
   /// Where the last newline before `end` is; nil when there is none.

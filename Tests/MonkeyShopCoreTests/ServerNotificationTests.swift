@@ -354,6 +354,24 @@ struct NotificationFilesTests {
     }
   }
 
+  @Test("a line of notifications.jsonl that is not a notification is refused by its line number, as an editor shows it")
+  func refusedLineNamedByNumber() throws {
+    try withDataFolder { folder in
+      try buy(folder)
+      try buy(folder, at: 1)
+      let file = folder.path + "/notifications.jsonl"
+      let data = try #require(FileManager.default.contents(atPath: file))
+      let second = try #require(data.firstIndex(of: UInt8(ascii: "\n"))) + 1
+      // The second line's first byte made something that is not JSON, its length kept.
+      var edited = data
+      edited[second] = UInt8(ascii: "x")
+      try edited.write(to: URL(fileURLWithPath: file))
+      let error = #expect(throws: DataFileError.self) { try folder.readNotifications() }
+      #expect(error?.path == file, "\(String(describing: error))")
+      #expect(error?.problem.hasPrefix("line 2 (byte \(second)): ") == true, "\(String(describing: error))")
+    }
+  }
+
   @Test("store.json moved away: the new store takes notifications.jsonl as it is, and numbers new ones after it")
   func newStoreKeepsNotifications() throws {
     try withDataFolder { folder in
@@ -371,6 +389,12 @@ struct NotificationFilesTests {
       #expect(store.notifications.notificationsLength == FileManager.default.contents(atPath: file)?.count)
       // What the old store kept of them is gone: only the new store's own notification waits.
       #expect(listings.map { $0.pending != nil } == [false, false, true])
+      // Never tried: they say the store that kept them was replaced, not that no attempt is left.
+      #expect(
+        listings.map { $0.standing(url: "http://127.0.0.1:9/") } == [
+          .storeReplaced, .storeReplaced, .waitingForServer,
+        ])
+      #expect(listings[0].waitsFor(url: nil) == "never sent: the store.json that kept it waiting was replaced")
       try folder.setNotificationURL("http://127.0.0.1:9/")
       #expect(try folder.notificationWork(at: t0).due.map(\.pending.number) == [3])
     }

@@ -21,6 +21,9 @@ public struct NotificationListing: Equatable, Sendable {
   public enum Standing: Equatable, Sendable {
     case delivered
     case noAttemptLeft
+    /// Never tried and no longer waiting: the `store.json` that kept it waiting was replaced (moved
+    /// away, deleted or put back from a copy), and the new one takes only later notifications.
+    case storeReplaced
     case unsigned
     case noURL
     case retry(at: Date)
@@ -29,7 +32,7 @@ public struct NotificationListing: Equatable, Sendable {
 
   public func standing(url: String?) -> Standing {
     if delivered { return .delivered }
-    guard let pending else { return .noAttemptLeft }
+    guard let pending else { return sendAttempts.isEmpty ? .storeReplaced : .noAttemptLeft }
     if !pending.signed { return .unsigned }
     if url == nil { return .noURL }
     if let next = pending.nextAttemptDate { return .retry(at: next) }
@@ -41,6 +44,7 @@ public struct NotificationListing: Equatable, Sendable {
     switch standing(url: url) {
     case .delivered: "delivered"
     case .noAttemptLeft: "not delivered: no attempt left"
+    case .storeReplaced: "never sent: the store.json that kept it waiting was replaced"
     case .unsigned: "never sent: the data folder's signing chain is incomplete"
     case .noURL: "no notificationURL set"
     case .retry(let next): "next retry at \(ISO8601.string(from: next))"
