@@ -213,15 +213,11 @@ public enum KeyMap {
     KeyBinding(
       [.character("a")], .approve, .transactions, hint: Phrase("approve", "承認"),
       help: Phrase("approve / decline Ask to Buy", "承認と購入を承認・拒否"),
-      whyNot: {
-        $0.selectedTransaction?.state == .deferred ? nil : .onlyDeferredCanBeApproved
-      }),
+      whyNot: { $0.whyNotAnswer(.onlyDeferredCanBeApproved) }),
     KeyBinding(
       [.character("d")], .decline, .transactions, hint: Phrase("decline", "拒否"),
       help: Phrase("decline Ask to Buy", "承認と購入を拒否"),
-      whyNot: {
-        $0.selectedTransaction?.state == .deferred ? nil : .onlyDeferredCanBeDeclined
-      }),
+      whyNot: { $0.whyNotAnswer(.onlyDeferredCanBeDeclined) }),
     KeyBinding(
       [.character("v")], .resolve, .transactions, hint: Phrase("resolve", "解決"),
       help: Phrase("resolve an interruption", "中断を解決"),

@@ -104,6 +104,9 @@ public enum Reason: Equatable, Sendable {
   case creditsOwed(Int)
   case noRequestWhileRestricted
   case onlyDeferredCanBeApproved
+  /// A deferred transaction only the history lists: a store reset dropped the request, and no
+  /// answer reaches it.
+  case askToBuyDropped
   case onlyDeferredCanBeDeclined
   case onlyInterruptedCanBeResolved
   case onlyPurchasedCanBeRefunded
@@ -162,6 +165,11 @@ public enum LogNote: Equatable, Sendable {
   /// (https://developer.apple.com/documentation/storekit/skpaymenttransactionstate/deferred).
   case declineEndsFailed
   case walletChangedElsewhere(balance: Int)
+  /// A deferred transaction the store dropped (a `store reset` in another terminal). Apple's
+  /// `.deferred` says to "wait for another callback that indicates the final status"
+  /// (https://developer.apple.com/documentation/storekit/skpaymenttransactionstate/deferred) and
+  /// does not say what a request that ends unanswered sends: here, nothing.
+  case askToBuyDropped(transactionID: String)
   /// StoreKit 2 at launch: the listener also gets each unfinished transaction once.
   case updatesRepeatUnfinished(count: Int)
   /// StoreKit 2: `.pending`; what the parent approves arrives through `Transaction.updates`.

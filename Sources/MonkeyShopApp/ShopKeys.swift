@@ -41,6 +41,18 @@ extension ShopModel {
     return (0..<list.count).contains(selection) ? list[newestFirst: selection] : nil
   }
 
+  /// Whether `transaction` is an Ask to Buy request the store still holds, which approving or
+  /// declining answers. One only the history lists was dropped by a store reset.
+  public func awaitsAnswer(_ transaction: StoreTransaction) -> Bool {
+    transaction.state == .deferred && store.transactions.contains { $0.id == transaction.id }
+  }
+
+  /// Why `a` or `d` cannot answer the selected transaction: `notDeferred`, or a request dropped.
+  func whyNotAnswer(_ notDeferred: Reason) -> Reason? {
+    guard let transaction = selectedTransaction, transaction.state == .deferred else { return notDeferred }
+    return awaitsAnswer(transaction) ? nil : .askToBuyDropped
+  }
+
   /// The bindings that can act now, for the hint bar and an overlay's footer: the part of the
   /// screen's own, then the one key of everywhere they name, help (which opens from anywhere but
   /// help itself), each named by what it does now.
@@ -83,6 +95,10 @@ extension ShopModel {
       return true
     case .conditionSet(let condition, let value):
       return condition.value(in: store.conditions, defaultStorefront: catalog.defaultStorefront) != value
+    // A balance the status gives that another monkeyshop has since changed (a purchase or a
+    // spend in another terminal): the header and the log say the new one.
+    case .spent(let balance), .refundTakenBack(_, _, let balance):
+      return self.balance != balance
     default:
       return false
     }

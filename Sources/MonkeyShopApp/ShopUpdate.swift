@@ -333,6 +333,12 @@ extension ShopModel {
       record(.conditionChanged(condition, value: after))
       effects += conditionChanged(condition)
     }
+    // An Ask to Buy request the store no longer holds was dropped (a store reset): nothing will
+    // answer it, so the storefront stops saying it waits for one.
+    for dropped in old.transactions where dropped.state == .deferred && new.transaction(dropped.id) == nil {
+      note(.askToBuyDropped(transactionID: dropped.id))
+      if status == .waitingForApproval(transactionID: dropped.id) { status = nil }
+    }
     let known = Dictionary(old.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     for transaction in new.transactions {
       let previous = known[transaction.id]

@@ -49,6 +49,10 @@ extension Words {
       say(
         "Apple says to wait for \"another callback that indicates the final status\" and does not say which state a decline brings: here it ends .failed, SKErrorDomain 2, read as a cancel",
         "Apple は「最終状態を示す別のコールバック」を待つよう記載するが、拒否がどの状態になるかは記載なし: ここでは .failed (SKErrorDomain 2) で終わりキャンセル扱い")
+    case .askToBuyDropped(let id):
+      say(
+        "a store reset dropped Ask to Buy request \(id): no callback reaches the app (Apple does not say what an unanswered request sends)",
+        "ストアのリセットで承認と購入のリクエスト \(id) は破棄: アプリにはコールバックなし (応答のないリクエストについて Apple は記載なし)")
     case .walletChangedElsewhere(let balance):
       say("another monkeyshop changed the wallet: balance \(balance)", "別の monkeyshop がウォレットを変更: 残高 \(balance)")
     case .updatesRepeatUnfinished(let count):
@@ -78,5 +82,17 @@ extension Words {
         "consumables are never restored: the credits bought stay only in the wallet",
         "消耗型は復元されません: 購入したクレジットはウォレットにのみ残ります")
     }
+  }
+}
+
+extension Words {
+  /// Told on standard error as a crash point kills the app (the shell says only `Killed`): where it
+  /// died, and what its next launch shows.
+  public func crashPointKilled(_ point: CrashPoint) -> String {
+    say(
+      "monkeyshop: crash point \(point.rawValue): the app was killed (SIGKILL), as a crashed app dies;"
+        + " launch it again to see what StoreKit delivers at launch",
+      "monkeyshop: クラッシュポイント \(point.rawValue): アプリを強制終了しました (SIGKILL、クラッシュと同じ)。"
+        + "もう一度起動すると、起動時に StoreKit が届けるものが分かります")
   }
 }

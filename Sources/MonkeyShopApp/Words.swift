@@ -263,6 +263,10 @@ public struct Words: Sendable {
         "\(owed) モンキークレジットの未払い: 返金で使用済みのクレジットが回収されました。購入で返済されるまで使えません")
     case .noRequestWhileRestricted:
       say("purchases are restricted: no product request is made", "購入が制限されているため商品は取得されません")
+    case .askToBuyDropped:
+      say(
+        "a store reset dropped this Ask to Buy request: nothing can answer it now",
+        "ストアのリセットでこの承認と購入のリクエストは破棄されました: もう応答できません")
     case .onlyDeferredCanBeApproved:
       say("only a deferred transaction can be approved", "承認できるのは保留中 (.deferred) の取引だけです")
     case .onlyDeferredCanBeDeclined:
@@ -426,4 +430,9 @@ public struct Words: Sendable {
       "needs \(size.width)×\(size.height), has \(has.width)×\(has.height)",
       "\(size.width)×\(size.height) 必要 (現在 \(has.width)×\(has.height))")
   }
+}
+
+extension Words {
+  /// The transaction manager's note for a deferred transaction a store reset dropped.
+  var askToBuyDroppedNote: String { say("dropped by store reset", "リセットで破棄") }
 }

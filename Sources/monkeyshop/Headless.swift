@@ -56,10 +56,13 @@ final class HeadlessLog {
   }
 }
 
-/// A simulated crash: the process dies at once, as an app killed by the system would.
+/// A simulated crash: the process dies at once, as an app killed by the system would. `telling`:
+/// a line for standard error first, where nothing else said it (the shell's own says only
+/// `Killed`); a headless command's log has said `CRASH at …` already.
 enum Crash {
-  static func now() -> Never {
+  static func now(telling line: String? = nil) -> Never {
     fflush(nil)
+    if let line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     kill(getpid(), SIGKILL)
     fatalError("unreachable: SIGKILL was sent")
   }

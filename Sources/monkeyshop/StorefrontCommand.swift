@@ -65,9 +65,9 @@ struct StorefrontCommand: ParsableCommand {
     folder.waiting.betweenTries = { BlockedWait.leaveIfAsked() }
     let runtime = ShopRuntime(
       catalog: catalog, storage: folder, language: language, launchDate: Date(), watchedFolder: folder.path,
-      onCrash: { _ in
+      onCrash: { point in
         Terminal.restoreForCrash()
-        Crash.now()
+        Crash.now(telling: Words(language).crashPointKilled(point))
       })
     if let logFile {
       runtime.onLog = { [unowned runtime] entry in logFile.append(entry, of: runtime.model) }

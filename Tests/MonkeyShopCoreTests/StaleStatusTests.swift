@@ -40,6 +40,50 @@ import Testing
     #expect(!shop.screen().contains(language == .ja ? "ストアでは使えません" : "not of the storefront"), "\(shop.screen())")
   }
 
+  /// "Fed the monkey: … 9 left" is gone once another monkeyshop changes the balance: the header
+  /// and the log say the new one.
+  @Test(arguments: [Language.en, .ja])
+  func aBalanceChangedElsewhereClearsTheStatusThatGaveTheOldOne(language: Language) throws {
+    let shop = ShopHarness(balance: 10, language: language)
+    shop.press("s")
+    let spent = language == .ja ? "残り 9" : "1 credit spent, 9 left"
+    #expect(Self.statusLine(shop).contains(spent), "\(shop.screen())")
+    // Another terminal's purchase credits 5.
+    _ = try shop.storage.update(seeingHistory: { _, wallet, _ in wallet.balance += 5 })
+    shop.runtime.folderChanged(now: shop.now)
+    let screen = shop.screen()
+    #expect(shop.model.balance == 14, "\(screen)")
+    #expect(!Self.statusLine(shop).contains(spent), "\(screen)")
+  }
+
+  /// A store reset drops an Ask to Buy request: the storefront stops saying it waits for approval,
+  /// and the transaction manager says why its a/d no longer act, instead of offering them.
+  @Test(arguments: [Language.en, .ja])
+  func anAskToBuyRequestDroppedByAResetIsNoLongerOffered(language: Language) throws {
+    let shop = ShopHarness(language: language)
+    shop.press("a")
+    shop.press("5")
+    shop.press(.enter)
+    shop.wait(2)
+    let waiting = language == .ja ? "承認待ち" : "Waiting for approval"
+    #expect(Self.statusLine(shop).contains(waiting), "\(shop.screen())")
+    try shop.changeStore { store in _ = store.reset(at: shop.now) }
+    #expect(!Self.statusLine(shop).contains(waiting), "\(shop.screen())")
+    shop.press(.tab)
+    shop.wait(1)
+    var screen = shop.screen()
+    let row = try #require(screen.lines.first { $0.contains("com.monkeyshop.credits.5") }, "\(screen)")
+    #expect(row.contains(language == .ja ? "リセットで破棄" : "dropped by store reset"), "\(screen)")
+    shop.press("a")
+    screen = shop.screen()
+    #expect(
+      screen.contains(
+        language == .ja
+          ? "ストアのリセットでこの承認と購入のリクエストは破棄されました" : "a store reset dropped this Ask to Buy request"),
+      "\(screen)")
+    #expect(!screen.contains("MS-E0013"), "\(screen)")
+  }
+
   @Test func restrictedIsForgottenOnceProductsReloadAfterRestrictionsLift() {
     let shop = ShopHarness()
     shop.press("r")

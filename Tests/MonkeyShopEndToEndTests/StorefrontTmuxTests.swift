@@ -242,6 +242,10 @@ struct StorefrontTmuxTests {
     let shell = try await tmux.shellStateAfterExit()
     #expect(shell.exitStatus == 128 + SIGKILL, "the app killed itself: \(shell)")
     #expect(shell.isRestored, "\(shell)")
+    // The shell says only "Killed": the storefront's own line says what killed it.
+    let said = try await tmux.screen(joined: true)
+    #expect(
+      said.contains("monkeyshop: crash point afterDeliveryBeforeFinish: the app was killed (SIGKILL)"), "\(said)")
 
     // Credited, not finished: the relaunch finishes it without crediting again.
     #expect(try await walletBalance(folder) == 10)

@@ -105,6 +105,8 @@ struct OverlayView {
       note = "\(failure.errorID) \(failure.code.label)"
     } else if let original = transaction.resolvedFromTransactionID {
       note = words.fromTransaction(original)
+    } else if transaction.state == .deferred, !model.awaitsAnswer(transaction) {
+      note = words.askToBuyDroppedNote
     } else {
       let answers = [ShopAction.approve, .decline].map { words.key($0, in: .transactions) }
       note = transaction.state == .deferred ? answers.joined(separator: "/") : ""
