@@ -69,8 +69,8 @@ public struct Words: Sendable {
     say("StoreKit events (\(storeKit))", "StoreKit イベント (\(storeKit))")
   }
 
-  /// A transaction detail taller than its box: rows below, rows above, and the key that shows them
-  /// (no arrow: ↓ and ↑ move to another transaction there).
+  /// A transaction detail taller than its box, or a list longer than its page: rows below, rows
+  /// above, and the key that shows them (no arrow: ↓ and ↑ move to another transaction there).
   var detailMoreBelow: String {
     let key = key(.pageDown, in: .global)
     return say("more below: \(key)", "下に続きあり: \(key)")

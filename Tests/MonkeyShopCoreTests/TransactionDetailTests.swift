@@ -179,6 +179,34 @@ import Testing
   }
 
   @Test(
+    "a list longer than its page says so on its edges, with the key that shows the rest", arguments: [Language.en, .ja])
+  func longListSaysMore(language: Language) {
+    let shop = ShopHarness(language: language)
+    // Three pages at 80×24.
+    for _ in 0..<40 {
+      shop.press("5")
+      shop.press(.enter)
+      shop.wait(2)
+    }
+    shop.press(.tab)
+    let below = language == .ja ? "下に続きあり: PgDn" : "more below: PgDn"
+    let above = language == .ja ? "上にもあり: PgUp" : "more above: PgUp"
+    var screen = shop.screen()
+    // On the box's bottom edge, beside its footer, which still ends with help.
+    let edge = screen.line(screen.size.height - 2)
+    #expect(edge.contains(below) && edge.contains("? "), "\(screen)")
+    #expect(!screen.contains(above), "\(screen)")
+    shop.press(.end)
+    screen = shop.screen()
+    #expect(screen.line(1).contains(above), "\(screen)")
+    #expect(!screen.contains(below), "\(screen)")
+    shop.press(.home)
+    shop.press(.pageDown)
+    screen = shop.screen()
+    #expect(screen.contains(above) && screen.contains(below), "\(screen)")
+  }
+
+  @Test(
     "at 80×24 a refunded transaction's detail scrolls to its last rows: ↓ more names PgDn, ↑↓ still change transaction")
   func tallDetailScrolls() throws {
     let shop = bought()

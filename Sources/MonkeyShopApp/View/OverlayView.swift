@@ -90,7 +90,23 @@ struct OverlayView {
       let style: Style = index == selection ? .focus : (transaction.awaitsFinish ? Style(tint: .warning) : .plain)
       canvas.put(lines[offset + 1], x: x, y: rect.y + 2 + offset, style: style)
     }
-    drawKeys(on: &canvas, rect: rect)
+    let reserved = drawMoreMarkers(above: first > 0, below: first + rows < list.count, rect: rect, on: &canvas)
+    drawKeys(on: &canvas, rect: rect, reserving: reserved)
+  }
+
+  /// Rows out of view are said on the box's edges, with the key that brings them (the transaction
+  /// list's and a transaction detail's), as the walkthrough player says a panel's. Returns the
+  /// columns the lower one takes from the footer.
+  func drawMoreMarkers(above: Bool, below: Bool, rect: Rect, on canvas: inout some Canvas) -> Int {
+    let marker = Style(tint: .warning, bold: true, reverse: true)
+    if above {
+      let text = " \(words.detailMoreAbove) "
+      canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y, style: marker)
+    }
+    guard below else { return 0 }
+    let text = " \(words.detailMoreBelow) "
+    canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y + rect.height - 1, style: marker)
+    return TextWidth.of(text) + 1
   }
 
   /// A transaction's row: id, product, quantity, state, finished, note.

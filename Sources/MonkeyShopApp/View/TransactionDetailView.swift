@@ -46,19 +46,7 @@ extension OverlayView {
     for (offset, row) in layout.rows.dropFirst(scroll).prefix(layout.room).enumerated() {
       canvas.put(row.text, x: rect.x + 2, y: rect.y + 1 + offset, width: rect.width - 4, style: row.style)
     }
-    // Rows out of view are said on the box's edges, with the key that brings them, as the
-    // walkthrough player says a panel's.
-    let marker = Style(tint: .warning, bold: true, reverse: true)
-    if scroll > 0 {
-      let text = " \(words.detailMoreAbove) "
-      canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y, style: marker)
-    }
-    var reserved = 0
-    if scroll < layout.hidden {
-      let text = " \(words.detailMoreBelow) "
-      reserved = TextWidth.of(text) + 1
-      canvas.put(text, x: rect.x + rect.width - TextWidth.of(text) - 2, y: rect.y + rect.height - 1, style: marker)
-    }
+    let reserved = drawMoreMarkers(above: scroll > 0, below: scroll < layout.hidden, rect: rect, on: &canvas)
     drawKeys(on: &canvas, rect: rect, reserving: reserved)
   }
 
