@@ -62,7 +62,7 @@ final class HeadlessLog {
 enum Crash {
   static func now(telling line: String? = nil) -> Never {
     fflush(nil)
-    if let line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    if let line { Output.warn(line) }
     kill(getpid(), SIGKILL)
     fatalError("unreachable: SIGKILL was sent")
   }
