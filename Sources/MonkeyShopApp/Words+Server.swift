@@ -24,8 +24,8 @@ extension Words {
       case .noAttemptLeft: say("not delivered: no attempt left", "未配信: 再試行なし")
       case .storeReplaced:
         say(
-          "never sent: the store.json that kept it waiting was replaced",
-          "未送信: 送信待ちを記録していた store.json が置き換えられました")
+          "not delivered: the store.json that kept it waiting, with its attempts so far, was replaced",
+          "未配信: 送信待ちとそれまでの送信記録を持つ store.json が置き換えられました")
       case .unsigned: say("recorded, not signed: never sent", "記録済み・署名なし: 送信されない")
       case .noURL: say("waiting: no notificationURL set", "送信待ち: notificationURL 未設定")
       case .retry(let next): say("retry at \(ISO8601.string(from: next))", "再送 \(ISO8601.string(from: next))")

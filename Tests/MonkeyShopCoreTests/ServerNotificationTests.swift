@@ -389,12 +389,14 @@ struct NotificationFilesTests {
       #expect(store.notifications.notificationsLength == FileManager.default.contents(atPath: file)?.count)
       // What the old store kept of them is gone: only the new store's own notification waits.
       #expect(listings.map { $0.pending != nil } == [false, false, true])
-      // Never tried: they say the store that kept them was replaced, not that no attempt is left.
+      // They say the store that kept them was replaced, not that no attempt is left.
       #expect(
         listings.map { $0.standing(url: "http://127.0.0.1:9/") } == [
           .storeReplaced, .storeReplaced, .waitingForServer,
         ])
-      #expect(listings[0].waitsFor(url: nil) == "never sent: the store.json that kept it waiting was replaced")
+      #expect(
+        listings[0].waitsFor(url: nil)
+          == "not delivered: the store.json that kept it waiting, with its attempts so far, was replaced")
       try folder.setNotificationURL("http://127.0.0.1:9/")
       #expect(try folder.notificationWork(at: t0).due.map(\.pending.number) == [3])
     }

@@ -21,8 +21,9 @@ public struct NotificationListing: Equatable, Sendable {
   public enum Standing: Equatable, Sendable {
     case delivered
     case noAttemptLeft
-    /// Never tried and no longer waiting: the `store.json` that kept it waiting was replaced (moved
-    /// away, deleted or put back from a copy), and the new one takes only later notifications.
+    /// No longer waiting and no ended attempt on record: the `store.json` that kept it waiting was
+    /// replaced (moved away, deleted or put back from a copy), with any attempts made while it
+    /// waited for a retry, and the new one takes only later notifications.
     case storeReplaced
     case unsigned
     case noURL
@@ -44,7 +45,7 @@ public struct NotificationListing: Equatable, Sendable {
     switch standing(url: url) {
     case .delivered: "delivered"
     case .noAttemptLeft: "not delivered: no attempt left"
-    case .storeReplaced: "never sent: the store.json that kept it waiting was replaced"
+    case .storeReplaced: "not delivered: the store.json that kept it waiting, with its attempts so far, was replaced"
     case .unsigned: "never sent: the data folder's signing chain is incomplete"
     case .noURL: "no notificationURL set"
     case .retry(let next): "next retry at \(ISO8601.string(from: next))"
