@@ -76,7 +76,13 @@ struct DataFile {
     // removed, the exclusive create below says why.
     unlinkat(folder, temporary, 0)
     let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("cannot create \(temporary)", errorID: .cannotWriteDataFile) }
+    guard fd >= 0 else {
+      // No descriptor left (EMFILE, ENFILE) is a wait for a long-running writer, not a fault.
+      let code = errno
+      throw DataFileError(
+        path: path, problem: "cannot create \(temporary): \(String(cString: strerror(code)))",
+        errorID: .cannotWriteDataFile, openingError: code)
+    }
     let written = writeAll(fd, data)
     guard written, fsync(fd) == 0 else {
       let error = failure("writing \(temporary) failed", errorID: .cannotWriteDataFile)

@@ -121,6 +121,13 @@ struct TransactionRecord: Sendable {
       }
       return TransactionRecord(database: database, path: path, identity: identity)
     } catch {
+      // SQLite says only "unable to open database file", never why: when this process has no
+      // descriptor left, that is the reason, and a wait for a long-running writer, not a record
+      // to mend (and it is not told as a permission problem).
+      if let shortage = DescriptorCount.shortage() {
+        throw DataFileError(
+          path: path, problem: "cannot be opened: \(String(cString: strerror(shortage)))", openingError: shortage)
+      }
       throw DataFileError(
         path: path, problem: "is not a monkeyshop record that can be opened (\(describe(error)))",
         remedy: remedy(for: error) ?? damaged)
@@ -411,5 +418,19 @@ struct TransactionRecord: Sendable {
 
   private static func failure(_ path: String, _ what: String, errorID: ErrorID = .unreadableDataFile) -> DataFileError {
     DataFileError(path: path, problem: "\(what): \(String(cString: strerror(errno)))", errorID: errorID)
+  }
+}
+
+/// Whether this process can open one more file now: `EMFILE` or `ENFILE` when it cannot, found by
+/// opening `/dev/null` and closing it again. For failures that do not carry their errno (SQLite's
+/// "unable to open database file").
+enum DescriptorCount {
+  static func shortage() -> Int32? {
+    let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    guard fd < 0 else {
+      close(fd)
+      return nil
+    }
+    return errno == EMFILE || errno == ENFILE ? errno : nil
   }
 }
