@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonkeyShopDomain
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -81,7 +82,11 @@ struct TransactionRecord: Sendable {
       }
       return reusing
     }
-    try checkLog(folder: folder, path: path)
+    // The check reads the file through a descriptor of its own, and closing it would drop every
+    // POSIX lock this process holds on the file, SQLite's too: another process closing its last
+    // connection would then take this one's for gone, and delete the log it still reads from. A
+    // record this process has open is checked already, and is left alone.
+    if !OpenRecords.isOpen(identity) { try checkLog(folder: folder, path: path) }
     var configuration = Configuration()
     configuration.label = name
     // A writer holds the folder's lock, so SQLite waits only for a checkpoint or a reader's
@@ -114,11 +119,13 @@ struct TransactionRecord: Sendable {
         // IDs: each migration, and the filling in, is one SQLite transaction, so a crash leaves the
         // record before it or after it, and the next opening goes on from there.
         guard creating || migrating else {
+          OpenRecords.add(database, identity: identity)
           return TransactionRecord(database: database, path: path, identity: identity, isCurrent: false)
         }
         try migrator.migrate(database)
         try database.write(fillOrderIDs)
       }
+      OpenRecords.add(database, identity: identity)
       return TransactionRecord(database: database, path: path, identity: identity)
     } catch {
       // SQLite says only "unable to open database file", never why: when this process has no
@@ -432,5 +439,31 @@ enum DescriptorCount {
       return nil
     }
     return errno == EMFILE || errno == ENFILE ? errno : nil
+  }
+}
+
+/// The records this process has open, by file (device and inode), each as long as a connection to
+/// it lives: SQLite keeps POSIX locks on the database file that any close(2) of another descriptor
+/// on it in this process would drop (https://www.sqlite.org/howtocorrupt.html, "Posix advisory
+/// locks canceled by a separate thread doing close()").
+enum OpenRecords {
+  private struct Connection: @unchecked Sendable {
+    weak var database: DatabaseQueue?
+  }
+  private static let open = Mutex<[[UInt64]: [Connection]]>([:])
+
+  static func add(_ database: DatabaseQueue, identity: [UInt64]) {
+    open.withLock { open in
+      open[identity, default: []].removeAll { $0.database == nil }
+      open[identity, default: []].append(Connection(database: database))
+    }
+  }
+
+  static func isOpen(_ identity: [UInt64]) -> Bool {
+    open.withLock { open in
+      open[identity]?.removeAll { $0.database == nil }
+      if open[identity]?.isEmpty == true { open[identity] = nil }
+      return open[identity] != nil
+    }
   }
 }

@@ -264,6 +264,36 @@ struct StorefrontTmuxTests {
     #expect(try await walletBalance(folder) == 10)
   }
 
+  /// The storefront keeps its record connection while other commands open and close theirs: a
+  /// reading of the record in the storefront's process must not drop the locks SQLite holds for it,
+  /// or another process closing its last connection deletes the log the storefront still reads,
+  /// and the storefront takes the record for an older copy from then on.
+  @Test("store resets and reads in another terminal leave the open storefront reading the record as it is")
+  func recordStaysReadableBesideOtherCommands() async throws {
+    let folder = try ShopFolder("record-beside")
+    try await expectSuccess(monkeyshop("store", "set", "latency", "instant", in: folder))
+    let tmux = try await TmuxSession(folder: folder)
+    defer { tmux.close() }
+    try await tmux.launchStorefront()
+    try await tmux.waitFor("Buy $0.99")
+    for request in 1...2 {
+      // Off again after each reset, which the storefront has followed (it logged the drop).
+      try await tmux.press("a")
+      _ = try await tmux.settledScreen()
+      try await tmux.press("5")
+      try await tmux.waitFor("Total")
+      try await tmux.press("Enter")
+      try await tmux.waitFor("Waiting for approval")
+      try await expectSuccess(monkeyshop("store", "reset", in: folder))
+      try await tmux.waitFor("dropped Ask to Buy request \(request)")
+      try await expectSuccess(monkeyshop("store", "show", in: folder))
+    }
+    try await tmux.press("s")
+    let screen = try await tmux.settledScreen()
+    #expect(!screen.contains("is older than"), "\(screen)")
+    #expect(!screen.contains("MS-E0011"), "\(screen)")
+  }
+
   @Test("without a terminal the storefront refuses and points to the headless commands")
   func notATerminal() async throws {
     let folder = try ShopFolder("no-tty")
